@@ -1,0 +1,1 @@
+//! lpm-client: the typed client core for the learning-platform management API.
