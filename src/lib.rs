@@ -1,1 +1,39 @@
-//! lpm-client: the typed client core for the learning-platform management API.
+//! # lpm-client
+//!
+//! The typed client core for the management API of an online-course platform: models of every
+//! record, per-endpoint `respCode` decoding, validation for forms, request planning and response
+//! decoding. Plain Rust with no I/O: you send the planned [`Request`] with any HTTP client and
+//! hand the status and body back to [`Request::decode`]. The WebAssembly/npm layer is a thin
+//! shell over this.
+//!
+//! ```
+//! use lpm_client::{Api, NewUser};
+//!
+//! let api = Api::new("https://school.example.com").unwrap().with_token("t0k3n").unwrap();
+//! let req = api.get_users(0, 100).unwrap();
+//! assert_eq!(req.redacted_url(),
+//!     "https://school.example.com/manage/api/users/get-multi-user?token=<redacted>&start=0&limit=100");
+//! let body = br#"{"respCode":"00","users":[],"msg":"Success"}"#;
+//! let page = req.decode(200, body).unwrap();
+//! assert!(page.users.is_empty());
+//! ```
+#![warn(missing_docs)]
+
+pub mod codes;
+pub mod endpoint;
+pub mod error;
+pub mod model;
+pub mod plan;
+pub mod reply;
+pub mod validate;
+
+pub use codes::{Basis, Category, CodeInfo, MsgCounts, Reason};
+pub use endpoint::{Endpoint, Method};
+pub use error::{ApiError, ConfigError, DecodeError, Error, HttpError, ValidationError};
+pub use model::*;
+pub use plan::{Api, Request, Token, UserPath};
+pub use reply::{
+    AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, RawReply, UserList,
+    UserReply,
+};
+pub use validate::{Issue, Lang, Level, PathSegment, Report, ValidateOptions};

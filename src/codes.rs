@@ -1,0 +1,485 @@
+//! Per-endpoint `respCode` decoding.
+//!
+//! A code means different things on different endpoints (`02` is "no token" on get-me, "no id" on
+//! get-single-user and "no body" on add-courses), so decoding always starts from the endpoint's own
+//! table. Where a code is ambiguous on one endpoint (get-single-user `03`, create `10`) the `msg`
+//! decides. A code missing from the endpoint's table is still recognised when its `msg` is one the
+//! platform uses verbatim elsewhere (`No token`, `Invalid token ...`), and marked as such. Anything
+//! else is kept as `Unknown` with its code and msg: never dropped.
+
+use serde::Serialize;
+
+use crate::endpoint::Endpoint;
+
+/// What a program can branch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Category {
+    /// No, invalid or expired token, or the server could not authenticate the account; also wrong login credentials.
+    Authentication,
+    /// The account is authenticated but not allowed.
+    Permission,
+    /// The request is missing something or has a bad parameter.
+    BadRequest,
+    /// The server's account capacity is exhausted or too small for the batch.
+    Capacity,
+    /// The requested record does not exist.
+    NotFound,
+    /// The server failed.
+    Server,
+    /// Wrong HTTP method.
+    Method,
+    /// A code this client does not know.
+    Unknown,
+}
+
+/// Where a code's meaning comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Basis {
+    /// The contract's Errors table for this endpoint.
+    Contract,
+    /// The platform notes for this endpoint.
+    Notes,
+    /// Not documented for this endpoint; recognised by its msg, which the platform uses verbatim elsewhere.
+    Msg,
+    /// Not known at all.
+    Unknown,
+}
+
+/// The meaning of an error code, independent of endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Reason {
+    /// The method is wrong.
+    WrongMethod,
+    /// The request has no body.
+    NoBody,
+    /// The body has no `users` array.
+    NoUsersArray,
+    /// `users` is not an array.
+    UsersNotArray,
+    /// `users` is empty.
+    UsersEmpty,
+    /// No token was sent.
+    NoToken,
+    /// The server could not authenticate the account.
+    CannotAuthenticate,
+    /// The token is invalid or has expired.
+    InvalidToken,
+    /// The account has no permission.
+    NoPermission,
+    /// The server could not check the caller's website resources.
+    CannotCheckResources,
+    /// The maximum number of accounts is reached.
+    CapacityExhausted,
+    /// Fewer free account slots than items.
+    NotEnoughSlots,
+    /// No item of a creation batch could be created.
+    AllItemsFailed,
+    /// No id in the path.
+    NoId,
+    /// No account has that id.
+    UserNotFound,
+    /// `start` is missing.
+    NoStartParameter,
+    /// `start` is invalid.
+    InvalidStartParameter,
+    /// Login: no e-mail.
+    NoEmail,
+    /// Login: no password.
+    NoPassword,
+    /// Login: no account has that e-mail.
+    WrongEmail,
+    /// Login: wrong password.
+    WrongPassword,
+    /// Login: the server could not check the password.
+    CannotCheckPassword,
+    /// Login: the server could not make a token.
+    CannotGenerateToken,
+    /// Unknown code, or an ambiguous code whose msg matched none of its meanings.
+    Unknown,
+}
+
+impl Reason {
+    /// The category a program branches on.
+    pub fn category(self) -> Category {
+        use Reason::*;
+        match self {
+            WrongMethod => Category::Method,
+            NoBody
+            | NoUsersArray
+            | UsersNotArray
+            | UsersEmpty
+            | NoId
+            | NoStartParameter
+            | InvalidStartParameter
+            | NoEmail
+            | NoPassword
+            | AllItemsFailed => Category::BadRequest,
+            NoToken | CannotAuthenticate | InvalidToken | WrongEmail | WrongPassword => {
+                Category::Authentication
+            }
+            NoPermission => Category::Permission,
+            CannotCheckResources | CannotCheckPassword | CannotGenerateToken => Category::Server,
+            CapacityExhausted | NotEnoughSlots => Category::Capacity,
+            UserNotFound => Category::NotFound,
+            Unknown => Category::Unknown,
+        }
+    }
+
+    /// Whether sending the same request again can help: only for failures on the server's side.
+    pub fn retryable(self) -> bool {
+        use Reason::*;
+        matches!(
+            self,
+            CannotAuthenticate | CannotCheckResources | CannotCheckPassword | CannotGenerateToken
+        )
+    }
+
+    /// An English explanation for people.
+    pub fn explanation(self) -> &'static str {
+        use Reason::*;
+        match self {
+            WrongMethod => "The request used the wrong HTTP method for this endpoint.",
+            NoBody => "The request had no JSON body.",
+            NoUsersArray => "The request body has no `users` array.",
+            UsersNotArray => "`users` in the request body is not an array.",
+            UsersEmpty => "`users` in the request body is an empty array.",
+            NoToken => "No API token was sent.",
+            CannotAuthenticate => "The server could not authenticate the account; this may pass on a retry.",
+            InvalidToken => "The API token is invalid or has expired; log in again for a new one.",
+            NoPermission => "The token's account is not allowed to do this.",
+            CannotCheckResources => "The server could not check the caller's website resources; this may pass on a retry.",
+            CapacityExhausted => "The platform has reached its maximum number of accounts.",
+            NotEnoughSlots => "There are fewer free account slots than accounts in the batch; send fewer.",
+            AllItemsFailed => "No account of the batch could be created; see each item's status.",
+            NoId => "No id was given in the path.",
+            UserNotFound => "No account has that id.",
+            NoStartParameter => "The `start` parameter is missing.",
+            InvalidStartParameter => "The `start` parameter is invalid; it must be an integer >= 0.",
+            NoEmail => "No e-mail address was given.",
+            NoPassword => "No password was given.",
+            WrongEmail => "No account has that e-mail address.",
+            WrongPassword => "The password is wrong.",
+            CannotCheckPassword => "The server could not check the password; this may pass on a retry.",
+            CannotGenerateToken => "The server could not make a token; this may pass on a retry.",
+            Unknown => "A code this client does not know; see the server's msg.",
+        }
+    }
+}
+
+/// The decoded meaning of one `respCode` on one endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeInfo {
+    /// The meaning.
+    pub reason: Reason,
+    /// Where the meaning comes from.
+    pub basis: Basis,
+}
+
+/// One row of an endpoint's table: a code, the msg prefix that selects it where the code is
+/// ambiguous (lower case), and its meaning.
+type Row = (&'static str, Option<&'static str>, Reason);
+
+const CREATE_USERS: &[Row] = &[
+    ("01", None, Reason::WrongMethod),
+    ("02", None, Reason::NoBody),
+    ("03", None, Reason::NoUsersArray),
+    ("04", None, Reason::UsersNotArray),
+    ("05", None, Reason::UsersEmpty),
+    ("06", None, Reason::NoToken),
+    ("07", None, Reason::CannotAuthenticate),
+    ("08", None, Reason::InvalidToken),
+    (
+        "10",
+        Some("your account does not have permission"),
+        Reason::NoPermission,
+    ),
+    (
+        "10",
+        Some("server is not able to check"),
+        Reason::CannotCheckResources,
+    ),
+    ("11", None, Reason::CapacityExhausted),
+    ("12", None, Reason::NotEnoughSlots),
+    ("13", None, Reason::AllItemsFailed),
+];
+
+const GET_ME: &[Row] = &[
+    ("01", None, Reason::WrongMethod),
+    ("02", None, Reason::NoToken),
+    ("03", None, Reason::CannotAuthenticate),
+    ("04", None, Reason::InvalidToken),
+];
+
+const GET_USER: &[Row] = &[
+    ("01", None, Reason::WrongMethod),
+    ("02", None, Reason::NoId),
+    ("03", Some("no token"), Reason::NoToken),
+    ("03", Some("user not found"), Reason::UserNotFound),
+    ("04", None, Reason::CannotAuthenticate),
+    ("05", None, Reason::InvalidToken),
+    ("06", None, Reason::NoPermission),
+];
+
+const GET_USERS: &[Row] = &[
+    ("02", None, Reason::NoToken),
+    ("03", None, Reason::NoStartParameter),
+    ("04", None, Reason::InvalidStartParameter),
+];
+
+const SEARCH_USER: &[Row] = &[("02", None, Reason::NoToken)];
+
+const ADD_COURSES: &[Row] = &[
+    ("02", None, Reason::NoBody),
+    ("03", None, Reason::NoUsersArray),
+];
+
+const LOGIN: &[Row] = &[
+    ("01", None, Reason::WrongMethod),
+    ("02", None, Reason::NoBody),
+    ("03", None, Reason::NoEmail),
+    ("04", None, Reason::NoPassword),
+    ("05", None, Reason::WrongEmail),
+    ("06", None, Reason::CannotCheckPassword),
+    ("07", None, Reason::WrongPassword),
+    ("08", None, Reason::CannotGenerateToken),
+];
+
+/// The documented table of an endpoint and where it comes from.
+pub fn table(endpoint: Endpoint) -> (&'static [Row], Basis) {
+    match endpoint {
+        Endpoint::CreateUsers => (CREATE_USERS, Basis::Contract),
+        Endpoint::GetMe => (GET_ME, Basis::Contract),
+        Endpoint::GetUser => (GET_USER, Basis::Notes),
+        Endpoint::GetUsers => (GET_USERS, Basis::Notes),
+        Endpoint::SearchUser => (SEARCH_USER, Basis::Notes),
+        Endpoint::AddCoursesToUsers => (ADD_COURSES, Basis::Notes),
+        Endpoint::Login => (LOGIN, Basis::Notes),
+        Endpoint::CreateUser
+        | Endpoint::GetCourse
+        | Endpoint::GetCourses
+        | Endpoint::SearchCourses => (&[], Basis::Unknown),
+    }
+}
+
+/// Messages the platform uses verbatim on several endpoints (lower-case prefixes), used only for
+/// codes the endpoint's own table does not list.
+const KNOWN_MSGS: &[(&str, Reason)] = &[
+    ("request method should be", Reason::WrongMethod),
+    ("no request body", Reason::NoBody),
+    ("không có body request", Reason::NoBody),
+    ("no users array", Reason::NoUsersArray),
+    ("no token", Reason::NoToken),
+    (
+        "server not able to authenticate",
+        Reason::CannotAuthenticate,
+    ),
+    ("invalid token", Reason::InvalidToken),
+    (
+        "your account does not have permission",
+        Reason::NoPermission,
+    ),
+    ("no id", Reason::NoId),
+    ("user not found", Reason::UserNotFound),
+    ("no start parameter", Reason::NoStartParameter),
+    ("invalid start parameter", Reason::InvalidStartParameter),
+];
+
+fn msg_matches(msg: &str, prefix: &str) -> bool {
+    let msg = msg.trim_start();
+    msg.len() >= prefix.len()
+        && msg
+            .get(..prefix.len())
+            .is_some_and(|head| head.to_lowercase() == prefix)
+}
+
+/// Decode `code` with `msg` as the given endpoint answered it.
+pub fn decode(endpoint: Endpoint, code: &str, msg: &str) -> CodeInfo {
+    let (rows, basis) = table(endpoint);
+    let mut listed = false;
+    for (c, prefix, reason) in rows {
+        if *c != code {
+            continue;
+        }
+        listed = true;
+        if prefix.is_none_or(|p| msg_matches(msg, p)) {
+            return CodeInfo {
+                reason: *reason,
+                basis,
+            };
+        }
+    }
+    if listed {
+        // An ambiguous code whose msg matched none of its documented meanings.
+        return CodeInfo {
+            reason: Reason::Unknown,
+            basis: Basis::Unknown,
+        };
+    }
+    for (prefix, reason) in KNOWN_MSGS {
+        if msg_matches(msg, prefix) {
+            return CodeInfo {
+                reason: *reason,
+                basis: Basis::Msg,
+            };
+        }
+    }
+    CodeInfo {
+        reason: Reason::Unknown,
+        basis: Basis::Unknown,
+    }
+}
+
+/// Every unsigned integer written in `msg`, in order (digit runs too long for `u32` are skipped).
+fn numbers(msg: &str) -> impl Iterator<Item = u32> + '_ {
+    msg.split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| s.parse().ok())
+}
+
+/// Counts a msg states: `<n> success, <m> error` or the Vietnamese add-courses sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MsgCounts {
+    /// How many succeeded, as the msg says.
+    pub succeeded: u32,
+    /// How many failed, as the msg says.
+    pub failed: u32,
+}
+
+/// Reads `<n> success, <m> error` (create-multi-user codes 00 and 13).
+pub fn create_counts(msg: &str) -> Option<MsgCounts> {
+    let lower = msg.to_lowercase();
+    let (ok, err) = (lower.find("success")?, lower.find("error")?);
+    if ok > err {
+        return None;
+    }
+    let mut n = numbers(msg);
+    Some(MsgCounts {
+        succeeded: n.next()?,
+        failed: n.next()?,
+    })
+}
+
+/// Reads `<n> tài khoản thêm khoá học thành công, <m> tài khoản thêm khoá học lỗi` (add-courses).
+pub fn add_courses_counts(msg: &str) -> Option<MsgCounts> {
+    let lower = msg.to_lowercase();
+    let (ok, err) = (lower.find("thành công")?, lower.rfind("lỗi")?);
+    if ok > err {
+        return None;
+    }
+    let mut n = numbers(msg);
+    Some(MsgCounts {
+        succeeded: n.next()?,
+        failed: n.next()?,
+    })
+}
+
+/// Reads `There are only <n> available accounts` (create-multi-user code 12).
+pub fn available_slots(msg: &str) -> Option<u32> {
+    if !msg.to_lowercase().contains("available") {
+        return None;
+    }
+    numbers(msg).next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_code_means_different_things_per_endpoint() {
+        assert_eq!(
+            decode(Endpoint::GetMe, "02", "No token").reason,
+            Reason::NoToken
+        );
+        assert_eq!(
+            decode(Endpoint::GetUser, "02", "No id").reason,
+            Reason::NoId
+        );
+        assert_eq!(
+            decode(Endpoint::AddCoursesToUsers, "02", "Không có body request").reason,
+            Reason::NoBody
+        );
+    }
+
+    #[test]
+    fn ambiguous_codes_are_decided_by_msg() {
+        assert_eq!(
+            decode(Endpoint::GetUser, "03", "No token").reason,
+            Reason::NoToken
+        );
+        assert_eq!(
+            decode(Endpoint::GetUser, "03", "User not found").reason,
+            Reason::UserNotFound
+        );
+        let other = decode(Endpoint::GetUser, "03", "Something else");
+        assert_eq!(
+            (other.reason, other.basis),
+            (Reason::Unknown, Basis::Unknown)
+        );
+        assert_eq!(
+            decode(
+                Endpoint::CreateUsers,
+                "10",
+                "Your account does not have permission"
+            )
+            .reason,
+            Reason::NoPermission
+        );
+        assert_eq!(
+            decode(
+                Endpoint::CreateUsers,
+                "10",
+                "Server is not able to check your website resources"
+            )
+            .reason,
+            Reason::CannotCheckResources
+        );
+    }
+
+    #[test]
+    fn undocumented_codes_are_recognised_by_msg_only() {
+        let info = decode(Endpoint::GetCourses, "02", "No token");
+        assert_eq!((info.reason, info.basis), (Reason::NoToken, Basis::Msg));
+        let info = decode(Endpoint::GetCourses, "42", "Something new");
+        assert_eq!((info.reason, info.basis), (Reason::Unknown, Basis::Unknown));
+        assert_eq!(
+            decode(Endpoint::CreateUsers, "06", "").reason,
+            Reason::NoToken
+        );
+    }
+
+    #[test]
+    fn figures_in_msgs() {
+        assert_eq!(
+            create_counts("2 success, 3 error"),
+            Some(MsgCounts {
+                succeeded: 2,
+                failed: 3
+            })
+        );
+        assert_eq!(create_counts("whatever"), None);
+        assert_eq!(
+            add_courses_counts(
+                "4 tài khoản thêm khoá học thành công, 0 tài khoản thêm khoá học lỗi"
+            ),
+            Some(MsgCounts {
+                succeeded: 4,
+                failed: 0
+            })
+        );
+        assert_eq!(
+            available_slots("There are only 7 available accounts"),
+            Some(7)
+        );
+        assert_eq!(
+            available_slots("There are only 99999999999 available accounts"),
+            None
+        );
+    }
+}

@@ -1,0 +1,231 @@
+//! The one error type of the library.
+//!
+//! No error, nor its `Display` or `Debug`, ever contains the API token: every text that came from
+//! the server is passed through [`redact`] with the token before it is stored.
+
+use serde::Serialize;
+
+use crate::codes::{Basis, Category, Reason};
+use crate::endpoint::Endpoint;
+use crate::validate::Report;
+
+/// Everything that can go wrong in planning a request or decoding its response.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Error {
+    /// The server answered with an envelope whose `respCode` is an error.
+    Api(ApiError),
+    /// The server answered with a non-2xx status and a body that is not an envelope.
+    Http(HttpError),
+    /// The body is not what the endpoint promises.
+    Decode(DecodeError),
+    /// The input was refused before anything was sent.
+    Validation(ValidationError),
+    /// The client is set up wrongly (base URL, missing token).
+    Config(ConfigError),
+}
+
+impl Error {
+    /// A stable name of the variant: `"api"`, `"http"`, `"decode"`, `"validation"`, `"config"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Api(_) => "api",
+            Error::Http(_) => "http",
+            Error::Decode(_) => "decode",
+            Error::Validation(_) => "validation",
+            Error::Config(_) => "config",
+        }
+    }
+
+    /// Whether sending the same request again can help: server-side failures, HTTP 429 and 5xx.
+    /// Whether it is *safe* to resend is the caller's question (never automatically for a POST).
+    pub fn retryable(&self) -> bool {
+        match self {
+            Error::Api(e) => e.retryable,
+            Error::Http(e) => e.status == 429 || (500..=599).contains(&e.status),
+            Error::Decode(e) => (500..=599).contains(&e.status),
+            Error::Validation(_) | Error::Config(_) => false,
+        }
+    }
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Error::Api(e) => e.fmt(f),
+            Error::Http(e) => e.fmt(f),
+            Error::Decode(e) => e.fmt(f),
+            Error::Validation(e) => e.fmt(f),
+            Error::Config(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// An error envelope: `{respCode: <not 00>, msg}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiError {
+    /// The endpoint that answered.
+    pub endpoint: Endpoint,
+    /// `respCode` as received.
+    pub code: String,
+    /// `msg` as received (with the token, should the server echo it, redacted).
+    pub msg: String,
+    /// HTTP status of the response.
+    pub status: u16,
+    /// The meaning of the code on this endpoint.
+    pub reason: Reason,
+    /// What a program can branch on.
+    pub category: Category,
+    /// Where the meaning comes from.
+    pub basis: Basis,
+    /// Whether a retry of the same request can help.
+    pub retryable: bool,
+    /// English explanation.
+    pub explanation: &'static str,
+    /// Free account slots, read from the msg of create code 12.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_slots: Option<u32>,
+}
+
+impl core::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} answered respCode {} ({:?}): {} ({})",
+            self.endpoint, self.code, self.category, self.msg, self.explanation
+        )
+    }
+}
+
+/// A non-2xx response whose body is not an envelope.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpError {
+    /// The endpoint called.
+    pub endpoint: Endpoint,
+    /// HTTP status.
+    pub status: u16,
+    /// The start of the body (at most [`EXCERPT_CHARS`] characters), token redacted.
+    pub excerpt: String,
+}
+
+/// How much of a non-envelope body an error keeps.
+pub const EXCERPT_CHARS: usize = 200;
+
+impl core::fmt::Display for HttpError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} answered HTTP {} without an API envelope",
+            self.endpoint, self.status
+        )?;
+        if !self.excerpt.is_empty() {
+            write!(f, ": {}", self.excerpt)?;
+        }
+        Ok(())
+    }
+}
+
+/// A body that does not fit what the endpoint promises.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecodeError {
+    /// The endpoint called.
+    pub endpoint: Endpoint,
+    /// HTTP status.
+    pub status: u16,
+    /// JSON path of the value that did not fit (`course.price.original`); `.` for the whole body.
+    pub path: String,
+    /// What did not fit.
+    pub message: String,
+}
+
+impl core::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "cannot decode the {} response (HTTP {}) at `{}`: {}",
+            self.endpoint, self.status, self.path, self.message
+        )
+    }
+}
+
+/// Input refused before sending: the validation report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidationError {
+    /// The endpoint whose input was refused.
+    pub endpoint: Endpoint,
+    /// Every finding.
+    pub report: Report,
+}
+
+impl core::fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let n = self.report.issues.len();
+        write!(
+            f,
+            "{} input refused: {n} issue{}",
+            self.endpoint,
+            if n == 1 { "" } else { "s" }
+        )?;
+        if let Some(first) = self.report.issues.first() {
+            write!(f, "; first at {:?}: {}", first.path, first.message)?;
+        }
+        Ok(())
+    }
+}
+
+/// The client is set up wrongly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "problem", rename_all = "camelCase")]
+pub enum ConfigError {
+    /// The base URL cannot be used; `reason` says why.
+    BaseUrl {
+        /// Why.
+        reason: &'static str,
+    },
+    /// The token is empty or holds whitespace or control characters.
+    Token,
+    /// The endpoint needs a token and none was given.
+    NoToken {
+        /// The endpoint.
+        endpoint: Endpoint,
+    },
+}
+
+impl core::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ConfigError::BaseUrl { reason } => write!(f, "unusable base URL: {reason}"),
+            ConfigError::Token => f.write_str("the token is empty or holds whitespace"),
+            ConfigError::NoToken { endpoint } => {
+                write!(f, "{endpoint} needs a token and none is set")
+            }
+        }
+    }
+}
+
+/// Replaces every occurrence of `secret` (raw or percent-encoded) in `text` with `<redacted>`.
+pub fn redact(text: &str, secret: Option<&str>) -> String {
+    let Some(secret) = secret.filter(|s| !s.is_empty()) else {
+        return text.to_owned();
+    };
+    let mut out = text.replace(secret, "<redacted>");
+    let encoded = crate::plan::encode_component(secret);
+    if encoded != secret {
+        out = out.replace(&encoded, "<redacted>");
+    }
+    out
+}
+
+/// The first `max` characters of `text`, marked when cut.
+pub(crate) fn excerpt(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,30 @@
+//! Serde models of every record of the contract and the platform notes.
+//!
+//! Field names on the wire are exactly the contract's. Optional fields are `Option` and omitted
+//! when absent. Records that come *from* the server keep keys the contract does not list in an
+//! `extra` map (`#[serde(flatten)]`): known keys still decode directly and only unknown keys are
+//! buffered, so the usual case costs nothing, while keeping the raw JSON alongside would cost a
+//! second parse and a second copy of every response (see `examples/bench_decode.rs` for figures).
+//! Request shapes (`NewUser`, `AddCoursesInput`) are strict and carry no extras.
+
+mod account;
+mod course;
+mod open_enum;
+mod user;
+
+pub use account::{AddCourseOutcome, AddCoursesInput, CreatedUser, NewUser};
+pub use course::{
+    Affiliates, ContentItem, Course, CreditShared, DiscountTime, Doc, ImageMeta, ImageOriginal,
+    ImageSet, ImageVariant, Price, Trailer, ValidCourse,
+};
+pub use open_enum::{AddCourseStatus, CartStatus, CourseType, CreateStatus, DocType, SourceType};
+pub use user::{
+    Avatar, CartItem, CurrentLesson, Enrolment, ForSeller, LessonStatus, Profile, User, UserEmail,
+};
+
+/// Keys a record carried that the contract does not list, kept as received.
+pub type Extra = serde_json::Map<String, serde_json::Value>;
+
+/// An ISO 8601 UTC timestamp with milliseconds, kept as the server's string (no date library:
+/// it would add size to the wasm and JS callers parse it with `new Date(..)` anyway).
+pub type Timestamp = String;

@@ -1,0 +1,511 @@
+//! Request planning and response decoding, with no I/O (sans-IO).
+//!
+//! [`Api`] turns a typed, validated input into a [`Request`]: method, URL and JSON body. The
+//! caller sends it however it likes (fetch in the wasm layer, anything in Rust) and hands the
+//! HTTP status and body bytes back to [`Request::decode`], which yields the endpoint's typed
+//! reply or an [`Error`].
+
+use core::marker::PhantomData;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::codes;
+use crate::endpoint::{Endpoint, Method};
+use crate::error::{
+    excerpt, redact, ApiError, ConfigError, DecodeError, Error, HttpError, ValidationError,
+    EXCERPT_CHARS,
+};
+use crate::model::{AddCoursesInput, NewUser};
+use crate::reply::{
+    AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, RawReply, Reply,
+    UserList, UserReply,
+};
+use crate::validate::{self, Level, PageKind, Report, ValidateOptions};
+
+/// The API prefix every contract path starts with.
+pub const API_PREFIX: &str = "/manage/api";
+
+/// The largest `limit` the list endpoints take, and the most items a bulk call takes.
+pub const MAX_PAGE: u32 = 100;
+
+/// Which spelling of the get-single-user path to use.
+///
+/// The contract's endpoint line says `user/get-single-user/<id>`, its sample call (and the
+/// platform notes' example) say `users/...`. Default: `users`, the spelling of the call that was
+/// actually made, and the segment every other account endpoint uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UserPath {
+    /// `users/get-single-user/<id>` (the sample call).
+    #[default]
+    Users,
+    /// `user/get-single-user/<id>` (the endpoint line).
+    User,
+}
+
+/// An API token. Its `Debug` never shows it and it has no `Display`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// A token; refused when empty or holding whitespace or control characters.
+    pub fn new(token: &str) -> Result<Token, Error> {
+        if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(Error::Config(ConfigError::Token));
+        }
+        Ok(Token(token.to_owned()))
+    }
+
+    /// The token itself, for the one place that needs it: the query string.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl core::fmt::Debug for Token {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Token(<redacted>)")
+    }
+}
+
+/// Percent-encodes everything but RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push('%');
+            out.push(char::from(b"0123456789ABCDEF"[usize::from(b >> 4)]));
+            out.push(char::from(b"0123456789ABCDEF"[usize::from(b & 15)]));
+        }
+    }
+    out
+}
+
+/// Checks and normalises a base URL: `http(s)://host[:port][/prefix]`, no query or fragment,
+/// trailing slashes dropped.
+fn normalise_base(base_url: &str) -> Result<String, Error> {
+    let bad = |reason| Err(Error::Config(ConfigError::BaseUrl { reason }));
+    let base = base_url.trim();
+    let rest = if let Some(r) = base.strip_prefix("https://") {
+        r
+    } else if let Some(r) = base.strip_prefix("http://") {
+        r
+    } else {
+        return bad("it must start with http:// or https://");
+    };
+    if rest.is_empty() || rest.starts_with('/') {
+        return bad("it has no host");
+    }
+    if base.contains(['?', '#']) {
+        return bad("it must not carry a query or a fragment");
+    }
+    if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return bad("it must not hold whitespace");
+    }
+    Ok(base.trim_end_matches('/').to_owned())
+}
+
+/// The planner: base URL, token and options. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Api {
+    base: String,
+    token: Option<Token>,
+    user_path: UserPath,
+    strict: bool,
+}
+
+impl Api {
+    /// A planner for `base_url` (which may carry a path prefix), with no token yet.
+    pub fn new(base_url: &str) -> Result<Api, Error> {
+        Ok(Api {
+            base: normalise_base(base_url)?,
+            token: None,
+            user_path: UserPath::default(),
+            strict: false,
+        })
+    }
+
+    /// Sets the token.
+    pub fn with_token(mut self, token: &str) -> Result<Api, Error> {
+        self.token = Some(Token::new(token)?);
+        Ok(self)
+    }
+
+    /// Chooses the get-single-user path spelling.
+    pub fn with_user_path(mut self, user_path: UserPath) -> Api {
+        self.user_path = user_path;
+        self
+    }
+
+    /// When `true`, platform-level findings (name length, username characters, ...) refuse a
+    /// request too; by default only findings the contract makes certain to fail do.
+    pub fn with_strict_platform_rules(mut self, strict: bool) -> Api {
+        self.strict = strict;
+        self
+    }
+
+    /// The normalised base URL.
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
+    /// The token, if set.
+    pub fn token(&self) -> Option<&Token> {
+        self.token.as_ref()
+    }
+
+    fn check(&self, endpoint: Endpoint, report: Report) -> Result<(), Error> {
+        let level = if self.strict {
+            Level::Platform
+        } else {
+            Level::Contract
+        };
+        if report.blocks(level) {
+            return Err(Error::Validation(ValidationError { endpoint, report }));
+        }
+        Ok(())
+    }
+
+    fn opts(&self) -> ValidateOptions {
+        ValidateOptions {
+            platform_rules: self.strict,
+            ..ValidateOptions::default()
+        }
+    }
+
+    fn request<R: Reply>(
+        &self,
+        endpoint: Endpoint,
+        path: &str,
+        query: &[(&str, &str)],
+        body: Option<Value>,
+    ) -> Result<Request<R>, Error> {
+        let mut url = format!("{}{API_PREFIX}/{path}", self.base);
+        let mut sep = '?';
+        if endpoint != Endpoint::Login {
+            let token = self
+                .token
+                .as_ref()
+                .ok_or(Error::Config(ConfigError::NoToken { endpoint }))?;
+            url.push(sep);
+            url.push_str("token=");
+            url.push_str(&encode_component(token.expose()));
+            sep = '&';
+        }
+        for (k, v) in query {
+            url.push(sep);
+            url.push_str(k);
+            url.push('=');
+            url.push_str(&encode_component(v));
+            sep = '&';
+        }
+        Ok(Request {
+            endpoint,
+            method: endpoint.method(),
+            url,
+            body: body.map(|b| b.to_string()),
+            secret: self.token.as_ref().map(|t| t.expose().to_owned()),
+            _reply: PhantomData,
+        })
+    }
+
+    fn id_segment(&self, endpoint: Endpoint, id: &str) -> Result<String, Error> {
+        self.check(
+            endpoint,
+            validate::validate_id(&Value::from(id), self.opts()),
+        )?;
+        Ok(encode_component(id))
+    }
+
+    /// `POST users/create-multi-user` for 1 to 100 accounts.
+    ///
+    /// Refused before sending when an item misses a required field, the batch is empty or too
+    /// big, or two items share an e-mail (case-insensitively) or a username.
+    pub fn create_users(&self, users: &[NewUser]) -> Result<Request<CreateUsersReply>, Error> {
+        let users = serde_json::to_value(users).unwrap_or(Value::Null);
+        self.create_users_value(&users)
+    }
+
+    /// [`Api::create_users`] from raw JSON (a form's or a JS caller's array).
+    pub fn create_users_value(&self, users: &Value) -> Result<Request<CreateUsersReply>, Error> {
+        let endpoint = Endpoint::CreateUsers;
+        self.check(
+            endpoint,
+            validate::validate_create_users(users, self.opts()),
+        )?;
+        self.request(
+            endpoint,
+            "users/create-multi-user",
+            &[],
+            Some(json!({ "users": users })),
+        )
+    }
+
+    /// `POST users/create-single-user`: the raw call, whose response the contract does not
+    /// publish; the reply is the envelope with whatever it carries.
+    pub fn create_user_raw(&self, user: &NewUser) -> Result<Request<RawReply>, Error> {
+        let endpoint = Endpoint::CreateUser;
+        let user = serde_json::to_value(user).unwrap_or(Value::Null);
+        self.check(endpoint, validate::validate_create_user(&user, self.opts()))?;
+        self.request(endpoint, "users/create-single-user", &[], Some(user))
+    }
+
+    /// `GET users/get-multi-user`: `start` >= 0 (always sent: the server requires it), `limit` 1..=100.
+    pub fn get_users(&self, start: u32, limit: u32) -> Result<Request<UserList>, Error> {
+        let endpoint = Endpoint::GetUsers;
+        let report =
+            validate::validate_page(PageKind::Users, &start.into(), &limit.into(), self.opts());
+        self.check(endpoint, report)?;
+        let (s, l) = (start.to_string(), limit.to_string());
+        self.request(
+            endpoint,
+            "users/get-multi-user",
+            &[("start", &s), ("limit", &l)],
+            None,
+        )
+    }
+
+    /// `GET user(s)/get-single-user/<id>`; the id fills exactly one path segment.
+    pub fn get_user(&self, id: &str) -> Result<Request<UserReply>, Error> {
+        let endpoint = Endpoint::GetUser;
+        let seg = self.id_segment(endpoint, id)?;
+        let dir = match self.user_path {
+            UserPath::Users => "users",
+            UserPath::User => "user",
+        };
+        self.request(endpoint, &format!("{dir}/get-single-user/{seg}"), &[], None)
+    }
+
+    /// `GET users/get-me`.
+    pub fn get_me(&self) -> Result<Request<UserReply>, Error> {
+        self.request(Endpoint::GetMe, "users/get-me", &[], None)
+    }
+
+    /// `GET users/search-user`: by e-mail first, then by username; at least one is needed.
+    pub fn search_user(
+        &self,
+        email: Option<&str>,
+        username: Option<&str>,
+    ) -> Result<Request<UserReply>, Error> {
+        let endpoint = Endpoint::SearchUser;
+        let (e, u) = (
+            email.map_or(Value::Null, Value::from),
+            username.map_or(Value::Null, Value::from),
+        );
+        self.check(
+            endpoint,
+            validate::validate_search_user(&e, &u, self.opts()),
+        )?;
+        let mut query = Vec::with_capacity(2);
+        if let Some(email) = email.filter(|s| !s.is_empty()) {
+            query.push(("email", email));
+        }
+        if let Some(username) = username.filter(|s| !s.is_empty()) {
+            query.push(("username", username));
+        }
+        self.request(endpoint, "users/search-user", &query, None)
+    }
+
+    /// `GET courses/get-single-course/<id>`.
+    pub fn get_course(&self, id: &str) -> Result<Request<CourseReply>, Error> {
+        let endpoint = Endpoint::GetCourse;
+        let seg = self.id_segment(endpoint, id)?;
+        self.request(
+            endpoint,
+            &format!("courses/get-single-course/{seg}"),
+            &[],
+            None,
+        )
+    }
+
+    /// `GET courses/get-multi-course`: `start` >= 0, `limit` 0..=100.
+    pub fn get_courses(&self, start: u32, limit: u32) -> Result<Request<CourseList>, Error> {
+        let endpoint = Endpoint::GetCourses;
+        let report =
+            validate::validate_page(PageKind::Courses, &start.into(), &limit.into(), self.opts());
+        self.check(endpoint, report)?;
+        let (s, l) = (start.to_string(), limit.to_string());
+        self.request(
+            endpoint,
+            "courses/get-multi-course",
+            &[("start", &s), ("limit", &l)],
+            None,
+        )
+    }
+
+    /// `GET courses/search-course?title=<keywords>`.
+    pub fn search_courses(&self, title: &str) -> Result<Request<CourseList>, Error> {
+        let endpoint = Endpoint::SearchCourses;
+        self.check(
+            endpoint,
+            validate::validate_search_courses(&Value::from(title), self.opts()),
+        )?;
+        self.request(endpoint, "courses/search-course", &[("title", title)], None)
+    }
+
+    /// `POST courses/add-multi-course-to-multi-user`: 1 to 100 accounts, at least one course.
+    pub fn add_courses_to_users(
+        &self,
+        input: &AddCoursesInput,
+    ) -> Result<Request<AddCoursesReply>, Error> {
+        let endpoint = Endpoint::AddCoursesToUsers;
+        let users = Value::from(input.users.clone());
+        let courses = Value::from(input.courses.clone());
+        self.check(
+            endpoint,
+            validate::validate_add_courses(&users, &courses, self.opts()),
+        )?;
+        let body = json!({ "users": users, "courses": courses });
+        self.request(
+            endpoint,
+            "courses/add-multi-course-to-multi-user",
+            &[],
+            Some(body),
+        )
+    }
+
+    /// `POST users/login-user` (platform notes): needs no token; yields one.
+    pub fn login(&self, email: &str, password: &str) -> Result<Request<LoginReply>, Error> {
+        let endpoint = Endpoint::Login;
+        let (e, p) = (Value::from(email), Value::from(password));
+        self.check(endpoint, validate::validate_login(&e, &p, self.opts()))?;
+        self.request(
+            endpoint,
+            "users/login-user",
+            &[],
+            Some(json!({ "email": e, "password": p })),
+        )
+    }
+}
+
+/// A planned HTTP request whose response decodes to `R`.
+///
+/// Its `Debug` shows neither the token nor the body (which may hold passwords).
+#[derive(Clone)]
+pub struct Request<R> {
+    endpoint: Endpoint,
+    method: Method,
+    url: String,
+    body: Option<String>,
+    secret: Option<String>,
+    _reply: PhantomData<fn() -> R>,
+}
+
+impl<R> core::fmt::Debug for Request<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Request")
+            .field("endpoint", &self.endpoint)
+            .field("method", &self.method)
+            .field("url", &self.redacted_url())
+            .field("body_bytes", &self.body.as_ref().map(String::len))
+            .finish()
+    }
+}
+
+/// The head every envelope has.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(rename = "respCode")]
+    code: String,
+    #[serde(default)]
+    msg: Option<String>,
+}
+
+impl<R> Request<R> {
+    /// The endpoint.
+    pub fn endpoint(&self) -> Endpoint {
+        self.endpoint
+    }
+
+    /// The method.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The full URL, token included: pass it to the HTTP client, never to a log.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The URL with the token replaced by `<redacted>`, for logs.
+    pub fn redacted_url(&self) -> String {
+        redact(&self.url, self.secret.as_deref())
+    }
+
+    /// The JSON body, if the endpoint takes one (sent with `Content-Type: application/json`).
+    pub fn body(&self) -> Option<&str> {
+        self.body.as_deref()
+    }
+
+    /// Whether an automatic retry is safe (GET only: a POST may have taken effect).
+    pub fn is_idempotent(&self) -> bool {
+        self.method == Method::Get
+    }
+
+    fn clean(&self, text: &str) -> String {
+        redact(text, self.secret.as_deref())
+    }
+}
+
+impl<R: Reply> Request<R> {
+    /// Decodes the response: the envelope first, whatever the HTTP status; the status only
+    /// when the body is not an envelope. Never panics.
+    pub fn decode(&self, status: u16, body: &[u8]) -> Result<R, Error> {
+        let endpoint = self.endpoint;
+        let head: Head = match serde_json::from_slice(body) {
+            Ok(head) => head,
+            Err(e) if (200..300).contains(&status) => {
+                return Err(Error::Decode(DecodeError {
+                    endpoint,
+                    status,
+                    path: ".".into(),
+                    message: self.clean(&format!("not an API envelope: {e}")),
+                }))
+            }
+            Err(_) => {
+                let text = String::from_utf8_lossy(body);
+                return Err(Error::Http(HttpError {
+                    endpoint,
+                    status,
+                    excerpt: self.clean(&excerpt(text.trim(), EXCERPT_CHARS)),
+                }));
+            }
+        };
+        let msg = head.msg.unwrap_or_default();
+        if !R::accepts(&head.code) {
+            let info = codes::decode(endpoint, &head.code, &msg);
+            let available_slots = match info.reason {
+                codes::Reason::NotEnoughSlots => codes::available_slots(&msg),
+                _ => None,
+            };
+            return Err(Error::Api(ApiError {
+                endpoint,
+                code: self.clean(&head.code),
+                msg: self.clean(&msg),
+                status,
+                reason: info.reason,
+                category: info.reason.category(),
+                basis: info.basis,
+                retryable: info.reason.retryable(),
+                explanation: info.reason.explanation(),
+                available_slots,
+            }));
+        }
+        let mut de = serde_json::Deserializer::from_slice(body);
+        match serde_path_to_error::deserialize::<_, R>(&mut de) {
+            Ok(mut reply) => {
+                reply.finish(&head.code);
+                Ok(reply)
+            }
+            Err(e) => Err(Error::Decode(DecodeError {
+                endpoint,
+                status,
+                path: e.path().to_string(),
+                message: self.clean(&e.into_inner().to_string()),
+            })),
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! What each endpoint answers on success: the decoded record(s) plus the envelope's `msg`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::codes::{add_courses_counts, create_counts, MsgCounts};
+use crate::model::{AddCourseOutcome, Course, CreatedUser, Extra, Timestamp, User, ValidCourse};
+
+/// A success body of one endpoint. `finish` fills what is derived from the decoded body.
+pub trait Reply: for<'de> Deserialize<'de> {
+    /// Called once after decoding with the envelope's `respCode`.
+    fn finish(&mut self, _code: &str) {}
+    /// Whether `code` is a success for this endpoint (besides `00`).
+    fn accepts(code: &str) -> bool {
+        code == "00"
+    }
+}
+
+/// A page of accounts (get-multi-user).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UserList {
+    /// The accounts.
+    pub users: Vec<User>,
+    /// The envelope's msg.
+    #[serde(default)]
+    pub msg: String,
+}
+impl Reply for UserList {}
+
+/// One account (get-single-user, get-me, search-user).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UserReply {
+    /// The account.
+    pub user: User,
+    /// The envelope's msg.
+    #[serde(default)]
+    pub msg: String,
+}
+impl Reply for UserReply {}
+
+/// One course (get-single-course).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CourseReply {
+    /// The course.
+    pub course: Course,
+    /// The envelope's msg.
+    #[serde(default)]
+    pub msg: String,
+}
+impl Reply for CourseReply {}
+
+/// Courses (get-multi-course, search-course).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CourseList {
+    /// The courses.
+    pub courses: Vec<Course>,
+    /// The envelope's msg.
+    #[serde(default)]
+    pub msg: String,
+}
+impl Reply for CourseList {}
+
+/// Outcome of create-multi-user: code `00` (some created) or `13` (none created), with one
+/// result per submitted item in `users`. The items are the truth; `msgCounts` is what the msg
+/// says, and a msg that disagrees with the items is not an error.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateUsersReply {
+    /// One result per submitted item, in order.
+    pub users: Vec<CreatedUser>,
+    /// The envelope's msg (`<n> success, <m> error`).
+    #[serde(default)]
+    pub msg: String,
+    /// `"00"`, or `"13"` when no item could be created.
+    #[serde(skip_deserializing)]
+    pub resp_code: String,
+    /// Items created, counted from the items.
+    #[serde(skip_deserializing)]
+    pub created: u32,
+    /// Items that failed, counted from the items.
+    #[serde(skip_deserializing)]
+    pub failed: u32,
+    /// The counts the msg states, if it could be read.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub msg_counts: Option<MsgCounts>,
+}
+
+impl Reply for CreateUsersReply {
+    fn finish(&mut self, code: &str) {
+        code.clone_into(&mut self.resp_code);
+        let created = self.users.iter().filter(|u| u.success).count();
+        self.created = u32::try_from(created).unwrap_or(u32::MAX);
+        self.failed = u32::try_from(self.users.len() - created).unwrap_or(u32::MAX);
+        self.msg_counts = create_counts(&self.msg);
+    }
+    fn accepts(code: &str) -> bool {
+        code == "00" || code == "13"
+    }
+}
+
+/// Outcome of add-multi-course-to-multi-user.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AddCoursesReply {
+    /// The requested courses the server accepted.
+    pub valid_courses: Vec<ValidCourse>,
+    /// One outcome per account.
+    pub result: Vec<AddCourseOutcome>,
+    /// The envelope's msg (a Vietnamese sentence).
+    #[serde(default)]
+    pub msg: String,
+    /// Accounts that received the courses, counted from `result`.
+    #[serde(skip_deserializing)]
+    pub succeeded: u32,
+    /// Accounts that failed, counted from `result`.
+    #[serde(skip_deserializing)]
+    pub failed: u32,
+    /// The counts the msg states, if it could be read.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub msg_counts: Option<MsgCounts>,
+}
+
+impl Reply for AddCoursesReply {
+    fn finish(&mut self, _code: &str) {
+        let ok = self.result.iter().filter(|r| r.success).count();
+        self.succeeded = u32::try_from(ok).unwrap_or(u32::MAX);
+        self.failed = u32::try_from(self.result.len() - ok).unwrap_or(u32::MAX);
+        self.msg_counts = add_courses_counts(&self.msg);
+    }
+}
+
+/// A token from login-user.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginReply {
+    /// The API token.
+    pub token: String,
+    /// When it expires.
+    pub token_expires: Timestamp,
+    /// The envelope's msg.
+    #[serde(default)]
+    pub msg: String,
+}
+impl Reply for LoginReply {}
+
+impl core::fmt::Debug for LoginReply {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LoginReply")
+            .field("token", &"<redacted>")
+            .field("token_expires", &self.token_expires)
+            .field("msg", &self.msg)
+            .finish()
+    }
+}
+
+/// The decoded envelope of an endpoint whose response is unpublished (create-single-user):
+/// `respCode`, `msg`, and every other key as received.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RawReply {
+    /// `respCode`.
+    pub resp_code: String,
+    /// `msg`.
+    #[serde(default)]
+    pub msg: String,
+    /// Every other key of the envelope.
+    #[serde(flatten)]
+    pub data: Extra,
+}
+impl Reply for RawReply {}

@@ -1,0 +1,899 @@
+//! Validation of requests before they are sent: pure functions, no network, no I/O, no panics.
+//!
+//! This is what browser forms call (through WebAssembly) before submitting. Every validator takes
+//! the raw JSON the caller has (from a form or from JavaScript), so that wrong types and missing keys
+//! are reported too, each with the path of the offending value, all of them at once.
+//!
+//! Each finding is an [`Issue`] with:
+//! - `path`: object keys and array indexes down to the value (`[3, "email"]`); indexes are 0-based;
+//! - `code`: a stable machine string (the table is in `template` below, the only place messages live);
+//! - `level`: [`Level::Contract`] when the contract (`management-api.md`) makes the request certain to
+//!   fail or the item certain to be rejected, [`Level::Platform`] when only the platform's documented
+//!   rules (`platform-notes.md`) predict it; a caller chooses how strict to be with
+//!   [`Report::blocks`], or leaves platform findings out with [`ValidateOptions::platform_rules`];
+//! - `message`: English or Vietnamese ([`Lang`]). Messages never echo a submitted value (so never a
+//!   password); rows named in messages are counted from 1 for people, while paths count from 0.
+//!
+//! | code | level | where |
+//! |---|---|---|
+//! | `required` | contract | a required string is absent, `null`, or empty after trimming whitespace |
+//! | `not_string` | contract | a field that must be a string holds another JSON type |
+//! | `not_array` | contract | `users` / `courses` is not a JSON array (also when `null`) |
+//! | `empty` | contract | `users` / `courses` is an empty array |
+//! | `too_many` | contract | more than 100 items (create) or accounts (add-courses) |
+//! | `not_object` | contract | a creation item is not a JSON object |
+//! | `duplicate_email` | contract | same e-mail (trimmed, case-insensitive) as an earlier item of the batch |
+//! | `duplicate_username` | contract / platform | same username (trimmed) as an earlier item: contract when equal, platform when they differ only in letter case |
+//! | `not_integer` | contract | `start` / `limit` is not an integer number |
+//! | `too_small` / `too_large` | contract | `start` below 0, `limit` outside 1..=100 (users) or 0..=100 (courses) |
+//! | `email_or_username_required` | contract | search-user without a non-empty `email` or `username` |
+//! | `dot_segment` | contract | an id that is `.` or `..`, which URL parsers would resolve to another path |
+//! | `too_short` / `too_long` | platform | name ≥ 3, username 3–20, password 6–35 characters |
+//! | `invalid_chars` | platform | username outside a-z A-Z 0-9 |
+//! | `invalid_email` | platform | e-mail address that is not plausible (see `plausible_email`) |
+//! | `unknown_field` | platform | a key of a creation item that the contract does not list (likely a typo) |
+//! | `duplicate_id` | platform | the same id twice in one add-courses list |
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One step of a path to the offending value: an object key or an array index.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum PathSegment {
+    /// A key of a JSON object.
+    Key(String),
+    /// A 0-based index into a JSON array.
+    Index(usize),
+}
+
+/// Which language messages are rendered in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// English (`"en"`), the default.
+    #[default]
+    En,
+    /// Vietnamese (`"vi"`), the language of the platform's users.
+    Vi,
+}
+
+/// How sure a finding is. Ordered: `Contract < Platform`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// The contract makes the request certain to fail (or an item certain to be rejected).
+    Contract,
+    /// The platform's documented rules predict a failure; the server may or may not enforce it on
+    /// this endpoint.
+    Platform,
+}
+
+/// Options of a validation: language and strictness.
+///
+/// Deserializes from `{"lang": "vi", "platformRules": false}`; missing keys take the defaults
+/// (English, platform rules on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ValidateOptions {
+    /// Language of the messages.
+    pub lang: Lang,
+    /// Also report platform-level findings (default `true`).
+    pub platform_rules: bool,
+}
+
+impl Default for ValidateOptions {
+    fn default() -> Self {
+        ValidateOptions {
+            lang: Lang::En,
+            platform_rules: true,
+        }
+    }
+}
+
+/// One finding of a validation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Issue {
+    /// Path to the offending value, e.g. `[Index(3), Key("email")]`, serialized as `[3, "email"]`;
+    /// empty when the finding is about the whole input.
+    pub path: Vec<PathSegment>,
+    /// Stable machine string, e.g. `"required"`, `"too_short"`, `"duplicate_email"`.
+    pub code: &'static str,
+    /// How sure the finding is.
+    pub level: Level,
+    /// Human-readable message in the chosen language; never echoes the submitted value.
+    pub message: String,
+}
+
+/// Findings of a validation; empty when the input is good.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Report {
+    /// All findings, in input order.
+    pub issues: Vec<Issue>,
+}
+
+impl Report {
+    /// `true` when there is no issue at all.
+    pub fn is_ok(&self) -> bool {
+        self.issues.is_empty()
+    }
+
+    /// `true` when an issue is at least as sure as `level` (`issue.level <= level`):
+    /// `blocks(Level::Contract)` only for contract findings, `blocks(Level::Platform)` for any.
+    pub fn blocks(&self, level: Level) -> bool {
+        self.issues.iter().any(|i| i.level <= level)
+    }
+
+    /// `true` when an issue is at contract level (the request is certain to fail).
+    pub fn has_contract_issues(&self) -> bool {
+        self.blocks(Level::Contract)
+    }
+}
+
+/// Which list endpoint a page (`start`, `limit`) is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PageKind {
+    /// get-multi-user: `limit` 1..=100.
+    Users,
+    /// get-multi-course: `limit` 0..=100.
+    Courses,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limits (contract and platform notes).
+
+/// Items per create-multi-user call, and accounts per add-courses call (contract).
+const MAX_ITEMS: usize = 100;
+/// Largest `limit` of both list endpoints (contract).
+const MAX_LIMIT: i128 = 100;
+/// Platform rule: name at least this many characters.
+const NAME_MIN: usize = 3;
+/// Platform rule: username length range.
+const USERNAME_MIN: usize = 3;
+const USERNAME_MAX: usize = 20;
+/// Platform rule: password length range.
+const PASSWORD_MIN: usize = 6;
+const PASSWORD_MAX: usize = 35;
+
+/// Required fields of an account-creation item.
+const REQUIRED_FIELDS: [&str; 4] = ["name", "username", "email", "password"];
+/// Optional string fields of an account-creation item.
+const OPTIONAL_FIELDS: [&str; 6] = ["phone", "city", "district", "street", "gender", "job"];
+
+// ---------------------------------------------------------------------------------------------
+// Messages: the one table of codes and their English / Vietnamese texts.
+
+/// What a message talks about; gives the `{field}` label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Name,
+    Username,
+    Email,
+    Password,
+    Phone,
+    City,
+    District,
+    Street,
+    Gender,
+    Job,
+    /// A creation item (a row), or a key of it that is not a field.
+    Item,
+    /// The `users` array of create-multi-user.
+    AccountList,
+    /// The `users` array of add-courses.
+    AccountIds,
+    AccountId,
+    /// The `courses` array of add-courses.
+    CourseIds,
+    CourseId,
+    /// A path id (get-single-user, get-single-course).
+    Id,
+    Start,
+    Limit,
+    Title,
+}
+
+impl Field {
+    fn of_key(key: &str) -> Field {
+        match key {
+            "name" => Field::Name,
+            "username" => Field::Username,
+            "email" => Field::Email,
+            "password" => Field::Password,
+            "phone" => Field::Phone,
+            "city" => Field::City,
+            "district" => Field::District,
+            "street" => Field::Street,
+            "gender" => Field::Gender,
+            "job" => Field::Job,
+            _ => Field::Item,
+        }
+    }
+
+    /// (English, Vietnamese) label, capitalised for the start of a sentence.
+    fn label(self) -> (&'static str, &'static str) {
+        match self {
+            Field::Name => ("Name", "Tên"),
+            Field::Username => ("Username", "Tên đăng nhập"),
+            Field::Email => ("Email", "Email"),
+            Field::Password => ("Password", "Mật khẩu"),
+            Field::Phone => ("Phone", "Số điện thoại"),
+            Field::City => ("City", "Tỉnh/Thành phố"),
+            Field::District => ("District", "Quận/Huyện"),
+            Field::Street => ("Street", "Đường phố"),
+            Field::Gender => ("Gender", "Giới tính"),
+            Field::Job => ("Job", "Nghề nghiệp"),
+            Field::Item => ("Row", "Dòng"),
+            Field::AccountList => ("Account list", "Danh sách tài khoản"),
+            Field::AccountIds => ("Account ID list", "Danh sách mã tài khoản"),
+            Field::AccountId => ("Account ID", "Mã tài khoản"),
+            Field::CourseIds => ("Course ID list", "Danh sách mã khoá học"),
+            Field::CourseId => ("Course ID", "Mã khoá học"),
+            Field::Id => ("ID", "Mã"),
+            Field::Start => ("Start", "Vị trí bắt đầu"),
+            Field::Limit => ("Limit", "Số lượng"),
+            Field::Title => ("Title", "Tiêu đề"),
+        }
+    }
+}
+
+/// Every code this module emits (kept in step with `template`; a test checks it).
+#[cfg(test)]
+const CODES: [&str; 19] = [
+    "required",
+    "not_string",
+    "not_array",
+    "empty",
+    "too_many",
+    "not_object",
+    "duplicate_email",
+    "duplicate_username",
+    "not_integer",
+    "too_small",
+    "too_large",
+    "email_or_username_required",
+    "dot_segment",
+    "too_short",
+    "too_long",
+    "invalid_chars",
+    "invalid_email",
+    "unknown_field",
+    "duplicate_id",
+];
+
+/// The table of codes and their (English, Vietnamese) templates.
+///
+/// Placeholders: `{field}` the field's label, `{field_lc}` the same in lower case, `{n}` a bound
+/// (characters, items, a number) or a 1-based row. No template includes the submitted value.
+fn template(code: &str) -> Option<(&'static str, &'static str)> {
+    Some(match code {
+        "required" => ("{field} is required", "Bắt buộc nhập {field_lc}"),
+        "not_string" => ("{field} must be text", "{field} phải là chuỗi ký tự"),
+        "not_array" => (
+            "{field} must be an array",
+            "{field} phải là một mảng (danh sách)",
+        ),
+        "empty" => ("{field} must not be empty", "{field} không được để trống"),
+        "too_many" => (
+            "{field} can hold at most {n} items per request",
+            "{field} chỉ được có tối đa {n} mục mỗi lần gửi",
+        ),
+        "not_object" => (
+            "Each row must be an object with the account's fields",
+            "Mỗi dòng phải là một đối tượng chứa các trường của tài khoản",
+        ),
+        "duplicate_email" => (
+            "Email already used in row {n}",
+            "Email đã xuất hiện ở dòng {n}",
+        ),
+        "duplicate_username" => (
+            "Username already used in row {n}",
+            "Tên đăng nhập đã xuất hiện ở dòng {n}",
+        ),
+        "not_integer" => ("{field} must be a whole number", "{field} phải là số nguyên"),
+        "too_small" => ("{field} must be at least {n}", "{field} phải lớn hơn hoặc bằng {n}"),
+        "too_large" => ("{field} must be at most {n}", "{field} phải nhỏ hơn hoặc bằng {n}"),
+        "email_or_username_required" => (
+            "Enter an email or a username",
+            "Cần nhập email hoặc tên đăng nhập",
+        ),
+        "dot_segment" => (
+            "{field} must not be \".\" or \"..\"",
+            "{field} không được là \".\" hoặc \"..\"",
+        ),
+        "too_short" => (
+            "{field} must be at least {n} characters",
+            "{field} phải có ít nhất {n} ký tự",
+        ),
+        "too_long" => (
+            "{field} must be at most {n} characters",
+            "{field} chỉ được có tối đa {n} ký tự",
+        ),
+        "invalid_chars" => (
+            "{field} may contain only letters a-z, A-Z and digits 0-9 (no spaces, accents or symbols)",
+            "{field} chỉ được chứa chữ cái a-z, A-Z và chữ số 0-9 (không dấu, không khoảng trắng, không ký tự đặc biệt)",
+        ),
+        "invalid_email" => (
+            "Email address does not look valid",
+            "Địa chỉ email không hợp lệ",
+        ),
+        "unknown_field" => (
+            "Unknown field (the account fields are name, username, email, password, phone, city, district, street, gender, job)",
+            "Trường không xác định (các trường của tài khoản là name, username, email, password, phone, city, district, street, gender, job)",
+        ),
+        "duplicate_id" => ("{field} already listed in row {n}", "{field} đã có ở dòng {n}"),
+        _ => return None,
+    })
+}
+
+/// Renders the message of `code` for `field` with number `n` in `lang`.
+fn render(code: &str, field: Field, n: usize, lang: Lang) -> String {
+    let (en, vi) = template(code).unwrap_or(("Invalid value", "Giá trị không hợp lệ"));
+    let (label_en, label_vi) = field.label();
+    let (text, label) = match lang {
+        Lang::En => (en, label_en),
+        Lang::Vi => (vi, label_vi),
+    };
+    text.replace("{field_lc}", &label.to_lowercase())
+        .replace("{field}", label)
+        .replace("{n}", &n.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collecting findings.
+
+/// Collects issues, leaving out platform-level ones when the options say so.
+struct Sink {
+    opts: ValidateOptions,
+    issues: Vec<Issue>,
+}
+
+impl Sink {
+    fn new(opts: ValidateOptions) -> Self {
+        Sink {
+            opts,
+            issues: Vec::new(),
+        }
+    }
+
+    fn push(
+        &mut self,
+        path: Vec<PathSegment>,
+        code: &'static str,
+        level: Level,
+        field: Field,
+        n: usize,
+    ) {
+        if level == Level::Platform && !self.opts.platform_rules {
+            return;
+        }
+        let message = render(code, field, n, self.opts.lang);
+        self.issues.push(Issue {
+            path,
+            code,
+            level,
+            message,
+        });
+    }
+
+    fn finish(self) -> Report {
+        Report {
+            issues: self.issues,
+        }
+    }
+}
+
+/// `prefix` followed by `seg`.
+fn at(prefix: &[PathSegment], seg: PathSegment) -> Vec<PathSegment> {
+    let mut path = Vec::with_capacity(prefix.len() + 1);
+    path.extend_from_slice(prefix);
+    path.push(seg);
+    path
+}
+
+fn key(k: &str) -> PathSegment {
+    PathSegment::Key(k.to_owned())
+}
+
+/// A required string: returns it when it is a string that is non-empty after trimming;
+/// otherwise reports `required` (absent, `null`, blank) or `not_string` (another type).
+fn required_str<'a>(
+    value: Option<&'a Value>,
+    path: Vec<PathSegment>,
+    field: Field,
+    sink: &mut Sink,
+) -> Option<&'a str> {
+    match value {
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s),
+        None | Some(Value::Null) | Some(Value::String(_)) => {
+            sink.push(path, "required", Level::Contract, field, 0);
+            None
+        }
+        Some(_) => {
+            sink.push(path, "not_string", Level::Contract, field, 0);
+            None
+        }
+    }
+}
+
+/// Platform rule "a plausible e-mail address", kept deliberately simple (it is only a hint):
+/// no whitespace or control characters anywhere; exactly one `@`; a non-empty local part; a domain
+/// made of at least two non-empty dot-separated labels (so it has a dot, does not start or end with
+/// a dot and has no `..`). Non-ASCII letters are allowed (internationalised addresses).
+fn plausible_email(s: &str) -> bool {
+    if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return false;
+    }
+    let mut parts = s.split('@');
+    let (Some(local), Some(domain), None) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    !local.is_empty() && domain.contains('.') && domain.split('.').all(|label| !label.is_empty())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Account creation.
+
+/// What the batch-level duplicate checks need from a valid-looking item.
+#[derive(Default)]
+struct ItemKeys<'a> {
+    email: Option<&'a str>,
+    username: Option<&'a str>,
+}
+
+/// Checks one account-creation item at `prefix`.
+fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> ItemKeys<'a> {
+    let Value::Object(map) = item else {
+        sink.push(
+            prefix.to_vec(),
+            "not_object",
+            Level::Contract,
+            Field::Item,
+            0,
+        );
+        return ItemKeys::default();
+    };
+
+    // name: required; platform: at least 3 characters (Unicode scalar values, after trimming).
+    let path = at(prefix, key("name"));
+    if let Some(name) = required_str(map.get("name"), path.clone(), Field::Name, sink) {
+        if name.trim().chars().count() < NAME_MIN {
+            sink.push(path, "too_short", Level::Platform, Field::Name, NAME_MIN);
+        }
+    }
+
+    // username: required; platform: 3-20 characters of a-z A-Z 0-9 (checked as given, untrimmed).
+    let path = at(prefix, key("username"));
+    let username = required_str(map.get("username"), path.clone(), Field::Username, sink);
+    if let Some(u) = username {
+        let len = u.chars().count();
+        if len < USERNAME_MIN {
+            sink.push(
+                path.clone(),
+                "too_short",
+                Level::Platform,
+                Field::Username,
+                USERNAME_MIN,
+            );
+        } else if len > USERNAME_MAX {
+            sink.push(
+                path.clone(),
+                "too_long",
+                Level::Platform,
+                Field::Username,
+                USERNAME_MAX,
+            );
+        }
+        if !u.chars().all(|c| c.is_ascii_alphanumeric()) {
+            sink.push(path, "invalid_chars", Level::Platform, Field::Username, 0);
+        }
+    }
+
+    // email: required; platform: plausible.
+    let path = at(prefix, key("email"));
+    let email = required_str(map.get("email"), path.clone(), Field::Email, sink);
+    if let Some(e) = email {
+        if !plausible_email(e) {
+            sink.push(path, "invalid_email", Level::Platform, Field::Email, 0);
+        }
+    }
+
+    // password: required; platform: 6-35 characters (as given: spaces in a password count).
+    let path = at(prefix, key("password"));
+    if let Some(p) = required_str(map.get("password"), path.clone(), Field::Password, sink) {
+        let len = p.chars().count();
+        if len < PASSWORD_MIN {
+            sink.push(
+                path,
+                "too_short",
+                Level::Platform,
+                Field::Password,
+                PASSWORD_MIN,
+            );
+        } else if len > PASSWORD_MAX {
+            sink.push(
+                path,
+                "too_long",
+                Level::Platform,
+                Field::Password,
+                PASSWORD_MAX,
+            );
+        }
+    }
+
+    // Optional strings: absent or null (= not sent) or any string. Gender `Nam`/`Nữ` is only
+    // what the platform's UI offers, so other values are not flagged.
+    for k in OPTIONAL_FIELDS {
+        match map.get(k) {
+            None | Some(Value::Null) | Some(Value::String(_)) => {}
+            Some(_) => sink.push(
+                at(prefix, key(k)),
+                "not_string",
+                Level::Contract,
+                Field::of_key(k),
+                0,
+            ),
+        }
+    }
+
+    // Keys the contract does not list: likely typos (`usename`, `Email`).
+    for k in map.keys() {
+        if !REQUIRED_FIELDS.contains(&k.as_str()) && !OPTIONAL_FIELDS.contains(&k.as_str()) {
+            sink.push(
+                at(prefix, key(k)),
+                "unknown_field",
+                Level::Platform,
+                Field::Item,
+                0,
+            );
+        }
+    }
+
+    ItemKeys { email, username }
+}
+
+/// Validates the `users` array of create-multi-user. Paths start with the item's index
+/// (`[3, "email"]`); findings about the array itself have the path `[]`.
+///
+/// Contract: an array (`not_array`), non-empty (`empty`), at most 100 items (`too_many`; the items
+/// are still all checked); each item an object (`not_object`) with `name`, `username`, `email`,
+/// `password` as non-empty strings (`required`, `not_string`) and `phone`, `city`, `district`,
+/// `street`, `gender`, `job` as strings when present (`not_string`); no two items with the same
+/// e-mail (trimmed, case-insensitive: `duplicate_email`) or the same username (trimmed:
+/// `duplicate_username`), reported on the later item with the earlier row in the message.
+///
+/// Platform: see [`validate_create_user`]; plus `duplicate_username` when two usernames differ
+/// only in letter case (the platform's account system compares them case-insensitively).
+pub fn validate_create_users(users: &Value, opts: ValidateOptions) -> Report {
+    let mut sink = Sink::new(opts);
+    let Value::Array(items) = users else {
+        sink.push(
+            Vec::new(),
+            "not_array",
+            Level::Contract,
+            Field::AccountList,
+            0,
+        );
+        return sink.finish();
+    };
+    if items.is_empty() {
+        sink.push(Vec::new(), "empty", Level::Contract, Field::AccountList, 0);
+    } else if items.len() > MAX_ITEMS {
+        sink.push(
+            Vec::new(),
+            "too_many",
+            Level::Contract,
+            Field::AccountList,
+            MAX_ITEMS,
+        );
+    }
+
+    let mut emails: BTreeMap<String, usize> = BTreeMap::new();
+    let mut usernames: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut usernames_ci: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let prefix = [PathSegment::Index(i)];
+        let keys = check_item(item, &prefix, &mut sink);
+
+        if let Some(email) = keys.email {
+            let norm = email.trim().to_lowercase();
+            match emails.get(&norm) {
+                Some(&first) => sink.push(
+                    at(&prefix, key("email")),
+                    "duplicate_email",
+                    Level::Contract,
+                    Field::Email,
+                    first + 1,
+                ),
+                None => {
+                    emails.insert(norm, i);
+                }
+            }
+        }
+
+        if let Some(username) = keys.username {
+            let trimmed = username.trim();
+            let folded = trimmed.to_lowercase();
+            if let Some(&first) = usernames.get(trimmed) {
+                sink.push(
+                    at(&prefix, key("username")),
+                    "duplicate_username",
+                    Level::Contract,
+                    Field::Username,
+                    first + 1,
+                );
+            } else if let Some(&first) = usernames_ci.get(&folded) {
+                sink.push(
+                    at(&prefix, key("username")),
+                    "duplicate_username",
+                    Level::Platform,
+                    Field::Username,
+                    first + 1,
+                );
+            }
+            usernames.entry(trimmed).or_insert(i);
+            usernames_ci.entry(folded).or_insert(i);
+        }
+    }
+    sink.finish()
+}
+
+/// Validates one account-creation item (also the body of create-single-user). Paths start with the
+/// key (`["email"]`); a non-object gives `not_object` at `[]`.
+///
+/// Contract: as for each item of [`validate_create_users`].
+/// Platform (from the platform's documentation): name at least 3 characters after trimming
+/// (`too_short`; Unicode characters, `Nguyễn` is 6); username 3–20 characters (`too_short`,
+/// `too_long`) of a-z A-Z 0-9 only (`invalid_chars`); password 6–35 characters (`too_short`,
+/// `too_long`); a plausible e-mail (`invalid_email`); keys other than the contract's fields
+/// (`unknown_field`). `gender` is not restricted (the UI's `Nam`/`Nữ` is only a hint).
+pub fn validate_create_user(item: &Value, opts: ValidateOptions) -> Report {
+    let mut sink = Sink::new(opts);
+    check_item(item, &[], &mut sink);
+    sink.finish()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paging, search, ids, add-courses, login.
+
+/// The integer a JSON value holds: an integer number (any `i64` or `u64`), or a float with no
+/// fractional part within ±2^53 (where floats are exact; so `1.0` counts, `1e300` does not).
+fn as_integer(v: &Value) -> Option<i128> {
+    let Value::Number(n) = v else { return None };
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    let f = n.as_f64()?;
+    if f.is_finite() && f.trunc() == f && f.abs() <= EXACT {
+        // Exact: |f| <= 2^53 and integral.
+        Some(f as i128)
+    } else {
+        None
+    }
+}
+
+/// Checks an optional integer parameter: `null` (absent) passes.
+fn check_int(v: &Value, name: &str, field: Field, min: i128, max: Option<i128>, sink: &mut Sink) {
+    if v.is_null() {
+        return;
+    }
+    let path = vec![key(name)];
+    match as_integer(v) {
+        None => sink.push(path, "not_integer", Level::Contract, field, 0),
+        Some(n) if n < min => sink.push(path, "too_small", Level::Contract, field, bound(min)),
+        Some(n) => {
+            if let Some(max) = max.filter(|&m| n > m) {
+                sink.push(path, "too_large", Level::Contract, field, bound(max));
+            }
+        }
+    }
+}
+
+/// A (small, non-negative) bound as a message number.
+fn bound(n: i128) -> usize {
+    usize::try_from(n).unwrap_or(0)
+}
+
+/// Validates the page of get-multi-user ([`PageKind::Users`]) or get-multi-course
+/// ([`PageKind::Courses`]). Paths `["start"]` / `["limit"]`.
+///
+/// Pass `Value::Null` for an absent parameter: absence is allowed (the caller then sends its
+/// defaults, start 0 and limit 100). Present values must be integers (`not_integer`: `1.5`, `"3"`,
+/// `true`; `1.0` is accepted), `start >= 0`, `limit` within 1..=100 for users and 0..=100 for
+/// courses (`too_small`, `too_large`). All contract level.
+pub fn validate_page(
+    endpoint: PageKind,
+    start: &Value,
+    limit: &Value,
+    opts: ValidateOptions,
+) -> Report {
+    let mut sink = Sink::new(opts);
+    let min_limit = match endpoint {
+        PageKind::Users => 1,
+        PageKind::Courses => 0,
+    };
+    check_int(start, "start", Field::Start, 0, None, &mut sink);
+    check_int(
+        limit,
+        "limit",
+        Field::Limit,
+        min_limit,
+        Some(MAX_LIMIT),
+        &mut sink,
+    );
+    sink.finish()
+}
+
+/// Validates the parameters of search-user. Pass `Value::Null` for an absent parameter.
+///
+/// Contract: each given parameter must be a string (`not_string` at `["email"]` / `["username"]`);
+/// at least one must be a non-empty (after trimming) string (`email_or_username_required` at `[]`).
+/// Platform: a non-empty e-mail must be plausible (`invalid_email`).
+pub fn validate_search_user(email: &Value, username: &Value, opts: ValidateOptions) -> Report {
+    let mut sink = Sink::new(opts);
+    let mut has_one = false;
+    for (name, value, field) in [
+        ("email", email, Field::Email),
+        ("username", username, Field::Username),
+    ] {
+        match value {
+            Value::Null => {}
+            Value::String(s) => {
+                if !s.trim().is_empty() {
+                    has_one = true;
+                    if field == Field::Email && !plausible_email(s) {
+                        sink.push(vec![key(name)], "invalid_email", Level::Platform, field, 0);
+                    }
+                }
+            }
+            _ => sink.push(vec![key(name)], "not_string", Level::Contract, field, 0),
+        }
+    }
+    if !has_one {
+        sink.push(
+            Vec::new(),
+            "email_or_username_required",
+            Level::Contract,
+            Field::Email,
+            0,
+        );
+    }
+    sink.finish()
+}
+
+/// Validates the `title` keywords of search-course (path `["title"]`): a string (`not_string`)
+/// that is non-empty after trimming (`required`). Contract level.
+pub fn validate_search_courses(title: &Value, opts: ValidateOptions) -> Report {
+    let mut sink = Sink::new(opts);
+    required_str(Some(title), vec![key("title")], Field::Title, &mut sink);
+    sink.finish()
+}
+
+/// Checks one id at `path`; returns it when it is usable.
+fn check_id<'a>(
+    v: &'a Value,
+    path: Vec<PathSegment>,
+    field: Field,
+    sink: &mut Sink,
+) -> Option<&'a str> {
+    let id = required_str(Some(v), path.clone(), field, sink)?;
+    // Trimmed too, so that a planner or server that trims cannot turn " .. " into "..".
+    if matches!(id.trim(), "." | "..") {
+        sink.push(path, "dot_segment", Level::Contract, field, 0);
+        return None;
+    }
+    Some(id)
+}
+
+/// Validates an account or course id used as a path segment (get-single-user, get-single-course).
+/// Path `[]`.
+///
+/// Contract: a string (`not_string`), non-empty after trimming (`required`), and not `.` or `..`
+/// (`dot_segment`): URL parsers resolve such a segment, so the request would reach another path.
+/// Every other character is percent-encoded by the planner, so `/`, `?`, `#` inside an id are fine.
+/// Ids are opaque: no check of length or alphabet.
+pub fn validate_id(id: &Value, opts: ValidateOptions) -> Report {
+    let mut sink = Sink::new(opts);
+    check_id(id, Vec::new(), Field::Id, &mut sink);
+    sink.finish()
+}
+
+/// Checks an id list of add-courses under `name`.
+fn check_id_list(
+    list: &Value,
+    name: &str,
+    list_field: Field,
+    item_field: Field,
+    max: Option<usize>,
+    sink: &mut Sink,
+) {
+    let Value::Array(ids) = list else {
+        sink.push(vec![key(name)], "not_array", Level::Contract, list_field, 0);
+        return;
+    };
+    if ids.is_empty() {
+        sink.push(vec![key(name)], "empty", Level::Contract, list_field, 0);
+    }
+    if let Some(max) = max.filter(|&m| ids.len() > m) {
+        sink.push(
+            vec![key(name)],
+            "too_many",
+            Level::Contract,
+            list_field,
+            max,
+        );
+    }
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, v) in ids.iter().enumerate() {
+        let path = vec![key(name), PathSegment::Index(i)];
+        if let Some(id) = check_id(v, path.clone(), item_field, sink) {
+            match seen.get(id) {
+                Some(&first) => {
+                    sink.push(path, "duplicate_id", Level::Platform, item_field, first + 1)
+                }
+                None => {
+                    seen.insert(id, i);
+                }
+            }
+        }
+    }
+}
+
+/// Validates the body of add-multi-course-to-multi-user.
+///
+/// Contract: `users` an array (`not_array` at `["users"]`) of 1..=100 (`empty`, `too_many`) account
+/// ids; `courses` an array of at least one course id (`not_array`, `empty` at `["courses"]`; the
+/// contract sets no maximum); each id as in [`validate_id`] at `["users", i]` / `["courses", i]`.
+/// Platform: the same id twice in one list (`duplicate_id`, on the later one).
+pub fn validate_add_courses(users: &Value, courses: &Value, opts: ValidateOptions) -> Report {
+    let mut sink = Sink::new(opts);
+    check_id_list(
+        users,
+        "users",
+        Field::AccountIds,
+        Field::AccountId,
+        Some(MAX_ITEMS),
+        &mut sink,
+    );
+    check_id_list(
+        courses,
+        "courses",
+        Field::CourseIds,
+        Field::CourseId,
+        None,
+        &mut sink,
+    );
+    sink.finish()
+}
+
+/// Validates the body of login-user (platform notes): `email` and `password` non-empty strings
+/// (`required`, `not_string` at `["email"]` / `["password"]`, contract level). Platform: a plausible
+/// e-mail (`invalid_email`). The password's length is not checked (accounts may predate the rule).
+pub fn validate_login(email: &Value, password: &Value, opts: ValidateOptions) -> Report {
+    let mut sink = Sink::new(opts);
+    if let Some(e) = required_str(Some(email), vec![key("email")], Field::Email, &mut sink) {
+        if !plausible_email(e) {
+            sink.push(
+                vec![key("email")],
+                "invalid_email",
+                Level::Platform,
+                Field::Email,
+                0,
+            );
+        }
+    }
+    required_str(
+        Some(password),
+        vec![key("password")],
+        Field::Password,
+        &mut sink,
+    );
+    sink.finish()
+}

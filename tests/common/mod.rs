@@ -1,0 +1,106 @@
+//! Shared helpers of the integration tests: the fixture manifest and a decoder per endpoint.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use lpm_client::{AddCoursesInput, Api, Endpoint, Error, NewUser};
+use serde::Deserialize;
+use serde_json::Value;
+
+pub const TOKEN: &str = "tok/en+with?odd&chars=0123456789abcdefghijklmno";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Case {
+    pub endpoint: String,
+    pub file: String,
+    pub status: u16,
+    pub resp_code: Option<String>,
+    pub msg: Option<String>,
+    pub source: String,
+    pub outcome: String,
+    #[serde(default)]
+    pub decode_path: Option<String>,
+}
+
+pub fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+pub fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(fixtures_dir().join("cases.json")).expect("manifest");
+    serde_json::from_str(&text).expect("manifest parses")
+}
+
+pub fn body(case: &Case) -> Vec<u8> {
+    std::fs::read(fixtures_dir().join(&case.file)).expect("fixture file")
+}
+
+pub fn api() -> Api {
+    Api::new("https://school.example.com/prefix/")
+        .unwrap()
+        .with_token(TOKEN)
+        .unwrap()
+}
+
+pub fn new_user(i: usize) -> NewUser {
+    NewUser {
+        name: format!("Người dùng {i}"),
+        username: format!("user{i}"),
+        email: format!("user{i}@example.com"),
+        password: "secret-password".into(),
+        phone: None,
+        city: None,
+        district: None,
+        street: None,
+        gender: None,
+        job: None,
+    }
+}
+
+/// Plans a valid request of `endpoint`, decodes (status, body) with it and returns the reply as JSON.
+pub fn decode(endpoint: Endpoint, status: u16, body: &[u8]) -> Result<Value, Error> {
+    let api = api();
+    let to_json = |v: Result<Value, serde_json::Error>| v.expect("reply serializes");
+    Ok(match endpoint {
+        Endpoint::CreateUsers => to_json(serde_json::to_value(
+            api.create_users(&[new_user(1)])?.decode(status, body)?,
+        )),
+        Endpoint::CreateUser => to_json(serde_json::to_value(
+            api.create_user_raw(&new_user(1))?.decode(status, body)?,
+        )),
+        Endpoint::GetUsers => to_json(serde_json::to_value(
+            api.get_users(0, 100)?.decode(status, body)?,
+        )),
+        Endpoint::GetUser => to_json(serde_json::to_value(
+            api.get_user("abc")?.decode(status, body)?,
+        )),
+        Endpoint::GetMe => to_json(serde_json::to_value(api.get_me()?.decode(status, body)?)),
+        Endpoint::SearchUser => to_json(serde_json::to_value(
+            api.search_user(Some("a@b.co"), None)?
+                .decode(status, body)?,
+        )),
+        Endpoint::GetCourse => to_json(serde_json::to_value(
+            api.get_course("abc")?.decode(status, body)?,
+        )),
+        Endpoint::GetCourses => to_json(serde_json::to_value(
+            api.get_courses(0, 100)?.decode(status, body)?,
+        )),
+        Endpoint::SearchCourses => to_json(serde_json::to_value(
+            api.search_courses("toán")?.decode(status, body)?,
+        )),
+        Endpoint::AddCoursesToUsers => {
+            let input = AddCoursesInput {
+                users: vec!["u1".into()],
+                courses: vec!["c1".into()],
+            };
+            to_json(serde_json::to_value(
+                api.add_courses_to_users(&input)?.decode(status, body)?,
+            ))
+        }
+        Endpoint::Login => to_json(serde_json::to_value(
+            api.login("admin@example.com", "password1")?
+                .decode(status, body)?,
+        )),
+    })
+}
