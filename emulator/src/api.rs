@@ -1,0 +1,240 @@
+//! The response envelope, errors, request context and token checks shared by
+//! every `/manage/api` handler.
+
+use std::collections::HashMap;
+
+use axum::body::{to_bytes, Body, Bytes};
+use axum::extract::Request;
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Map, Value};
+
+use crate::config::{CheckOrder, Config, StatusMode};
+use crate::state::{AppState, FaultKind, Inner};
+use crate::util::parse_query;
+
+/// Largest request body read (bigger bodies count as "no request body").
+pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
+
+pub const MSG_NO_TOKEN: &str = "No token";
+pub const MSG_AUTH_FAIL: &str = "Server not able to authenticate your account";
+pub const MSG_INVALID_TOKEN: &str = "Invalid token or Token has expired";
+pub const MSG_INVALID_TOKEN_BARS: &str = "Invalid token || Token has expired";
+pub const MSG_NO_PERMISSION: &str = "Your account does not have permission";
+pub const MSG_SUCCESS: &str = "Success";
+
+/// Class of an error; mapped to an HTTP status by the status mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Missing or bad parameter, record not found: 400.
+    Bad,
+    /// Authentication failed: 401.
+    Auth,
+    /// No permission: 401 by default (`--permission-status 403`).
+    Permission,
+    /// Wrong method: 405.
+    Method,
+    /// Server error: 500.
+    Server,
+}
+
+#[derive(Debug, Clone)]
+pub struct ApiErr {
+    pub class: Class,
+    pub code: String,
+    pub msg: String,
+    /// Extra members of the envelope (e.g. code 13's `users`).
+    pub extra: Option<(&'static str, Value)>,
+}
+
+impl ApiErr {
+    pub fn new(class: Class, code: &str, msg: impl Into<String>) -> ApiErr {
+        ApiErr {
+            class,
+            code: code.to_string(),
+            msg: msg.into(),
+            extra: None,
+        }
+    }
+
+    pub fn bad(code: &str, msg: impl Into<String>) -> ApiErr {
+        ApiErr::new(Class::Bad, code, msg)
+    }
+}
+
+pub type ApiResult = Result<Response, ApiErr>;
+
+pub fn status_for(cfg: &Config, class: Class) -> StatusCode {
+    if cfg.status_mode == StatusMode::Always200 {
+        return StatusCode::OK;
+    }
+    match class {
+        Class::Bad => StatusCode::BAD_REQUEST,
+        Class::Auth => StatusCode::UNAUTHORIZED,
+        Class::Permission => {
+            StatusCode::from_u16(cfg.permission_status).unwrap_or(StatusCode::UNAUTHORIZED)
+        }
+        Class::Method => StatusCode::METHOD_NOT_ALLOWED,
+        Class::Server => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// JSON response with an explicit status.
+pub fn json_response(status: StatusCode, body: &Value) -> Response {
+    let text = serde_json::to_vec(body).unwrap_or_else(|_| b"{}".to_vec());
+    let mut resp = Response::new(Body::from(text));
+    *resp.status_mut() = status;
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json; charset=utf-8"),
+    );
+    resp
+}
+
+/// `{respCode: "00", <key>: data, msg}` with HTTP 200.
+pub fn success(key: &str, data: Value, msg: &str) -> Response {
+    let mut m = Map::new();
+    m.insert("respCode".into(), json!("00"));
+    m.insert(key.into(), data);
+    m.insert("msg".into(), json!(msg));
+    json_response(StatusCode::OK, &Value::Object(m))
+}
+
+/// Turns a handler result into the response; `data_key` is the member that is
+/// `null` on errors (`None`: absent, as on add-courses and login).
+pub fn finish(cfg: &Config, data_key: Option<&str>, result: ApiResult) -> Response {
+    match result {
+        Ok(resp) => resp,
+        Err(e) => {
+            let mut m = Map::new();
+            m.insert("respCode".into(), json!(e.code));
+            if let Some((k, v)) = e.extra {
+                m.insert(k.into(), v);
+            } else if let Some(k) = data_key {
+                m.insert(k.into(), Value::Null);
+            }
+            m.insert("msg".into(), json!(e.msg));
+            json_response(status_for(cfg, e.class), &Value::Object(m))
+        }
+    }
+}
+
+/// What a handler needs from the request.
+pub struct Ctx {
+    pub method: Method,
+    pub path: String,
+    pub query: HashMap<String, String>,
+    pub fault: Option<FaultKind>,
+    pub body: Option<Value>,
+}
+
+impl Ctx {
+    pub async fn from_request(req: Request) -> Ctx {
+        let (parts, body) = req.into_parts();
+        let fault = parts.extensions.get::<FaultKind>().copied();
+        let bytes: Bytes = to_bytes(body, BODY_LIMIT).await.unwrap_or_default();
+        let body = if bytes.iter().all(u8::is_ascii_whitespace) {
+            None
+        } else {
+            serde_json::from_slice::<Value>(&bytes).ok()
+        };
+        Ctx {
+            method: parts.method,
+            path: parts.uri.path().to_string(),
+            query: parse_query(parts.uri.query()),
+            fault,
+            body,
+        }
+    }
+
+    /// A query parameter, `None` when absent or empty.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .get(name)
+            .map(String::as_str)
+            .filter(|s| !s.is_empty())
+    }
+
+    pub fn require_method(&self, want: Method) -> Result<(), ApiErr> {
+        if self.method == want {
+            Ok(())
+        } else {
+            Err(ApiErr::new(
+                Class::Method,
+                "01",
+                format!("Request method should be {want}"),
+            ))
+        }
+    }
+}
+
+/// respCodes of the token checks of one endpoint.
+#[derive(Debug, Clone, Copy)]
+pub struct AuthCodes {
+    pub no_token: &'static str,
+    pub auth_fail: &'static str,
+    pub invalid: &'static str,
+    pub invalid_msg: &'static str,
+    /// `None`: any valid token may call (get-me).
+    pub no_permission: Option<&'static str>,
+}
+
+/// The authenticated caller.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub account_id: String,
+    pub token: String,
+}
+
+pub fn token_present(ctx: &Ctx, codes: &AuthCodes) -> Result<String, ApiErr> {
+    ctx.param("token")
+        .map(str::to_string)
+        .ok_or_else(|| ApiErr::new(Class::Auth, codes.no_token, MSG_NO_TOKEN))
+}
+
+/// Validates the token (after [`token_present`]) and the caller's permission.
+pub fn authenticate(inner: &Inner, ctx: &Ctx, codes: &AuthCodes) -> Result<Caller, ApiErr> {
+    let token = token_present(ctx, codes)?;
+    if ctx.fault == Some(FaultKind::AuthFail) {
+        return Err(ApiErr::new(Class::Auth, codes.auth_fail, MSG_AUTH_FAIL));
+    }
+    let info = match inner.tokens.get(&token) {
+        Some(info) if !info.expired => info,
+        _ => return Err(ApiErr::new(Class::Auth, codes.invalid, codes.invalid_msg)),
+    };
+    let account = inner
+        .account(&info.account_id)
+        .ok_or_else(|| ApiErr::new(Class::Auth, codes.auth_fail, MSG_AUTH_FAIL))?;
+    if let Some(code) = codes.no_permission {
+        if !account.admin {
+            return Err(ApiErr::new(Class::Permission, code, MSG_NO_PERMISSION));
+        }
+    }
+    Ok(Caller {
+        account_id: account.id.clone(),
+        token,
+    })
+}
+
+pub fn auth_first(cfg: &Config) -> bool {
+    cfg.check_order == CheckOrder::AuthFirst
+}
+
+/// Convenience for handlers: run the handler body and wrap the result.
+pub fn respond(st: &AppState, data_key: Option<&str>, result: ApiResult) -> Response {
+    finish(&st.cfg, data_key, result)
+}
+
+/// Fallback for unknown `/manage/api` paths.
+pub async fn unknown_endpoint() -> Response {
+    json_response(
+        StatusCode::NOT_FOUND,
+        &json!({"respCode": "99", "msg": "Endpoint not found"}),
+    )
+    .into_response()
+}
+
+/// Parses an integer parameter; `None` when it is not one.
+pub fn parse_count(s: &str) -> Option<i64> {
+    s.trim().parse::<i64>().ok()
+}

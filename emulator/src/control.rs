@@ -1,0 +1,181 @@
+//! The control API under `/_emulator/`: reset, capacity, faults, create-call log, state.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::{json, Value};
+
+use crate::api::json_response;
+use crate::config::Seed;
+use crate::state::{AppState, Fault, FaultKind};
+use crate::util::iso;
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/reset", post(reset))
+        .route("/capacity", post(capacity))
+        .route(
+            "/faults",
+            get(list_faults).post(add_fault).delete(clear_faults),
+        )
+        .route("/create-calls", get(create_calls))
+        .route("/state", get(state_counts))
+        .with_state(state)
+}
+
+fn bad(msg: &str) -> Response {
+    json_response(StatusCode::BAD_REQUEST, &json!({"ok": false, "error": msg}))
+}
+
+fn ok(v: Value) -> Response {
+    json_response(StatusCode::OK, &v)
+}
+
+fn body_json(body: &Bytes) -> Result<Value, Box<Response>> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    serde_json::from_slice(body).map_err(|_| Box::new(bad("body is not JSON")))
+}
+
+async fn reset(State(st): State<AppState>, body: Bytes) -> Response {
+    let v = match body_json(&body) {
+        Ok(v) => v,
+        Err(r) => return *r,
+    };
+    let seed = match v.get("seed").and_then(Value::as_str) {
+        None => st.cfg.seed,
+        Some(s) => match Seed::parse(s) {
+            Some(seed) => seed,
+            None => return bad("seed must be \"demo\" or \"empty\""),
+        },
+    };
+    st.reset(seed);
+    state_counts(State(st)).await
+}
+
+async fn capacity(State(st): State<AppState>, body: Bytes) -> Response {
+    let v = match body_json(&body) {
+        Ok(v) => v,
+        Err(r) => return *r,
+    };
+    let Some(n) = v.get("capacity").and_then(Value::as_u64) else {
+        return bad("capacity must be a non-negative integer");
+    };
+    st.lock().capacity = usize::try_from(n).unwrap_or(usize::MAX);
+    state_counts(State(st)).await
+}
+
+fn fault_json(f: &Fault) -> Value {
+    json!({
+        "endpoint": f.endpoint,
+        "remaining": f.remaining,
+        "kind": format!("{:?}", f.kind).to_lowercase(),
+    })
+}
+
+async fn list_faults(State(st): State<AppState>) -> Response {
+    let inner = st.lock();
+    let faults: Vec<Value> = inner.faults.iter().map(fault_json).collect();
+    ok(json!({"faults": faults}))
+}
+
+async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
+    let v = match body_json(&body) {
+        Ok(v) => v,
+        Err(r) => return *r,
+    };
+    let Some(endpoint) = v.get("endpoint").and_then(Value::as_str) else {
+        return bad("endpoint is required (e.g. \"get-multi-user\")");
+    };
+    let Some(kind) = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .and_then(FaultKind::parse)
+    else {
+        return bad("kind must be one of delay, html500, truncated, close, status, respcode, authfail, resourcefail, itemerror");
+    };
+    let count = v.get("count").and_then(Value::as_u64).unwrap_or(1);
+    let status = v
+        .get("status")
+        .and_then(Value::as_u64)
+        .and_then(|s| u16::try_from(s).ok())
+        .filter(|s| (100..=999).contains(s));
+    if kind == FaultKind::Status && status.is_none() {
+        return bad("kind \"status\" needs \"status\" (100..999)");
+    }
+    let fault = Fault {
+        endpoint: endpoint.to_string(),
+        remaining: u32::try_from(count).unwrap_or(u32::MAX),
+        kind,
+        delay_ms: v.get("delayMs").and_then(Value::as_u64).unwrap_or(1000),
+        status,
+        retry_after: v.get("retryAfter").and_then(Value::as_u64),
+        resp_code: v
+            .get("respCode")
+            .and_then(Value::as_str)
+            .unwrap_or("99")
+            .to_string(),
+        msg: v
+            .get("msg")
+            .and_then(Value::as_str)
+            .unwrap_or("Injected fault")
+            .to_string(),
+    };
+    let mut inner = st.lock();
+    if fault.remaining > 0 {
+        inner.faults.push(fault);
+    }
+    let faults: Vec<Value> = inner.faults.iter().map(fault_json).collect();
+    ok(json!({"ok": true, "faults": faults}))
+}
+
+async fn clear_faults(State(st): State<AppState>) -> Response {
+    st.lock().faults.clear();
+    ok(json!({"ok": true, "faults": []}))
+}
+
+async fn create_calls(State(st): State<AppState>) -> Response {
+    let inner = st.lock();
+    let interval_ms = st.cfg.create_interval_secs as i64 * 1000;
+    let calls: Vec<Value> = inner
+        .create_calls
+        .iter()
+        .map(|c| json!({"at": iso(c.at_ms), "items": c.items, "token": c.token_prefix}))
+        .collect();
+    let violations: Vec<Value> = inner
+        .create_calls
+        .windows(2)
+        .filter_map(|w| {
+            let gap = w[1].at_ms - w[0].at_ms;
+            (gap < interval_ms)
+                .then(|| json!({"previous": iso(w[0].at_ms), "at": iso(w[1].at_ms), "gapMs": gap}))
+        })
+        .collect();
+    ok(json!({
+        "intervalSecs": st.cfg.create_interval_secs,
+        "calls": calls,
+        "violations": violations,
+    }))
+}
+
+async fn state_counts(State(st): State<AppState>) -> Response {
+    let inner = st.lock();
+    let enrolments: usize = inner
+        .accounts
+        .iter()
+        .filter_map(|a| a.record.get("myCourses").and_then(Value::as_array))
+        .map(Vec::len)
+        .sum();
+    ok(json!({
+        "accounts": inner.accounts.len(),
+        "courses": inner.courses.len(),
+        "capacity": inner.capacity,
+        "enrolments": enrolments,
+        "faults": inner.faults.len(),
+        "createCalls": inner.create_calls.len(),
+    }))
+}

@@ -1,0 +1,110 @@
+//! Fault injection: a middleware in front of every `/manage/api` endpoint that
+//! consumes the next pending fault of that endpoint (see `control.rs`).
+
+use std::time::Duration;
+
+use axum::body::{to_bytes, Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use futures_util::stream::{self, StreamExt};
+use serde_json::json;
+
+use crate::api::json_response;
+use crate::state::{AppState, FaultKind};
+
+/// `create-multi-user` for `/manage/api/users/create-multi-user`, `get-single-user`
+/// for `/manage/api/user/get-single-user/<id>`.
+pub fn endpoint_name(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("/manage/api/")?;
+    let mut segs = rest.split('/');
+    let _group = segs.next()?;
+    segs.next().filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+const RESPONSE_LIMIT: usize = 64 * 1024 * 1024;
+
+async fn buffered(resp: Response) -> (axum::http::response::Parts, Bytes) {
+    let (parts, body) = resp.into_parts();
+    let bytes = to_bytes(body, RESPONSE_LIMIT).await.unwrap_or_default();
+    (parts, bytes)
+}
+
+pub async fn layer(State(st): State<AppState>, mut req: Request, next: Next) -> Response {
+    if req.method() == Method::OPTIONS {
+        return next.run(req).await;
+    }
+    let fault = endpoint_name(req.uri().path()).and_then(|e| st.lock().take_fault(&e));
+    let Some(fault) = fault else {
+        return next.run(req).await;
+    };
+    match fault.kind {
+        FaultKind::Delay => {
+            tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
+            next.run(req).await
+        }
+        FaultKind::Html500 => {
+            let mut resp = Response::new(Body::from(
+                "<!DOCTYPE html><html><head><title>500 Internal Server Error</title></head>\
+                 <body><h1>Internal Server Error</h1><p>The server encountered an error.</p></body></html>",
+            ));
+            *resp.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+            resp.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            );
+            resp
+        }
+        FaultKind::Truncated => {
+            let (mut parts, bytes) = buffered(next.run(req).await).await;
+            parts.headers.remove(header::CONTENT_LENGTH);
+            let cut = bytes.slice(0..bytes.len() / 2);
+            Response::from_parts(parts, Body::from(cut))
+        }
+        FaultKind::Close => {
+            let (mut parts, bytes) = buffered(next.run(req).await).await;
+            let full = bytes.len().max(2);
+            parts
+                .headers
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(full));
+            let half = bytes.slice(0..bytes.len() / 2);
+            // The first half goes out with the headers; a moment later the body
+            // fails and hyper drops the connection short of Content-Length.
+            let first = stream::once(async move { Ok::<Bytes, std::io::Error>(half) });
+            let fail = stream::once(async {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::ConnectionAborted,
+                    "emulator fault: connection closed mid-response",
+                ))
+            });
+            Response::from_parts(parts, Body::from_stream(first.chain(fail)))
+        }
+        FaultKind::Status => {
+            let mut resp = next.run(req).await;
+            if let Some(status) = fault.status.and_then(|s| StatusCode::from_u16(s).ok()) {
+                *resp.status_mut() = status;
+            }
+            if let Some(secs) = fault.retry_after {
+                resp.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            }
+            resp
+        }
+        FaultKind::RespCode => {
+            let status = fault
+                .status
+                .and_then(|s| StatusCode::from_u16(s).ok())
+                .unwrap_or(StatusCode::OK);
+            json_response(
+                status,
+                &json!({"respCode": fault.resp_code, "msg": fault.msg}),
+            )
+        }
+        FaultKind::AuthFail | FaultKind::ResourceFail | FaultKind::ItemError => {
+            req.extensions_mut().insert(fault.kind);
+            next.run(req).await
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Course endpoints: get (single, multi), search, add courses to accounts.
+
+use axum::extract::{Request, State};
+use axum::http::Method;
+use axum::response::Response;
+use serde_json::{json, Map, Value};
+
+use super::paging;
+use super::users::path_id;
+use crate::api::{
+    auth_first, authenticate, json_response, respond, success, token_present, ApiErr, ApiResult,
+    AuthCodes, Ctx, MSG_INVALID_TOKEN, MSG_SUCCESS,
+};
+use crate::state::AppState;
+use crate::util::{fold, now_ms};
+
+/// Accounts per add-courses call.
+pub const MAX_ACCOUNTS: usize = 100;
+
+// ---------------------------------------------------------------- get-single-course
+
+const SINGLE_AUTH: AuthCodes = AuthCodes {
+    no_token: "03",
+    auth_fail: "04",
+    invalid: "05",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("06"),
+};
+
+pub async fn get_single(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = get_single_inner(&st, &ctx);
+    respond(&st, Some("course"), result)
+}
+
+fn get_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::GET)?;
+    let inner = st.lock();
+    let no_id = || ApiErr::bad("02", "No id");
+    let id = if auth_first(&st.cfg) {
+        authenticate(&inner, ctx, &SINGLE_AUTH)?;
+        path_id(&ctx.path, "get-single-course").ok_or_else(no_id)?
+    } else {
+        let id = path_id(&ctx.path, "get-single-course").ok_or_else(no_id)?;
+        authenticate(&inner, ctx, &SINGLE_AUTH)?;
+        id
+    };
+    let course = inner
+        .course(&id)
+        .ok_or_else(|| ApiErr::bad("07", "Course not found"))?;
+    Ok(success(
+        "course",
+        Value::Object(course.record.clone()),
+        MSG_SUCCESS,
+    ))
+}
+
+// ---------------------------------------------------------------- get-multi-course
+
+const MULTI_AUTH: AuthCodes = AuthCodes {
+    no_token: "02",
+    auth_fail: "06",
+    invalid: "07",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("08"),
+};
+
+pub async fn get_multi(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = get_multi_inner(&st, &ctx);
+    respond(&st, Some("courses"), result)
+}
+
+fn get_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::GET)?;
+    let cfg = &st.cfg;
+    let inner = st.lock();
+    let page = if auth_first(cfg) {
+        authenticate(&inner, ctx, &MULTI_AUTH)?;
+        paging(ctx, cfg.start_required, cfg.default_limit, 0, "05")?
+    } else {
+        token_present(ctx, &MULTI_AUTH)?;
+        let p = paging(ctx, cfg.start_required, cfg.default_limit, 0, "05")?;
+        authenticate(&inner, ctx, &MULTI_AUTH)?;
+        p
+    };
+    let courses: Vec<Value> = inner
+        .courses_newest_first()
+        .into_iter()
+        .skip(page.start)
+        .take(page.limit)
+        .map(|c| Value::Object(c.record.clone()))
+        .collect();
+    Ok(success("courses", Value::Array(courses), MSG_SUCCESS))
+}
+
+// ---------------------------------------------------------------- search-course
+
+const SEARCH_AUTH: AuthCodes = AuthCodes {
+    no_token: "02",
+    auth_fail: "04",
+    invalid: "05",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("06"),
+};
+
+pub async fn search(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = search_inner(&st, &ctx);
+    respond(&st, Some("courses"), result)
+}
+
+/// True when every keyword of `query` occurs in `title`, ignoring case and diacritics.
+pub fn title_matches(title: &str, query: &str) -> bool {
+    let title = fold(title);
+    let words: Vec<String> = fold(query).split_whitespace().map(str::to_string).collect();
+    !words.is_empty() && words.iter().all(|w| title.contains(w.as_str()))
+}
+
+fn search_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::GET)?;
+    let inner = st.lock();
+    let title = |ctx: &Ctx| -> Result<String, ApiErr> {
+        ctx.param("title")
+            .filter(|t| !t.trim().is_empty())
+            .map(str::to_string)
+            .ok_or_else(|| ApiErr::bad("03", "No title parameter"))
+    };
+    let query = if auth_first(&st.cfg) {
+        authenticate(&inner, ctx, &SEARCH_AUTH)?;
+        title(ctx)?
+    } else {
+        token_present(ctx, &SEARCH_AUTH)?;
+        let q = title(ctx)?;
+        authenticate(&inner, ctx, &SEARCH_AUTH)?;
+        q
+    };
+    let courses: Vec<Value> = inner
+        .courses_newest_first()
+        .into_iter()
+        .filter(|c| title_matches(c.title(), &query))
+        .take(100)
+        .map(|c| Value::Object(c.record.clone()))
+        .collect();
+    Ok(success("courses", Value::Array(courses), MSG_SUCCESS))
+}
+
+// ---------------------------------------------------------------- add-multi-course-to-multi-user
+
+const ADD_AUTH: AuthCodes = AuthCodes {
+    no_token: "10",
+    auth_fail: "11",
+    invalid: "12",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("13"),
+};
+
+pub async fn add_courses(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = add_courses_inner(&st, &ctx);
+    respond(&st, None, result)
+}
+
+fn add_body(ctx: &Ctx) -> Result<(Vec<Value>, Vec<Value>), ApiErr> {
+    let body = ctx
+        .body
+        .as_ref()
+        .ok_or_else(|| ApiErr::bad("02", "Không có body request"))?;
+    let users = match body.get("users") {
+        None | Some(Value::Null) => {
+            return Err(ApiErr::bad("03", "No users array in request body"))
+        }
+        Some(u) => u
+            .as_array()
+            .ok_or_else(|| ApiErr::bad("04", "Users parammeter in body is not array format"))?,
+    };
+    if users.is_empty() {
+        return Err(ApiErr::bad("05", "User parammeter is an empty array"));
+    }
+    let courses = match body.get("courses") {
+        None | Some(Value::Null) => {
+            return Err(ApiErr::bad("06", "No courses array in request body"))
+        }
+        Some(c) => c
+            .as_array()
+            .ok_or_else(|| ApiErr::bad("07", "Courses parammeter in body is not array format"))?,
+    };
+    if courses.is_empty() {
+        return Err(ApiErr::bad("08", "Courses parammeter is an empty array"));
+    }
+    if users.len() > MAX_ACCOUNTS {
+        return Err(ApiErr::bad(
+            "09",
+            format!("Maximum {MAX_ACCOUNTS} users per request"),
+        ));
+    }
+    Ok((users.clone(), courses.clone()))
+}
+
+fn add_courses_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::POST)?;
+    let mut inner = st.lock();
+    let (users, course_ids) = if auth_first(&st.cfg) {
+        authenticate(&inner, ctx, &ADD_AUTH)?;
+        add_body(ctx)?
+    } else {
+        let b = add_body(ctx)?;
+        authenticate(&inner, ctx, &ADD_AUTH)?;
+        b
+    };
+    // validCourses: the existing courses among those requested, in request order, once each.
+    let mut valid: Vec<(String, String)> = Vec::new();
+    for id in course_ids.iter().filter_map(Value::as_str) {
+        if valid.iter().any(|(v, _)| v == id) {
+            continue;
+        }
+        if let Some(c) = inner.course(id) {
+            valid.push((c.id.clone(), c.title().to_string()));
+        }
+    }
+    if valid.is_empty() {
+        return Err(ApiErr::bad("14", "No valid courses"));
+    }
+    let now = now_ms();
+    let mut results = Vec::new();
+    let (mut ok, mut failed) = (0usize, 0usize);
+    for u in &users {
+        let (user_id, outcome) = match u.as_str() {
+            Some(id) => match inner.account_mut(id) {
+                Some(account) => {
+                    for (cid, _) in &valid {
+                        account.enrol(cid, now);
+                    }
+                    (id.to_string(), Ok(()))
+                }
+                None => (id.to_string(), Err("User not found")),
+            },
+            None => (u.to_string(), Err("Invalid user id")),
+        };
+        let mut item = Map::new();
+        item.insert("userId".into(), json!(user_id));
+        match outcome {
+            Ok(()) => {
+                ok += 1;
+                item.insert("success".into(), json!(true));
+                item.insert("status".into(), json!("Success"));
+            }
+            Err(status) => {
+                failed += 1;
+                item.insert("success".into(), json!(false));
+                item.insert("status".into(), json!(status));
+            }
+        }
+        results.push(Value::Object(item));
+    }
+    let valid_courses: Vec<Value> = valid
+        .into_iter()
+        .map(|(id, title)| json!({"_id": id, "title": title}))
+        .collect();
+    let body = json!({
+        "respCode": "00",
+        "validCourses": valid_courses,
+        "result": results,
+        "msg": format!("{ok} tài khoản thêm khoá học thành công, {failed} tài khoản thêm khoá học lỗi"),
+    });
+    Ok(json_response(axum::http::StatusCode::OK, &body))
+}

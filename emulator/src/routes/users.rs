@@ -1,0 +1,441 @@
+//! Account endpoints: create (multi and single), get (multi, single, me), search.
+
+use axum::extract::{Request, State};
+use axum::http::Method;
+use axum::response::Response;
+use serde_json::{json, Map, Value};
+
+use super::{paging, str_field};
+use crate::api::{
+    auth_first, authenticate, respond, success, token_present, ApiErr, ApiResult, AuthCodes, Class,
+    Ctx, MSG_INVALID_TOKEN, MSG_INVALID_TOKEN_BARS, MSG_SUCCESS,
+};
+use crate::config::Config;
+use crate::state::{Account, AppState, CreateCall, FaultKind, Inner};
+use crate::util::{iso, now_ms};
+
+pub const MAX_ITEMS: usize = 100;
+
+pub const ST_CREATED: &str = "Success created";
+pub const ST_EMAIL_USED: &str = "Email already in use";
+pub const ST_USERNAME_USED: &str = "Username already in use";
+pub const ST_NOT_ENOUGH: &str = "Not enough required infomation to create new user";
+pub const ST_SERVER_ERROR: &str = "Server error in create new use";
+
+// ---------------------------------------------------------------- create-multi-user
+
+const CREATE_AUTH: AuthCodes = AuthCodes {
+    no_token: "06",
+    auth_fail: "07",
+    invalid: "08",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("10"),
+};
+
+pub async fn create_multi(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = create_multi_inner(&st, &ctx);
+    respond(&st, Some("users"), result)
+}
+
+fn users_array(ctx: &Ctx, no_body_msg: &str) -> Result<Vec<Value>, ApiErr> {
+    let body = ctx
+        .body
+        .as_ref()
+        .ok_or_else(|| ApiErr::bad("02", no_body_msg))?;
+    let users = match body.get("users") {
+        None | Some(Value::Null) => {
+            return Err(ApiErr::bad("03", "No users array in request body"))
+        }
+        Some(u) => u,
+    };
+    let users = users
+        .as_array()
+        .ok_or_else(|| ApiErr::bad("04", "Users parammeter in body is not array format"))?;
+    if users.is_empty() {
+        return Err(ApiErr::bad("05", "User parammeter is an empty array"));
+    }
+    Ok(users.clone())
+}
+
+fn create_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::POST)?;
+    let cfg = &st.cfg;
+    let mut inner = st.lock();
+    let caller = if auth_first(cfg) {
+        let c = authenticate(&inner, ctx, &CREATE_AUTH)?;
+        let _ = users_array(ctx, "No request body")?;
+        c
+    } else {
+        let _ = users_array(ctx, "No request body")?;
+        authenticate(&inner, ctx, &CREATE_AUTH)?
+    };
+    let items = users_array(ctx, "No request body")?;
+    record_create_call(&mut inner, &caller.token, items.len());
+    if items.len() > MAX_ITEMS {
+        return Err(ApiErr::bad(
+            "09",
+            format!("Maximum {MAX_ITEMS} users per request"),
+        ));
+    }
+    if ctx.fault == Some(FaultKind::ResourceFail) {
+        return Err(ApiErr::new(
+            Class::Server,
+            "10",
+            "Server is not able to check your website resources",
+        ));
+    }
+    let free = inner.capacity.saturating_sub(inner.accounts.len());
+    if free == 0 {
+        return Err(ApiErr::bad("11", "The number of accounts has run out"));
+    }
+    if free < items.len() {
+        return Err(ApiErr::bad(
+            "12",
+            format!("There are only {free} available accounts"),
+        ));
+    }
+    let item_error = ctx.fault == Some(FaultKind::ItemError);
+    let now = now_ms();
+    let results: Vec<Value> = items
+        .iter()
+        .map(|item| create_one(cfg, &mut inner, item, now, item_error))
+        .collect();
+    let ok = results
+        .iter()
+        .filter(|r| r.get("success") == Some(&Value::Bool(true)))
+        .count();
+    let failed = results.len() - ok;
+    let msg = format!("{ok} success, {failed} error");
+    if ok == 0 {
+        let mut e = ApiErr::bad("13", msg);
+        e.extra = Some(("users", Value::Array(results)));
+        return Err(e);
+    }
+    Ok(success("users", Value::Array(results), &msg))
+}
+
+fn record_create_call(inner: &mut Inner, token: &str, items: usize) {
+    let prefix: String = token.chars().take(4).collect();
+    inner.create_calls.push(CreateCall {
+        at_ms: now_ms(),
+        items,
+        token_prefix: format!("{prefix}…"),
+    });
+}
+
+/// Why an item cannot be created, if it cannot.
+fn item_problem(cfg: &Config, inner: &Inner, item: &Value) -> Option<&'static str> {
+    let name = str_field(item, "name");
+    let username = str_field(item, "username");
+    let password = str_field(item, "password");
+    let email = str_field(item, "email");
+    let (Some(name), Some(username), Some(password)) = (name, username, password) else {
+        return Some(ST_NOT_ENOUGH);
+    };
+    if cfg.require_email && email.is_none() {
+        return Some(ST_NOT_ENOUGH);
+    }
+    if cfg.enforce_field_rules {
+        let name_ok = name.chars().count() >= 3;
+        let username_ok = (3..=20).contains(&username.len())
+            && username.chars().all(|c| c.is_ascii_alphanumeric());
+        let password_ok = (6..=35).contains(&password.chars().count());
+        if !(name_ok && username_ok && password_ok) {
+            return Some(ST_NOT_ENOUGH);
+        }
+    }
+    if let Some(email) = email {
+        if inner.accounts.iter().any(|a| a.email_matches(email)) {
+            return Some(ST_EMAIL_USED);
+        }
+    }
+    if inner.accounts.iter().any(|a| a.username_matches(username)) {
+        return Some(ST_USERNAME_USED);
+    }
+    None
+}
+
+/// Inserts a new account from a valid item; returns its id.
+fn insert_account(inner: &mut Inner, item: &Value, now: i64) -> String {
+    let id = inner.rng.meteor_id(17);
+    let seq = inner.next_seq();
+    let mut record = Map::new();
+    record.insert("_id".into(), json!(id));
+    record.insert("createdAt".into(), json!(iso(now)));
+    record.insert(
+        "username".into(),
+        json!(str_field(item, "username").unwrap_or("")),
+    );
+    let emails = match str_field(item, "email") {
+        Some(e) => json!([{"address": e, "verified": false}]),
+        None => json!([]),
+    };
+    record.insert("emails".into(), emails);
+    let mut profile = Map::new();
+    profile.insert("name".into(), json!(str_field(item, "name").unwrap_or("")));
+    if let Some(phone) = str_field(item, "phone") {
+        profile.insert("phone".into(), json!(phone));
+    }
+    record.insert("profile".into(), Value::Object(profile));
+    inner.accounts.push(Account {
+        id: id.clone(),
+        seq,
+        created_ms: now,
+        record,
+        password: str_field(item, "password").unwrap_or("").to_string(),
+        admin: false,
+        for_seller: json!({"callDistrCoeff": 0, "getCall": false}),
+    });
+    id
+}
+
+fn create_one(cfg: &Config, inner: &mut Inner, item: &Value, now: i64, item_error: bool) -> Value {
+    let mut out = Map::new();
+    for key in ["name", "username", "email", "password"] {
+        if let Some(v) = item.get(key) {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    let outcome = match item_problem(cfg, inner, item) {
+        Some(problem) => Err(problem),
+        None if item_error => Err(ST_SERVER_ERROR),
+        None => Ok(insert_account(inner, item, now)),
+    };
+    match outcome {
+        Ok(id) => {
+            out.insert("userId".into(), json!(id));
+            out.insert("success".into(), json!(true));
+            out.insert("status".into(), json!(ST_CREATED));
+        }
+        Err(status) => {
+            out.insert("userId".into(), Value::Null);
+            out.insert("success".into(), json!(false));
+            out.insert("status".into(), json!(status));
+        }
+    }
+    Value::Object(out)
+}
+
+// ---------------------------------------------------------------- create-single-user
+
+const SINGLE_CREATE_AUTH: AuthCodes = AuthCodes {
+    no_token: "04",
+    auth_fail: "05",
+    invalid: "06",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("07"),
+};
+
+pub async fn create_single(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = create_single_inner(&st, &ctx);
+    respond(&st, Some("user"), result)
+}
+
+fn create_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::POST)?;
+    let cfg = &st.cfg;
+    let mut inner = st.lock();
+    let body_checks = |inner: &Inner| -> Result<Value, ApiErr> {
+        let body = ctx
+            .body
+            .clone()
+            .ok_or_else(|| ApiErr::bad("02", "No request body"))?;
+        if item_problem(cfg, inner, &body) == Some(ST_NOT_ENOUGH) {
+            return Err(ApiErr::bad("03", ST_NOT_ENOUGH));
+        }
+        Ok(body)
+    };
+    let body = if auth_first(cfg) {
+        authenticate(&inner, ctx, &SINGLE_CREATE_AUTH)?;
+        body_checks(&inner)?
+    } else {
+        let b = body_checks(&inner)?;
+        authenticate(&inner, ctx, &SINGLE_CREATE_AUTH)?;
+        b
+    };
+    match item_problem(cfg, &inner, &body) {
+        Some(ST_EMAIL_USED) => return Err(ApiErr::bad("08", ST_EMAIL_USED)),
+        Some(ST_USERNAME_USED) => return Err(ApiErr::bad("09", ST_USERNAME_USED)),
+        Some(other) => return Err(ApiErr::bad("03", other)),
+        None => {}
+    }
+    if inner.accounts.len() >= inner.capacity {
+        return Err(ApiErr::bad("10", "The number of accounts has run out"));
+    }
+    if ctx.fault == Some(FaultKind::ItemError) {
+        return Err(ApiErr::new(Class::Server, "11", ST_SERVER_ERROR));
+    }
+    let result = create_one(cfg, &mut inner, &body, now_ms(), false);
+    Ok(success("user", result, ST_CREATED))
+}
+
+// ---------------------------------------------------------------- get-multi-user
+
+const MULTI_AUTH: AuthCodes = AuthCodes {
+    no_token: "02",
+    auth_fail: "06",
+    invalid: "07",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("08"),
+};
+
+pub async fn get_multi(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = get_multi_inner(&st, &ctx);
+    respond(&st, Some("users"), result)
+}
+
+fn get_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::GET)?;
+    let cfg = &st.cfg;
+    let inner = st.lock();
+    let page = if auth_first(cfg) {
+        authenticate(&inner, ctx, &MULTI_AUTH)?;
+        paging(ctx, cfg.start_required, cfg.default_limit, 1, "05")?
+    } else {
+        token_present(ctx, &MULTI_AUTH)?;
+        let p = paging(ctx, cfg.start_required, cfg.default_limit, 1, "05")?;
+        authenticate(&inner, ctx, &MULTI_AUTH)?;
+        p
+    };
+    let users: Vec<Value> = inner
+        .accounts_newest_first()
+        .into_iter()
+        .skip(page.start)
+        .take(page.limit)
+        .map(|a| Value::Object(a.record.clone()))
+        .collect();
+    Ok(success("users", Value::Array(users), MSG_SUCCESS))
+}
+
+// ---------------------------------------------------------------- get-single-user
+
+const SINGLE_AUTH: AuthCodes = AuthCodes {
+    no_token: "03",
+    auth_fail: "04",
+    invalid: "05",
+    invalid_msg: MSG_INVALID_TOKEN_BARS,
+    no_permission: Some("06"),
+};
+
+/// The path segment after `marker`, percent-decoded; `None` when empty.
+pub fn path_id(path: &str, marker: &str) -> Option<String> {
+    let rest = path.split_once(marker)?.1;
+    let rest = rest.trim_start_matches('/');
+    let id = rest.split('/').next().unwrap_or("");
+    if id.is_empty() {
+        None
+    } else {
+        Some(crate::util::percent_decode(id, false))
+    }
+}
+
+pub async fn get_single(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = get_single_inner(&st, &ctx);
+    respond(&st, Some("user"), result)
+}
+
+fn get_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::GET)?;
+    let cfg = &st.cfg;
+    let inner = st.lock();
+    let no_id = || ApiErr::bad("02", "No id");
+    let id = if auth_first(cfg) {
+        authenticate(&inner, ctx, &SINGLE_AUTH)?;
+        path_id(&ctx.path, "get-single-user").ok_or_else(no_id)?
+    } else {
+        let id = path_id(&ctx.path, "get-single-user").ok_or_else(no_id)?;
+        authenticate(&inner, ctx, &SINGLE_AUTH)?;
+        id
+    };
+    let account = inner
+        .account(&id)
+        .ok_or_else(|| ApiErr::bad(&cfg.user_not_found_code, "User not found"))?;
+    Ok(success(
+        "user",
+        Value::Object(account.record.clone()),
+        MSG_SUCCESS,
+    ))
+}
+
+// ---------------------------------------------------------------- get-me
+
+const ME_AUTH: AuthCodes = AuthCodes {
+    no_token: "02",
+    auth_fail: "03",
+    invalid: "04",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: None,
+};
+
+pub async fn get_me(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = get_me_inner(&st, &ctx);
+    respond(&st, Some("user"), result)
+}
+
+fn get_me_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::GET)?;
+    let inner = st.lock();
+    let caller = authenticate(&inner, ctx, &ME_AUTH)?;
+    let account = inner
+        .account(&caller.account_id)
+        .ok_or_else(|| ApiErr::new(Class::Auth, "03", crate::api::MSG_AUTH_FAIL))?;
+    let mut record = account.record.clone();
+    record.insert("forSeller".into(), account.for_seller.clone());
+    record.insert("balance".into(), json!({}));
+    Ok(success("user", Value::Object(record), MSG_SUCCESS))
+}
+
+// ---------------------------------------------------------------- search-user
+
+const SEARCH_AUTH: AuthCodes = AuthCodes {
+    no_token: "02",
+    auth_fail: "04",
+    invalid: "05",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("06"),
+};
+
+pub async fn search(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = search_inner(&st, &ctx);
+    respond(&st, Some("user"), result)
+}
+
+fn search_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::GET)?;
+    let cfg = &st.cfg;
+    let inner = st.lock();
+    let params = |ctx: &Ctx| -> Result<(), ApiErr> {
+        if ctx.param("email").is_none() && ctx.param("username").is_none() {
+            Err(ApiErr::bad("03", "No email or username parameter"))
+        } else {
+            Ok(())
+        }
+    };
+    if auth_first(cfg) {
+        authenticate(&inner, ctx, &SEARCH_AUTH)?;
+        params(ctx)?;
+    } else {
+        token_present(ctx, &SEARCH_AUTH)?;
+        params(ctx)?;
+        authenticate(&inner, ctx, &SEARCH_AUTH)?;
+    }
+    let by_email = ctx
+        .param("email")
+        .and_then(|e| inner.accounts.iter().find(|a| a.email_matches(e)));
+    let found = by_email.or_else(|| {
+        ctx.param("username")
+            .and_then(|u| inner.accounts.iter().find(|a| a.username_matches(u)))
+    });
+    let account = found.ok_or_else(|| ApiErr::bad("07", "User not found"))?;
+    Ok(success(
+        "user",
+        Value::Object(account.record.clone()),
+        MSG_SUCCESS,
+    ))
+}
