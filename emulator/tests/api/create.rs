@@ -1,0 +1,343 @@
+//! create-multi-user (every row of the contract's table) and create-single-user.
+
+use serde_json::{json, Value};
+
+use crate::common::*;
+use lpm_emulator::{CheckOrder, Config, StatusMode};
+
+const P: &str = "/manage/api/users/create-multi-user";
+
+fn path(token: &str) -> String {
+    format!("{P}?token={token}")
+}
+
+fn item(n: &str) -> Value {
+    json!({"name": format!("Người Dùng {n}"), "username": format!("newuser{n}"), "email": format!("new{n}@example.vn"), "password": "secret123"})
+}
+
+#[tokio::test]
+async fn code_01_wrong_method() {
+    let emu = start().await;
+    let r = emu.get(&path(ADMIN)).await;
+    let v = r.expect(405, "01", "Request method should be POST");
+    assert_eq!(v["users"], Value::Null);
+    assert!(v.as_object().unwrap().contains_key("users"));
+}
+
+#[tokio::test]
+async fn code_02_no_body_and_malformed_body() {
+    let emu = start().await;
+    let v = emu
+        .post_empty(&path(ADMIN))
+        .await
+        .expect(400, "02", "No request body");
+    assert!(v.as_object().unwrap().contains_key("users") && v["users"].is_null());
+    emu.post(&path(ADMIN), "{not json")
+        .await
+        .expect(400, "02", "No request body");
+}
+
+#[tokio::test]
+async fn codes_03_04_05_users_parameter() {
+    let emu = start().await;
+    emu.post(&path(ADMIN), "{}")
+        .await
+        .expect(400, "03", "No users array in request body");
+    emu.post(&path(ADMIN), r#"{"users":"abc"}"#).await.expect(
+        400,
+        "04",
+        "Users parammeter in body is not array format",
+    );
+    emu.post(&path(ADMIN), r#"{"users":{"name":"x"}}"#)
+        .await
+        .expect(400, "04", "Users parammeter in body is not array format");
+    emu.post(&path(ADMIN), r#"{"users":[]}"#).await.expect(
+        400,
+        "05",
+        "User parammeter is an empty array",
+    );
+}
+
+#[tokio::test]
+async fn codes_06_07_08_10_token_and_permission() {
+    let emu = start().await;
+    let body = json!({"users": [item("a")]});
+    emu.post_json(P, &body).await.expect(401, "06", "No token");
+    emu.post_json(&format!("{P}?token="), &body)
+        .await
+        .expect(401, "06", "No token");
+    emu.post_json(&path("not-a-real-token"), &body)
+        .await
+        .expect(401, "08", "Invalid token or Token has expired");
+    emu.post_json(&path(EXPIRED), &body).await.expect(
+        401,
+        "08",
+        "Invalid token or Token has expired",
+    );
+    emu.post_json(&path(USER), &body).await.expect(
+        401,
+        "10",
+        "Your account does not have permission",
+    );
+    emu.fault(json!({"endpoint": "create-multi-user", "kind": "authfail"}))
+        .await;
+    emu.post_json(&path(ADMIN), &body).await.expect(
+        401,
+        "07",
+        "Server not able to authenticate your account",
+    );
+    emu.fault(json!({"endpoint": "create-multi-user", "kind": "resourcefail"}))
+        .await;
+    emu.post_json(&path(ADMIN), &body).await.expect(
+        500,
+        "10",
+        "Server is not able to check your website resources",
+    );
+    // Nothing was created by the failed calls.
+    assert_eq!(emu.state().await["accounts"], 220);
+}
+
+#[tokio::test]
+async fn codes_11_12_capacity() {
+    let emu = start().await;
+    let accounts = emu.state().await["accounts"].as_u64().unwrap();
+    let cap = emu
+        .post_json("/_emulator/capacity", &json!({"capacity": accounts + 2}))
+        .await;
+    assert_eq!(cap.json()["capacity"], accounts + 2);
+    let three = json!({"users": [item("1"), item("2"), item("3")]});
+    emu.post_json(&path(ADMIN), &three).await.expect(
+        400,
+        "12",
+        "There are only 2 available accounts",
+    );
+    let two = json!({"users": [item("1"), item("2")]});
+    emu.post_json(&path(ADMIN), &two)
+        .await
+        .expect(200, "00", "2 success, 0 error");
+    emu.post_json(&path(ADMIN), &json!({"users": [item("4")]}))
+        .await
+        .expect(400, "11", "The number of accounts has run out");
+}
+
+#[tokio::test]
+async fn code_13_all_items_failed_carries_items() {
+    let emu = start().await;
+    let body = json!({"users": [
+        {"name": "Lê Văn A", "username": "admin", "email": "other@example.vn", "password": "secret123"},
+        {"username": "nobody1", "email": "n1@example.vn", "password": "secret123"},
+    ]});
+    let v = emu
+        .post_json(&path(ADMIN), &body)
+        .await
+        .expect(400, "13", "0 success, 2 error");
+    let users = v["users"].as_array().unwrap();
+    assert_eq!(users.len(), 2);
+    assert_eq!(users[0]["status"], "Username already in use");
+    assert_eq!(
+        users[1]["status"],
+        "Not enough required infomation to create new user"
+    );
+    for u in users {
+        assert_eq!(u["success"], false);
+        assert!(u["userId"].is_null());
+    }
+}
+
+#[tokio::test]
+async fn per_item_outcomes_and_echo() {
+    let emu = start().await;
+    let body = json!({"users": [
+        item("ok1"),
+        {"username": "noname1", "email": "noname1@example.vn", "password": "secret123"},
+        {"name": "Không Tên Đăng Nhập", "email": "nouser@example.vn", "password": "secret123"},
+        {"name": "Không Mật Khẩu", "username": "nopass1", "email": "nopass@example.vn"},
+        {"name": "Trùng Email", "username": "dupmail1", "email": "ADMIN@demo.lpm.test", "password": "secret123"},
+        {"name": "Trùng Tên", "username": "demouser", "email": "dupname@example.vn", "password": "secret123"},
+        {"name": "Trùng Trong Lô", "username": "newuserok1", "email": "other-ok1@example.vn", "password": "secret123"},
+        {"name": "Trùng Email Lô", "username": "emaildup2", "email": "NEWok1@example.vn", "password": "secret123"},
+        item("ok2"),
+        "not an object",
+    ]});
+    let v = emu
+        .post_json(&path(ADMIN), &body)
+        .await
+        .expect(200, "00", "2 success, 8 error");
+    let u = v["users"].as_array().unwrap();
+    assert_eq!(u.len(), 10);
+    let statuses: Vec<&str> = u.iter().map(|x| x["status"].as_str().unwrap()).collect();
+    assert_eq!(
+        statuses,
+        [
+            "Success created",
+            "Not enough required infomation to create new user",
+            "Not enough required infomation to create new user",
+            "Not enough required infomation to create new user",
+            "Email already in use",
+            "Username already in use",
+            "Username already in use",
+            "Email already in use",
+            "Success created",
+            "Not enough required infomation to create new user",
+        ]
+    );
+    // Success: id, echo of the four fields.
+    assert!(is_meteor_id(u[0]["userId"].as_str().unwrap()));
+    assert_eq!(u[0]["success"], true);
+    assert_eq!(u[0]["name"], "Người Dùng ok1");
+    assert_eq!(u[0]["username"], "newuserok1");
+    assert_eq!(u[0]["email"], "newok1@example.vn");
+    assert_eq!(u[0]["password"], "secret123");
+    // Absent fields stay absent; failures have userId null.
+    let missing_name = u[1].as_object().unwrap();
+    assert!(!missing_name.contains_key("name"));
+    assert!(missing_name["userId"].is_null());
+    assert!(!u[3].as_object().unwrap().contains_key("password"));
+    assert!(!u[9].as_object().unwrap().contains_key("name"));
+    for x in u.iter().filter(|x| x["success"] == false) {
+        assert!(x["userId"].is_null());
+    }
+    // The created accounts are readable, newest first.
+    let id = u[8]["userId"].as_str().unwrap();
+    let one = emu
+        .get(&format!(
+            "/manage/api/user/get-single-user/{id}?token={ADMIN}"
+        ))
+        .await
+        .expect(200, "00", "Success");
+    assert_eq!(one["user"]["username"], "newuserok2");
+    assert_eq!(one["user"]["profile"]["name"], "Người Dùng ok2");
+    assert_eq!(one["user"]["emails"][0]["address"], "newok2@example.vn");
+    assert!(is_iso(one["user"]["createdAt"].as_str().unwrap()));
+    let list = emu
+        .get(&format!(
+            "/manage/api/users/get-multi-user?token={ADMIN}&start=0&limit=2"
+        ))
+        .await
+        .json();
+    assert_eq!(list["users"][0]["_id"], id);
+    assert_eq!(list["users"][1]["_id"], u[0]["userId"]);
+}
+
+#[tokio::test]
+async fn server_error_item_status() {
+    let emu = start().await;
+    emu.fault(json!({"endpoint": "create-multi-user", "kind": "itemerror"}))
+        .await;
+    let v = emu
+        .post_json(&path(ADMIN), &json!({"users": [item("s1")]}))
+        .await
+        .expect(400, "13", "0 success, 1 error");
+    assert_eq!(v["users"][0]["status"], "Server error in create new use");
+    // The fault was for one call only.
+    emu.post_json(&path(ADMIN), &json!({"users": [item("s1")]}))
+        .await
+        .expect(200, "00", "1 success, 0 error");
+}
+
+#[tokio::test]
+async fn at_most_100_items() {
+    let emu = start().await;
+    let items: Vec<Value> = (0..101).map(|i| item(&format!("m{i}"))).collect();
+    emu.post_json(&path(ADMIN), &json!({ "users": items }))
+        .await
+        .expect(400, "09", "Maximum 100 users per request");
+    let items: Vec<Value> = (0..100).map(|i| item(&format!("m{i}"))).collect();
+    emu.post_json(&path(ADMIN), &json!({ "users": items }))
+        .await
+        .expect(200, "00", "100 success, 0 error");
+}
+
+#[tokio::test]
+async fn status_mode_always200_and_auth_first_order() {
+    let emu = start_with(Config {
+        status_mode: StatusMode::Always200,
+        ..Config::default()
+    })
+    .await;
+    emu.get(&path(ADMIN))
+        .await
+        .expect(200, "01", "Request method should be POST");
+    emu.post(P, "").await.expect(200, "02", "No request body");
+
+    // Documented order: body checks before the token.
+    let emu = start().await;
+    emu.post(P, "").await.expect(400, "02", "No request body");
+    let emu = start_with(Config {
+        check_order: CheckOrder::AuthFirst,
+        ..Config::default()
+    })
+    .await;
+    emu.post(P, "").await.expect(401, "06", "No token");
+    emu.post(&path(ADMIN), "")
+        .await
+        .expect(400, "02", "No request body");
+}
+
+#[tokio::test]
+async fn missing_email_policy_is_switchable() {
+    let no_email = json!({"users": [{"name": "Không Email", "username": "noemail1", "password": "secret123"}]});
+    let emu = start().await;
+    let v = emu
+        .post_json(&path(ADMIN), &no_email)
+        .await
+        .expect(200, "00", "1 success, 0 error");
+    assert!(!v["users"][0].as_object().unwrap().contains_key("email"));
+    let emu = start_with(Config {
+        require_email: true,
+        ..Config::default()
+    })
+    .await;
+    emu.post_json(&path(ADMIN), &no_email)
+        .await
+        .expect(400, "13", "0 success, 1 error");
+}
+
+#[tokio::test]
+async fn create_single_user() {
+    let emu = start().await;
+    let p = "/manage/api/users/create-single-user";
+    let ok = json!({"name": "Đơn Lẻ", "username": "single1", "email": "single1@example.vn", "password": "secret123", "phone": "0912345678"});
+    emu.get(&format!("{p}?token={ADMIN}"))
+        .await
+        .expect(405, "01", "Request method should be POST");
+    emu.post(&format!("{p}?token={ADMIN}"), "")
+        .await
+        .expect(400, "02", "No request body");
+    emu.post_json(&format!("{p}?token={ADMIN}"), &json!({"name": "x"}))
+        .await
+        .expect(
+            400,
+            "03",
+            "Not enough required infomation to create new user",
+        );
+    emu.post_json(p, &ok).await.expect(401, "04", "No token");
+    emu.post_json(&format!("{p}?token=bad"), &ok).await.expect(
+        401,
+        "06",
+        "Invalid token or Token has expired",
+    );
+    emu.post_json(&format!("{p}?token={USER}"), &ok)
+        .await
+        .expect(401, "07", "Your account does not have permission");
+    let v = emu
+        .post_json(&format!("{p}?token={ADMIN}"), &ok)
+        .await
+        .expect(200, "00", "Success created");
+    assert_eq!(v["user"]["success"], true);
+    assert_eq!(v["user"]["status"], "Success created");
+    assert!(is_meteor_id(v["user"]["userId"].as_str().unwrap()));
+    let mut dup_mail = ok.clone();
+    dup_mail["username"] = json!("single2");
+    emu.post_json(&format!("{p}?token={ADMIN}"), &dup_mail)
+        .await
+        .expect(400, "08", "Email already in use");
+    let mut dup_name = ok.clone();
+    dup_name["email"] = json!("single2@example.vn");
+    emu.post_json(&format!("{p}?token={ADMIN}"), &dup_name)
+        .await
+        .expect(400, "09", "Username already in use");
+    // Not a bulk call: the create-call log stays empty.
+    let calls = emu.get("/_emulator/create-calls").await.json();
+    assert_eq!(calls["calls"].as_array().unwrap().len(), 0);
+}

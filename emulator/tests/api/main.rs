@@ -1,0 +1,11 @@
+//! Integration tests of the emulator over real HTTP (server in-process on
+//! 127.0.0.1, port 0). Expected codes and messages are the contract's and the
+//! platform notes' literal strings, or the documented choices of ASSUMPTIONS.md.
+
+mod common;
+
+mod cli;
+mod control;
+mod courses;
+mod create;
+mod users;
