@@ -104,3 +104,41 @@ pub fn decode(endpoint: Endpoint, status: u16, body: &[u8]) -> Result<Value, Err
         )),
     })
 }
+
+/// Percent-decodes `s` (`%XX` escapes to bytes) and reads the bytes as UTF-8; `None` when an
+/// escape is malformed or the bytes are not UTF-8.
+pub fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Splits an absolute `http(s)` URL into (path segments after the host, query) — the path split
+/// on `/` after its leading slash; the query is what follows the first `?` (no fragment allowed).
+pub fn url_parts(url: &str) -> (Vec<String>, Option<String>) {
+    assert!(
+        !url.contains('#'),
+        "a planned URL never has a fragment: {url}"
+    );
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .expect("absolute URL");
+    let (before_query, query) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q.to_owned())),
+        None => (rest, None),
+    };
+    let path = before_query.split_once('/').map_or("", |(_host, p)| p);
+    (path.split('/').map(str::to_owned).collect(), query)
+}
