@@ -13,6 +13,7 @@ use crate::endpoint::Endpoint;
 
 /// What a program can branch on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Category {
     /// No, invalid or expired token, or the server could not authenticate the account; also wrong login credentials.
@@ -35,6 +36,7 @@ pub enum Category {
 
 /// Where a code's meaning comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Basis {
     /// The contract's Errors table for this endpoint.
@@ -49,6 +51,7 @@ pub enum Basis {
 
 /// The meaning of an error code, independent of endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub enum Reason {
@@ -172,6 +175,7 @@ impl Reason {
 
 /// The decoded meaning of one `respCode` on one endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CodeInfo {
     /// The meaning.
@@ -343,6 +347,7 @@ fn numbers(msg: &str) -> impl Iterator<Item = u32> + '_ {
 
 /// Counts a msg states: `<n> success, <m> error` or the Vietnamese add-courses sentence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct MsgCounts {
     /// How many succeeded, as the msg says.

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 /// HTTP method of a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Method {
     /// GET
@@ -24,6 +25,7 @@ impl Method {
 
 /// One endpoint. Its key is the last segment of its path, which is also how errors name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum Endpoint {
     /// `POST users/create-multi-user`
     #[serde(rename = "create-multi-user")]

@@ -65,7 +65,10 @@ impl std::error::Error for Error {}
 
 /// An error envelope: `{respCode: <not 00>, msg}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
+// TS name differs from the JS error class of the same Rust name.
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "ApiErrorInfo"))]
 pub struct ApiError {
     /// The endpoint that answered.
     pub endpoint: Endpoint,
@@ -102,7 +105,10 @@ impl core::fmt::Display for ApiError {
 
 /// A non-2xx response whose body is not an envelope.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
+// TS name differs from the JS error class of the same Rust name.
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "HttpErrorInfo"))]
 pub struct HttpError {
     /// The endpoint called.
     pub endpoint: Endpoint,
@@ -131,7 +137,10 @@ impl core::fmt::Display for HttpError {
 
 /// A body that does not fit what the endpoint promises.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
+// TS name differs from the JS error class of the same Rust name.
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "DecodeErrorInfo"))]
 pub struct DecodeError {
     /// The endpoint called.
     pub endpoint: Endpoint,
@@ -140,7 +149,7 @@ pub struct DecodeError {
     /// JSON path of the value that did not fit (`course.price.original`); `.` for the whole body.
     pub path: String,
     /// What did not fit.
-    pub message: String,
+    pub detail: String,
 }
 
 impl core::fmt::Display for DecodeError {
@@ -148,7 +157,7 @@ impl core::fmt::Display for DecodeError {
         write!(
             f,
             "cannot decode the {} response (HTTP {}) at `{}`: {}",
-            self.endpoint, self.status, self.path, self.message
+            self.endpoint, self.status, self.path, self.detail
         )
     }
 }
@@ -173,7 +182,8 @@ impl core::fmt::Display for ValidationError {
             if n == 1 { "" } else { "s" }
         )?;
         if let Some(first) = self.report.issues.first() {
-            write!(f, "; first at {:?}: {}", first.path, first.message)?;
+            let path = serde_json::to_string(&first.path).unwrap_or_default();
+            write!(f, "; first at {path}: {}", first.message)?;
         }
         Ok(())
     }
@@ -181,7 +191,10 @@ impl core::fmt::Display for ValidationError {
 
 /// The client is set up wrongly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "problem", rename_all = "camelCase")]
+// TS name differs from the JS error class of the same Rust name.
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "ConfigErrorInfo"))]
 pub enum ConfigError {
     /// The base URL cannot be used; `reason` says why.
     BaseUrl {
@@ -195,6 +208,13 @@ pub enum ConfigError {
         /// The endpoint.
         endpoint: Endpoint,
     },
+    /// A client option has a value that cannot be used.
+    Option {
+        /// The option's name.
+        option: &'static str,
+        /// What it must be.
+        expected: &'static str,
+    },
 }
 
 impl core::fmt::Display for ConfigError {
@@ -204,6 +224,9 @@ impl core::fmt::Display for ConfigError {
             ConfigError::Token => f.write_str("the token is empty or holds whitespace"),
             ConfigError::NoToken { endpoint } => {
                 write!(f, "{endpoint} needs a token and none is set")
+            }
+            ConfigError::Option { option, expected } => {
+                write!(f, "option `{option}` must be {expected}")
             }
         }
     }
@@ -217,9 +240,35 @@ pub fn redact(text: &str, secret: Option<&str>) -> String {
     let mut out = text.replace(secret, "<redacted>");
     let encoded = crate::plan::encode_component(secret);
     if encoded != secret {
-        out = out.replace(&encoded, "<redacted>");
+        out = replace_escaped(&out, &encoded);
     }
     out
+}
+
+/// Replaces `encoded` in `text`, where the hex digits of its `%XX` escapes match in either case
+/// (servers and proxies may echo a query as `%2b` where we sent `%2B`).
+fn replace_escaped(text: &str, encoded: &str) -> String {
+    let (t, e) = (text.as_bytes(), encoded.as_bytes());
+    let in_escape = |k: usize| (k >= 1 && e[k - 1] == b'%') || (k >= 2 && e[k - 2] == b'%');
+    let matches_at = |i: usize| {
+        t.len() - i >= e.len()
+            && e.iter()
+                .enumerate()
+                .all(|(k, &c)| t[i + k] == c || (in_escape(k) && t[i + k].eq_ignore_ascii_case(&c)))
+    };
+    let mut out = Vec::with_capacity(t.len());
+    let mut i = 0;
+    while i < t.len() {
+        if matches_at(i) {
+            out.extend_from_slice(b"<redacted>");
+            i += e.len();
+        } else {
+            out.push(t[i]);
+            i += 1;
+        }
+    }
+    // Only ASCII runs were replaced by ASCII, so the bytes are still UTF-8.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The first `max` characters of `text`, marked when cut.

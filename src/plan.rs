@@ -35,6 +35,7 @@ pub const MAX_PAGE: u32 = 100;
 /// platform notes' example) say `users/...`. Default: `users`, the spelling of the call that was
 /// actually made, and the segment every other account endpoint uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum UserPath {
     /// `users/get-single-user/<id>` (the sample call).
@@ -212,12 +213,36 @@ impl Api {
         })
     }
 
-    fn id_segment(&self, endpoint: Endpoint, id: &str) -> Result<String, Error> {
+    fn id_segment(&self, endpoint: Endpoint, id: &Value) -> Result<String, Error> {
+        self.check(endpoint, validate::validate_id(id, self.opts()))?;
+        Ok(encode_component(id.as_str().unwrap_or_default()))
+    }
+
+    /// Validates a page (`start` >= 0 and `limit` in the endpoint's range; absent means 0 and 100).
+    fn page(
+        &self,
+        endpoint: Endpoint,
+        kind: PageKind,
+        start: &Value,
+        limit: &Value,
+    ) -> Result<(String, String), Error> {
         self.check(
             endpoint,
-            validate::validate_id(&Value::from(id), self.opts()),
+            validate::validate_page(kind, start, limit, self.opts()),
         )?;
-        Ok(encode_component(id))
+        let int = |v: &Value, default: u64| {
+            v.as_u64()
+                .or_else(|| {
+                    v.as_f64()
+                        .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                        .map(|f| f as u64)
+                })
+                .unwrap_or(default)
+        };
+        Ok((
+            int(start, 0).to_string(),
+            int(limit, u64::from(MAX_PAGE)).to_string(),
+        ))
     }
 
     /// `POST users/create-multi-user` for 1 to 100 accounts.
@@ -225,8 +250,7 @@ impl Api {
     /// Refused before sending when an item misses a required field, the batch is empty or too
     /// big, or two items share an e-mail (case-insensitively) or a username.
     pub fn create_users(&self, users: &[NewUser]) -> Result<Request<CreateUsersReply>, Error> {
-        let users = serde_json::to_value(users).unwrap_or(Value::Null);
-        self.create_users_value(&users)
+        self.create_users_value(&to_value(users))
     }
 
     /// [`Api::create_users`] from raw JSON (a form's or a JS caller's array).
@@ -247,19 +271,34 @@ impl Api {
     /// `POST users/create-single-user`: the raw call, whose response the contract does not
     /// publish; the reply is the envelope with whatever it carries.
     pub fn create_user_raw(&self, user: &NewUser) -> Result<Request<RawReply>, Error> {
+        self.create_user_raw_value(&to_value(user))
+    }
+
+    /// [`Api::create_user_raw`] from raw JSON.
+    pub fn create_user_raw_value(&self, user: &Value) -> Result<Request<RawReply>, Error> {
         let endpoint = Endpoint::CreateUser;
-        let user = serde_json::to_value(user).unwrap_or(Value::Null);
-        self.check(endpoint, validate::validate_create_user(&user, self.opts()))?;
-        self.request(endpoint, "users/create-single-user", &[], Some(user))
+        self.check(endpoint, validate::validate_create_user(user, self.opts()))?;
+        self.request(
+            endpoint,
+            "users/create-single-user",
+            &[],
+            Some(user.clone()),
+        )
     }
 
     /// `GET users/get-multi-user`: `start` >= 0 (always sent: the server requires it), `limit` 1..=100.
-    pub fn get_users(&self, start: u32, limit: u32) -> Result<Request<UserList>, Error> {
+    pub fn get_users(&self, start: u64, limit: u32) -> Result<Request<UserList>, Error> {
+        self.get_users_value(&start.into(), &limit.into())
+    }
+
+    /// [`Api::get_users`] from raw JSON; `null` start or limit means 0 and 100.
+    pub fn get_users_value(
+        &self,
+        start: &Value,
+        limit: &Value,
+    ) -> Result<Request<UserList>, Error> {
         let endpoint = Endpoint::GetUsers;
-        let report =
-            validate::validate_page(PageKind::Users, &start.into(), &limit.into(), self.opts());
-        self.check(endpoint, report)?;
-        let (s, l) = (start.to_string(), limit.to_string());
+        let (s, l) = self.page(endpoint, PageKind::Users, start, limit)?;
         self.request(
             endpoint,
             "users/get-multi-user",
@@ -270,6 +309,11 @@ impl Api {
 
     /// `GET user(s)/get-single-user/<id>`; the id fills exactly one path segment.
     pub fn get_user(&self, id: &str) -> Result<Request<UserReply>, Error> {
+        self.get_user_value(&Value::from(id))
+    }
+
+    /// [`Api::get_user`] from raw JSON.
+    pub fn get_user_value(&self, id: &Value) -> Result<Request<UserReply>, Error> {
         let endpoint = Endpoint::GetUser;
         let seg = self.id_segment(endpoint, id)?;
         let dir = match self.user_path {
@@ -290,20 +334,26 @@ impl Api {
         email: Option<&str>,
         username: Option<&str>,
     ) -> Result<Request<UserReply>, Error> {
+        let opt = |v: Option<&str>| v.map_or(Value::Null, Value::from);
+        self.search_user_value(&opt(email), &opt(username))
+    }
+
+    /// [`Api::search_user`] from raw JSON (`null` for a parameter not given).
+    pub fn search_user_value(
+        &self,
+        email: &Value,
+        username: &Value,
+    ) -> Result<Request<UserReply>, Error> {
         let endpoint = Endpoint::SearchUser;
-        let (e, u) = (
-            email.map_or(Value::Null, Value::from),
-            username.map_or(Value::Null, Value::from),
-        );
         self.check(
             endpoint,
-            validate::validate_search_user(&e, &u, self.opts()),
+            validate::validate_search_user(email, username, self.opts()),
         )?;
         let mut query = Vec::with_capacity(2);
-        if let Some(email) = email.filter(|s| !s.is_empty()) {
+        if let Some(email) = email.as_str().filter(|s| !s.is_empty()) {
             query.push(("email", email));
         }
-        if let Some(username) = username.filter(|s| !s.is_empty()) {
+        if let Some(username) = username.as_str().filter(|s| !s.is_empty()) {
             query.push(("username", username));
         }
         self.request(endpoint, "users/search-user", &query, None)
@@ -311,6 +361,11 @@ impl Api {
 
     /// `GET courses/get-single-course/<id>`.
     pub fn get_course(&self, id: &str) -> Result<Request<CourseReply>, Error> {
+        self.get_course_value(&Value::from(id))
+    }
+
+    /// [`Api::get_course`] from raw JSON.
+    pub fn get_course_value(&self, id: &Value) -> Result<Request<CourseReply>, Error> {
         let endpoint = Endpoint::GetCourse;
         let seg = self.id_segment(endpoint, id)?;
         self.request(
@@ -322,12 +377,18 @@ impl Api {
     }
 
     /// `GET courses/get-multi-course`: `start` >= 0, `limit` 0..=100.
-    pub fn get_courses(&self, start: u32, limit: u32) -> Result<Request<CourseList>, Error> {
+    pub fn get_courses(&self, start: u64, limit: u32) -> Result<Request<CourseList>, Error> {
+        self.get_courses_value(&start.into(), &limit.into())
+    }
+
+    /// [`Api::get_courses`] from raw JSON; `null` start or limit means 0 and 100.
+    pub fn get_courses_value(
+        &self,
+        start: &Value,
+        limit: &Value,
+    ) -> Result<Request<CourseList>, Error> {
         let endpoint = Endpoint::GetCourses;
-        let report =
-            validate::validate_page(PageKind::Courses, &start.into(), &limit.into(), self.opts());
-        self.check(endpoint, report)?;
-        let (s, l) = (start.to_string(), limit.to_string());
+        let (s, l) = self.page(endpoint, PageKind::Courses, start, limit)?;
         self.request(
             endpoint,
             "courses/get-multi-course",
@@ -338,11 +399,17 @@ impl Api {
 
     /// `GET courses/search-course?title=<keywords>`.
     pub fn search_courses(&self, title: &str) -> Result<Request<CourseList>, Error> {
+        self.search_courses_value(&Value::from(title))
+    }
+
+    /// [`Api::search_courses`] from raw JSON.
+    pub fn search_courses_value(&self, title: &Value) -> Result<Request<CourseList>, Error> {
         let endpoint = Endpoint::SearchCourses;
         self.check(
             endpoint,
-            validate::validate_search_courses(&Value::from(title), self.opts()),
+            validate::validate_search_courses(title, self.opts()),
         )?;
+        let title = title.as_str().unwrap_or_default();
         self.request(endpoint, "courses/search-course", &[("title", title)], None)
     }
 
@@ -351,12 +418,22 @@ impl Api {
         &self,
         input: &AddCoursesInput,
     ) -> Result<Request<AddCoursesReply>, Error> {
+        self.add_courses_to_users_value(
+            &Value::from(input.users.clone()),
+            &Value::from(input.courses.clone()),
+        )
+    }
+
+    /// [`Api::add_courses_to_users`] from raw JSON.
+    pub fn add_courses_to_users_value(
+        &self,
+        users: &Value,
+        courses: &Value,
+    ) -> Result<Request<AddCoursesReply>, Error> {
         let endpoint = Endpoint::AddCoursesToUsers;
-        let users = Value::from(input.users.clone());
-        let courses = Value::from(input.courses.clone());
         self.check(
             endpoint,
-            validate::validate_add_courses(&users, &courses, self.opts()),
+            validate::validate_add_courses(users, courses, self.opts()),
         )?;
         let body = json!({ "users": users, "courses": courses });
         self.request(
@@ -369,16 +446,28 @@ impl Api {
 
     /// `POST users/login-user` (platform notes): needs no token; yields one.
     pub fn login(&self, email: &str, password: &str) -> Result<Request<LoginReply>, Error> {
-        let endpoint = Endpoint::Login;
-        let (e, p) = (Value::from(email), Value::from(password));
-        self.check(endpoint, validate::validate_login(&e, &p, self.opts()))?;
-        self.request(
-            endpoint,
-            "users/login-user",
-            &[],
-            Some(json!({ "email": e, "password": p })),
-        )
+        self.login_value(&Value::from(email), &Value::from(password))
     }
+
+    /// [`Api::login`] from raw JSON.
+    pub fn login_value(
+        &self,
+        email: &Value,
+        password: &Value,
+    ) -> Result<Request<LoginReply>, Error> {
+        let endpoint = Endpoint::Login;
+        self.check(
+            endpoint,
+            validate::validate_login(email, password, self.opts()),
+        )?;
+        let body = json!({ "email": email, "password": password });
+        self.request(endpoint, "users/login-user", &[], Some(body))
+    }
+}
+
+/// Typed input as JSON for the validators (serializing these plain structs cannot fail).
+fn to_value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 /// A planned HTTP request whose response decodes to `R`.
@@ -407,6 +496,7 @@ impl<R> core::fmt::Debug for Request<R> {
 
 /// The head every envelope has.
 #[derive(Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 struct Head {
     #[serde(rename = "respCode")]
     code: String,
@@ -462,7 +552,7 @@ impl<R: Reply> Request<R> {
                     endpoint,
                     status,
                     path: ".".into(),
-                    message: self.clean(&format!("not an API envelope: {e}")),
+                    detail: self.clean(&format!("not an API envelope: {e}")),
                 }))
             }
             Err(_) => {
@@ -470,7 +560,7 @@ impl<R: Reply> Request<R> {
                 return Err(Error::Http(HttpError {
                     endpoint,
                     status,
-                    excerpt: self.clean(&excerpt(text.trim(), EXCERPT_CHARS)),
+                    excerpt: excerpt(&self.clean(text.trim()), EXCERPT_CHARS),
                 }));
             }
         };
@@ -503,8 +593,8 @@ impl<R: Reply> Request<R> {
             Err(e) => Err(Error::Decode(DecodeError {
                 endpoint,
                 status,
-                path: e.path().to_string(),
-                message: self.clean(&e.into_inner().to_string()),
+                path: self.clean(&e.path().to_string()),
+                detail: self.clean(&e.into_inner().to_string()),
             })),
         }
     }

@@ -17,6 +17,7 @@ pub trait Reply: for<'de> Deserialize<'de> {
 
 /// A page of accounts (get-multi-user).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct UserList {
     /// The accounts.
     pub users: Vec<User>,
@@ -28,6 +29,7 @@ impl Reply for UserList {}
 
 /// One account (get-single-user, get-me, search-user).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct UserReply {
     /// The account.
     pub user: User,
@@ -39,6 +41,7 @@ impl Reply for UserReply {}
 
 /// One course (get-single-course).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct CourseReply {
     /// The course.
     pub course: Course,
@@ -50,6 +53,7 @@ impl Reply for CourseReply {}
 
 /// Courses (get-multi-course, search-course).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct CourseList {
     /// The courses.
     pub courses: Vec<Course>,
@@ -63,6 +67,7 @@ impl Reply for CourseList {}
 /// result per submitted item in `users`. The items are the truth; `msgCounts` is what the msg
 /// says, and a msg that disagrees with the items is not an error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateUsersReply {
     /// One result per submitted item, in order.
@@ -99,6 +104,7 @@ impl Reply for CreateUsersReply {
 
 /// Outcome of add-multi-course-to-multi-user.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AddCoursesReply {
     /// The requested courses the server accepted.
@@ -130,6 +136,7 @@ impl Reply for AddCoursesReply {
 
 /// A token from login-user.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct LoginReply {
     /// The API token.
@@ -155,6 +162,7 @@ impl core::fmt::Debug for LoginReply {
 /// The decoded envelope of an endpoint whose response is unpublished (create-single-user):
 /// `respCode`, `msg`, and every other key as received.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RawReply {
     /// `respCode`.

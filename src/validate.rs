@@ -41,6 +41,7 @@ use serde_json::Value;
 
 /// One step of a path to the offending value: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(untagged)]
 pub enum PathSegment {
     /// A key of a JSON object.
@@ -51,6 +52,7 @@ pub enum PathSegment {
 
 /// Which language messages are rendered in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// English (`"en"`), the default.
@@ -62,6 +64,7 @@ pub enum Lang {
 
 /// How sure a finding is. Ordered: `Contract < Platform`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// The contract makes the request certain to fail (or an item certain to be rejected).
@@ -76,6 +79,7 @@ pub enum Level {
 /// Deserializes from `{"lang": "vi", "platformRules": false}`; missing keys take the defaults
 /// (English, platform rules on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ValidateOptions {
     /// Language of the messages.
@@ -95,6 +99,7 @@ impl Default for ValidateOptions {
 
 /// One finding of a validation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Issue {
     /// Path to the offending value, e.g. `[Index(3), Key("email")]`, serialized as `[3, "email"]`;
     /// empty when the finding is about the whole input.
@@ -109,6 +114,7 @@ pub struct Issue {
 
 /// Findings of a validation; empty when the input is good.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Report {
     /// All findings, in input order.
     pub issues: Vec<Issue>,
@@ -134,6 +140,7 @@ impl Report {
 
 /// Which list endpoint a page (`start`, `limit`) is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum PageKind {
     /// get-multi-user: `limit` 1..=100.

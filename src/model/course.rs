@@ -9,6 +9,7 @@ use super::{CourseType, DocType, Extra, SourceType, Timestamp};
 
 /// A course as the course endpoints return it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Course {
     /// Course identifier (`_id`).
@@ -35,6 +36,7 @@ pub struct Course {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requirement: Option<String>,
     /// Combos the course is part of (element shape not shown by the contract).
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "unknown[]"))]
     pub in_combo: Vec<Value>,
     /// What the learner gets; an element may be `{}`.
     pub purpose: Vec<ContentItem>,
@@ -42,6 +44,7 @@ pub struct Course {
     #[serde(rename = "target_audience")]
     pub target_audience: Vec<ContentItem>,
     /// Tags (element shape not shown by the contract).
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "unknown[]"))]
     pub tag: Vec<Value>,
     /// Category identifiers.
     pub category: Vec<String>,
@@ -88,6 +91,7 @@ pub struct Course {
 
 /// An element of `purpose` or `target_audience`: `{content}` or an empty object.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ContentItem {
     /// The text; absent when the element is `{}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,6 +103,7 @@ pub struct ContentItem {
 
 /// `trailer`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Trailer {
     /// Upload path, embed URL, or the third-party host's video number.
@@ -114,6 +119,7 @@ pub struct Trailer {
 
 /// `price`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Price {
     /// Price (VND); 0 occurs.
     pub original: f64,
@@ -135,6 +141,7 @@ pub struct Price {
 
 /// `price.private_discount_time`: `{start, end}` or an empty object.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct DiscountTime {
     /// Start of the window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -149,6 +156,7 @@ pub struct DiscountTime {
 
 /// `affiliates`: every field optional; the object may be empty.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Affiliates {
     /// Affiliate programme on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -181,6 +189,7 @@ pub struct Affiliates {
 
 /// `credit_shared`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct CreditShared {
     /// Credit sharing on.
     pub enable: bool,
@@ -196,6 +205,7 @@ pub struct CreditShared {
 /// An image set (`image_detail`, `image_primary`). Members are optional: a set may be partial
 /// while thumbnails are still being made (a decision of ours; the contract lists all three).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ImageSet {
     /// The uploaded original.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -213,6 +223,7 @@ pub struct ImageSet {
 
 /// `original` member of an image set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ImageOriginal {
     /// Storage path.
     pub path: String,
@@ -234,6 +245,7 @@ pub struct ImageOriginal {
 
 /// `thumbnail160` / `preview` member of an image set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ImageVariant {
     /// Pipeline metadata.
     pub meta: ImageMeta,
@@ -246,6 +258,7 @@ pub struct ImageVariant {
 
 /// `meta` of an image.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ImageMeta {
     /// Pipeline path.
@@ -257,6 +270,7 @@ pub struct ImageMeta {
 
 /// One item of `docs`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Doc {
     /// Title.
@@ -279,6 +293,7 @@ pub struct Doc {
 
 /// An item of `validCourses` in the add-courses response.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ValidCourse {
     /// Course identifier.
     #[serde(rename = "_id")]

@@ -28,3 +28,14 @@ pub type Extra = serde_json::Map<String, serde_json::Value>;
 /// An ISO 8601 UTC timestamp with milliseconds, kept as the server's string (no date library:
 /// it would add size to the wasm and JS callers parse it with `new Date(..)` anyway).
 pub type Timestamp = String;
+
+/// TypeScript for the types above that are not derived: the extra map is an index signature
+/// (extra keys are reachable, typed `unknown`).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const TS_EXTRA: &str = r#"
+/** Keys a record carried that the contract does not list, kept as received. */
+export type Extra = Record<string, unknown>;
+/** An ISO 8601 UTC timestamp with milliseconds (`2024-09-05T08:10:31.207Z`). */
+export type Timestamp = string;
+"#;

@@ -37,6 +37,15 @@ macro_rules! open_enum {
             }
         }
 
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+            const TS: &str = concat!(
+                "/** Open value set: the known values, or any other string as received. */\nexport type ",
+                stringify!($name), " = ", $( "\"", $wire, "\" | ", )* "(string & {});"
+            );
+        };
+
         impl From<&str> for $name {
             fn from(s: &str) -> Self {
                 match s {

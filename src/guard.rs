@@ -1,0 +1,71 @@
+//! The contract's minimum interval between bulk creates (10 minutes), kept by the client.
+//!
+//! Sans-IO: the caller passes the time (`now`, milliseconds since the epoch) and a key that names
+//! the account the calls count against (base URL and token). The contract has no error code for
+//! a violation, so the server would not say: the client must not send one.
+
+use std::collections::HashMap;
+
+/// The contract's interval between two create-multi-user calls: 10 minutes.
+pub const CREATE_INTERVAL_MS: f64 = 10.0 * 60.0 * 1000.0;
+
+/// Remembers when each key last sent a bulk create.
+#[derive(Clone, Debug, Default)]
+pub struct IntervalGuard {
+    last: HashMap<String, f64>,
+}
+
+impl IntervalGuard {
+    /// An empty guard.
+    pub fn new() -> IntervalGuard {
+        IntervalGuard::default()
+    }
+
+    /// When `key` may send its next create, if that is later than `now`.
+    pub fn next_allowed_at(&self, key: &str, now: f64, interval_ms: f64) -> Option<f64> {
+        let at = self.last.get(key)? + interval_ms;
+        (at > now).then_some(at)
+    }
+
+    /// Records that `key` sent a create at `now`.
+    pub fn record(&mut self, key: &str, now: f64) {
+        self.last.insert(key.to_owned(), now);
+    }
+
+    /// Forgets `key` (a create that provably never reached the server need not count).
+    pub fn forget(&mut self, key: &str) {
+        self.last.remove(key);
+    }
+}
+
+/// A key for the guard: the base URL and a hash of the token (the token itself is not kept).
+pub fn guard_key(base_url: &str, token: Option<&str>) -> String {
+    // FNV-1a: only a map key inside this process, not a secret.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in token.unwrap_or("").bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{base_url}#{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_call_inside_the_interval_is_refused_until_it_passes() {
+        let mut g = IntervalGuard::new();
+        let key = guard_key("https://x", Some("t"));
+        assert_eq!(g.next_allowed_at(&key, 0.0, CREATE_INTERVAL_MS), None);
+        g.record(&key, 1_000.0);
+        assert_eq!(
+            g.next_allowed_at(&key, 2_000.0, CREATE_INTERVAL_MS),
+            Some(601_000.0)
+        );
+        assert_eq!(g.next_allowed_at(&key, 601_000.0, CREATE_INTERVAL_MS), None);
+        let other = guard_key("https://x", Some("u"));
+        assert_eq!(g.next_allowed_at(&other, 2_000.0, CREATE_INTERVAL_MS), None);
+        assert!(!key.contains('t') || !key.ends_with("#t"));
+    }
+}

@@ -1,0 +1,65 @@
+//! When an automatic retry is allowed and how long to wait before it (sans-IO).
+//!
+//! Only idempotent requests (GET) are retried, and only on failures a retry can cure: network
+//! errors, timeouts, HTTP 429 and 5xx. A POST is never retried automatically: it may have taken
+//! effect (accounts created, courses granted) even when its answer was lost.
+
+/// How one attempt ended, as far as retrying is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// The request did not complete (connection refused or reset, body cut off).
+    Network,
+    /// No complete answer in time.
+    Timeout,
+    /// An answer with this HTTP status.
+    Status(u16),
+}
+
+/// Whether the attempt numbered `attempt` (0 for the first) may be followed by another.
+pub fn should_retry(idempotent: bool, outcome: Attempt, attempt: u32, max_retries: u32) -> bool {
+    if !idempotent || attempt >= max_retries {
+        return false;
+    }
+    match outcome {
+        Attempt::Network | Attempt::Timeout => true,
+        Attempt::Status(s) => s == 429 || (500..=599).contains(&s),
+    }
+}
+
+/// The longest wait honoured from a `Retry-After` header.
+pub const MAX_RETRY_AFTER_MS: f64 = 60_000.0;
+
+/// Milliseconds to wait before retry number `attempt + 1`: the server's `Retry-After` when it sent
+/// one (capped at [`MAX_RETRY_AFTER_MS`]), else `base_ms * 2^attempt`.
+pub fn delay_ms(attempt: u32, base_ms: f64, retry_after_ms: Option<f64>) -> f64 {
+    match retry_after_ms.filter(|ms| ms.is_finite() && *ms >= 0.0) {
+        Some(ms) => ms.min(MAX_RETRY_AFTER_MS),
+        None => base_ms.max(0.0) * f64::from(1u32 << attempt.min(10)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gets_are_retried_on_transient_failures_only() {
+        assert!(should_retry(true, Attempt::Network, 0, 2));
+        assert!(should_retry(true, Attempt::Timeout, 1, 2));
+        assert!(should_retry(true, Attempt::Status(503), 0, 2));
+        assert!(should_retry(true, Attempt::Status(429), 0, 2));
+        assert!(!should_retry(true, Attempt::Status(400), 0, 2));
+        assert!(!should_retry(true, Attempt::Status(200), 0, 2));
+        assert!(!should_retry(true, Attempt::Network, 2, 2));
+        assert!(!should_retry(false, Attempt::Network, 0, 2), "POST never");
+    }
+
+    #[test]
+    fn delays_double_or_follow_retry_after() {
+        assert_eq!(delay_ms(0, 200.0, None), 200.0);
+        assert_eq!(delay_ms(2, 200.0, None), 800.0);
+        assert_eq!(delay_ms(0, 200.0, Some(1500.0)), 1500.0);
+        assert_eq!(delay_ms(0, 200.0, Some(1e9)), MAX_RETRY_AFTER_MS);
+        assert_eq!(delay_ms(0, 200.0, Some(f64::NAN)), 200.0);
+    }
+}
