@@ -22,10 +22,14 @@
 pub mod codes;
 pub mod endpoint;
 pub mod error;
+pub mod guard;
 pub mod model;
 pub mod plan;
 pub mod reply;
+pub mod retry;
 pub mod validate;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use codes::{Basis, Category, CodeInfo, MsgCounts, Reason};
 pub use endpoint::{Endpoint, Method};

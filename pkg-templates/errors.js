@@ -1,0 +1,71 @@
+// The package's error classes. Rust builds every error through `makeError`, registered at load
+// time, so callers can test them with `instanceof`. Messages come from the Rust side, which
+// never puts the token in them.
+
+const RESERVED = new Set(['message', 'cause', 'name', 'stack']);
+
+export class LpmError extends Error {
+  constructor(message, data, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    if (data && typeof data === 'object') {
+      for (const [k, v] of Object.entries(data)) if (!RESERVED.has(k)) this[k] = v;
+    }
+  }
+}
+LpmError.prototype.name = 'LpmError';
+
+export class ValidationError extends LpmError {
+  constructor(message, data, cause) {
+    super(message, data, cause);
+    this.issues = (data && data.report && data.report.issues) || [];
+    delete this.report;
+  }
+}
+ValidationError.prototype.name = 'ValidationError';
+
+export class ApiError extends LpmError {}
+ApiError.prototype.name = 'ApiError';
+
+export class HttpError extends LpmError {}
+HttpError.prototype.name = 'HttpError';
+
+export class DecodeError extends LpmError {}
+DecodeError.prototype.name = 'DecodeError';
+
+export class NetworkError extends LpmError {}
+NetworkError.prototype.name = 'NetworkError';
+
+export class TimeoutError extends LpmError {}
+TimeoutError.prototype.name = 'TimeoutError';
+
+export class AbortError extends LpmError {}
+AbortError.prototype.name = 'AbortError';
+
+export class IntervalError extends LpmError {
+  constructor(message, data, cause) {
+    super(message, data, cause);
+    this.nextAllowedAt = new Date(data.nextAllowedAt);
+  }
+}
+IntervalError.prototype.name = 'IntervalError';
+
+export class ConfigError extends LpmError {}
+ConfigError.prototype.name = 'ConfigError';
+
+const classes = {
+  validation: ValidationError,
+  api: ApiError,
+  http: HttpError,
+  decode: DecodeError,
+  network: NetworkError,
+  timeout: TimeoutError,
+  abort: AbortError,
+  interval: IntervalError,
+  config: ConfigError,
+};
+
+/** Builds the error of `kind` (called from Rust). */
+export function makeError(kind, message, data, cause) {
+  const Class = classes[kind] || LpmError;
+  return new Class(message, { ...(data || {}), kind }, cause);
+}

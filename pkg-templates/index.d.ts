@@ -1,0 +1,2 @@
+/// <reference lib="esnext.disposable" />
+export * from "./lib.js";

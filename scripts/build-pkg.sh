@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/ (or $1): the core compiled to wasm32, wasm-bindgen-cli (the
+# version pinned in Cargo.lock) for the `web` target, wasm-opt -Oz from the npm `binaryen`
+# package, then the hand-written entry files from pkg-templates/. Prints the package's sizes.
+# Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-"$root/pkg"}
+cd "$root"
+
+features=()
+[ -n "${LPM_FEATURES:-}" ] && features=(--features "$LPM_FEATURES")
+cargo build --quiet --release --target wasm32-unknown-unknown -p lpm-client "${features[@]}"
+
+rm -rf "$out"
+mkdir -p "$out/wasm"
+wasm-bindgen target/wasm32-unknown-unknown/release/lpm_client.wasm \
+  --target web --out-dir "$out/wasm" --out-name lpm_client
+"$root/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm"
+
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+sed "s/__VERSION__/$version/" pkg-templates/package.json > "$out/package.json"
+cp pkg-templates/*.js pkg-templates/*.d.ts pkg-templates/README.md "$out/"
+cp LICENSE "$out/" 2>/dev/null || true
+
+node -e '
+const fs = require("fs"), zlib = require("zlib"), path = require("path");
+const dir = process.argv[1];
+const wasm = fs.readFileSync(path.join(dir, "wasm/lpm_client_bg.wasm"));
+let js = 0, jsGz = 0;
+const walk = d => { for (const f of fs.readdirSync(d, { withFileTypes: true })) {
+  const p = path.join(d, f.name);
+  if (f.isDirectory()) walk(p); else if (p.endsWith(".js")) { const b = fs.readFileSync(p); js += b.length; jsGz += zlib.gzipSync(b, { level: 9 }).length; } } };
+walk(dir);
+const kb = n => (n / 1024).toFixed(1) + " KB";
+console.log(`package size: wasm ${kb(wasm.length)} raw / ${kb(zlib.gzipSync(wasm, { level: 9 }).length)} gzip; js ${kb(js)} raw / ${kb(jsGz)} gzip`);
+' "$out"

@@ -1,0 +1,161 @@
+//! Failures of a call, turned into instances of the package's JS error classes.
+//!
+//! The classes live in the package's `errors.js`; its entry registers a factory here at load
+//! time (`__setErrorFactory`), so Rust can throw `ApiError`, `TimeoutError`, ... that callers test
+//! with `instanceof`. Every message comes from a token-free Display, and causes from the host
+//! (a fetch `TypeError`, an abort reason) are scrubbed of the token before they are attached.
+
+use std::cell::RefCell;
+
+use js_sys::Function;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::endpoint::Endpoint;
+use crate::error::{redact, Error};
+
+use super::convert::{get, to_js};
+
+thread_local! {
+    static FACTORY: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// Registers the function that builds error instances: `(kind, message, data, cause) => Error`.
+#[wasm_bindgen(js_name = "__setErrorFactory", skip_typescript)]
+pub fn set_error_factory(factory: Function) {
+    FACTORY.with(|f| *f.borrow_mut() = Some(factory));
+}
+
+/// Why a call failed, beyond what the core can know.
+pub enum Failure {
+    /// Planning or decoding failed (validation, API, HTTP, decode, config).
+    Core(Error),
+    /// fetch rejected: no connection, reset, CORS, a body cut off.
+    Network { endpoint: Endpoint, cause: JsValue },
+    /// The attempt took longer than `timeoutMs`.
+    Timeout {
+        endpoint: Endpoint,
+        timeout_ms: f64,
+        cause: JsValue,
+    },
+    /// The caller's AbortSignal fired.
+    Abort { endpoint: Endpoint, cause: JsValue },
+    /// A bulk create inside the contract's interval.
+    Interval {
+        endpoint: Endpoint,
+        next_allowed_at: f64,
+        wait_ms: f64,
+    },
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure::Core(e)
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HostData {
+    kind: &'static str,
+    endpoint: Endpoint,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_allowed_at: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wait_ms: Option<f64>,
+}
+
+impl HostData {
+    fn new(kind: &'static str, endpoint: Endpoint) -> HostData {
+        HostData {
+            kind,
+            endpoint,
+            timeout_ms: None,
+            next_allowed_at: None,
+            wait_ms: None,
+        }
+    }
+}
+
+/// Replaces a host error whose message or stack shows `secret` by a clean copy.
+fn scrub(cause: JsValue, secret: Option<&str>) -> JsValue {
+    let Some(secret) = secret else { return cause };
+    if let Some(s) = cause.as_string() {
+        return JsValue::from_str(&redact(&s, Some(secret)));
+    }
+    let shows = |key| {
+        get(&cause, key)
+            .as_string()
+            .is_some_and(|s| redact(&s, Some(secret)) != s)
+    };
+    if !(shows("message") || shows("stack")) {
+        return cause;
+    }
+    let message = get(&cause, "message").as_string().unwrap_or_default();
+    let clean = js_sys::Error::new(&redact(&message, Some(secret)));
+    if let Some(name) = get(&cause, "name").as_string() {
+        clean.set_name(&name);
+    }
+    clean.into()
+}
+
+impl Failure {
+    /// The JS error to throw. `secret` is the token, used only to scrub host causes.
+    pub fn into_js(self, secret: Option<&str>) -> JsValue {
+        let (kind, message, data, cause) = match self {
+            Failure::Core(e) => (e.kind(), e.to_string(), to_js(&e), JsValue::UNDEFINED),
+            Failure::Network { endpoint, cause } => (
+                "network",
+                format!("{endpoint}: the request did not complete (network failure)"),
+                to_js(&HostData::new("network", endpoint)),
+                scrub(cause, secret),
+            ),
+            Failure::Timeout { endpoint, timeout_ms, cause } => (
+                "timeout",
+                format!("{endpoint}: no complete response within {timeout_ms} ms"),
+                to_js(&HostData { timeout_ms: Some(timeout_ms), ..HostData::new("timeout", endpoint) }),
+                scrub(cause, secret),
+            ),
+            Failure::Abort { endpoint, cause } => (
+                "abort",
+                format!("{endpoint}: the call was aborted"),
+                to_js(&HostData::new("abort", endpoint)),
+                scrub(cause, secret),
+            ),
+            Failure::Interval { endpoint, next_allowed_at, wait_ms } => (
+                "interval",
+                format!(
+                    "{endpoint}: bulk creates must be at least the contract's interval apart; the next is allowed in {} s",
+                    (wait_ms / 1000.0).ceil()
+                ),
+                to_js(&HostData {
+                    next_allowed_at: Some(next_allowed_at),
+                    wait_ms: Some(wait_ms),
+                    ..HostData::new("interval", endpoint)
+                }),
+                JsValue::UNDEFINED,
+            ),
+        };
+        let data = data.unwrap_or(JsValue::NULL);
+        let built = FACTORY.with(|f| {
+            f.borrow().as_ref().and_then(|factory| {
+                factory
+                    .call4(
+                        &JsValue::NULL,
+                        &kind.into(),
+                        &message.as_str().into(),
+                        &data,
+                        &cause,
+                    )
+                    .ok()
+            })
+        });
+        built.unwrap_or_else(|| {
+            let e = js_sys::Error::new(&message);
+            let _ = js_sys::Reflect::set(&e, &"kind".into(), &kind.into());
+            e.into()
+        })
+    }
+}

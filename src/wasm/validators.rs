@@ -1,0 +1,139 @@
+//! Validation for forms, without a client: each returns the core's issues (`Issue[]`, empty when
+//! the input is good). The package also exposes each as a Standard Schema.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use crate::error::{Error, ValidationError};
+use crate::validate::{self, Issue, Level, PageKind, Report, ValidateOptions};
+use crate::Endpoint;
+
+use super::convert::{from_js, to_js};
+
+/// The validation error of a value that cannot be read as JSON (a cycle, a BigInt).
+pub fn not_json(endpoint: Endpoint) -> Error {
+    Error::Validation(ValidationError {
+        endpoint,
+        report: Report {
+            issues: vec![Issue {
+                path: Vec::new(),
+                code: "not_json",
+                level: Level::Contract,
+                message: "The value cannot be written as JSON (a cycle or a BigInt).".into(),
+            }],
+        },
+    })
+}
+
+fn options(options: &JsValue) -> ValidateOptions {
+    from_js(options)
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default()
+}
+
+fn run(
+    value: &JsValue,
+    options_js: &JsValue,
+    check: impl FnOnce(&Value, ValidateOptions) -> Report,
+) -> Result<JsValue, JsValue> {
+    let opts = options(options_js);
+    let report = match from_js(value) {
+        Some(v) => check(&v, opts),
+        None => match not_json(Endpoint::CreateUsers) {
+            Error::Validation(e) => e.report,
+            _ => Report::default(),
+        },
+    };
+    to_js(&report.issues)
+}
+
+/// Issues of a create-multi-user batch (`users` array); paths start with the item's index.
+#[wasm_bindgen(js_name = validateCreateUsers, unchecked_return_type = "Issue[]")]
+pub fn validate_create_users(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] users: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&users, &options, validate::validate_create_users)
+}
+
+/// Issues of one account-creation item; paths start with the field.
+#[wasm_bindgen(js_name = validateCreateUser, unchecked_return_type = "Issue[]")]
+pub fn validate_create_user(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] user: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&user, &options, validate::validate_create_user)
+}
+
+/// Issues of get-multi-user's `{start, limit}`.
+#[wasm_bindgen(js_name = validateGetUsers, unchecked_return_type = "Issue[]")]
+pub fn validate_get_users(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&params, &options, |v, o| {
+        validate::validate_page(PageKind::Users, &v["start"], &v["limit"], o)
+    })
+}
+
+/// Issues of get-multi-course's `{start, limit}`.
+#[wasm_bindgen(js_name = validateGetCourses, unchecked_return_type = "Issue[]")]
+pub fn validate_get_courses(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&params, &options, |v, o| {
+        validate::validate_page(PageKind::Courses, &v["start"], &v["limit"], o)
+    })
+}
+
+/// Issues of search-user's `{email, username}`.
+#[wasm_bindgen(js_name = validateSearchUser, unchecked_return_type = "Issue[]")]
+pub fn validate_search_user(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&params, &options, |v, o| {
+        validate::validate_search_user(&v["email"], &v["username"], o)
+    })
+}
+
+/// Issues of search-course's title.
+#[wasm_bindgen(js_name = validateSearchCourses, unchecked_return_type = "Issue[]")]
+pub fn validate_search_courses(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] title: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&title, &options, validate::validate_search_courses)
+}
+
+/// Issues of an account or course id.
+#[wasm_bindgen(js_name = validateId, unchecked_return_type = "Issue[]")]
+pub fn validate_id(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&id, &options, validate::validate_id)
+}
+
+/// Issues of add-courses' `{users, courses}`.
+#[wasm_bindgen(js_name = validateAddCourses, unchecked_return_type = "Issue[]")]
+pub fn validate_add_courses(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&input, &options, |v, o| {
+        validate::validate_add_courses(&v["users"], &v["courses"], o)
+    })
+}
+
+/// Issues of login's `{email, password}`.
+#[wasm_bindgen(js_name = validateLogin, unchecked_return_type = "Issue[]")]
+pub fn validate_login(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(&input, &options, |v, o| {
+        validate::validate_login(&v["email"], &v["password"], o)
+    })
+}
