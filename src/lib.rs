@@ -23,6 +23,7 @@ pub mod codes;
 pub mod endpoint;
 pub mod error;
 pub mod guard;
+mod jsonpath;
 pub mod model;
 pub mod plan;
 pub mod reply;

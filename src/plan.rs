@@ -16,6 +16,7 @@ use crate::error::{
     excerpt, redact, ApiError, ConfigError, DecodeError, Error, HttpError, ValidationError,
     EXCERPT_CHARS,
 };
+use crate::jsonpath;
 use crate::model::{AddCoursesInput, NewUser};
 use crate::reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, RawReply, Reply,
@@ -551,7 +552,7 @@ impl<R: Reply> Request<R> {
                 return Err(Error::Decode(DecodeError {
                     endpoint,
                     status,
-                    path: ".".into(),
+                    path: self.clean(&jsonpath::error_path(body, &e)),
                     detail: self.clean(&format!("not an API envelope: {e}")),
                 }))
             }
@@ -584,8 +585,7 @@ impl<R: Reply> Request<R> {
                 available_slots,
             }));
         }
-        let mut de = serde_json::Deserializer::from_slice(body);
-        match serde_path_to_error::deserialize::<_, R>(&mut de) {
+        match serde_json::from_slice::<R>(body) {
             Ok(mut reply) => {
                 reply.finish(&head.code);
                 Ok(reply)
@@ -593,8 +593,8 @@ impl<R: Reply> Request<R> {
             Err(e) => Err(Error::Decode(DecodeError {
                 endpoint,
                 status,
-                path: self.clean(&e.path().to_string()),
-                detail: self.clean(&e.into_inner().to_string()),
+                path: self.clean(&jsonpath::error_path(body, &e)),
+                detail: self.clean(&e.to_string()),
             })),
         }
     }

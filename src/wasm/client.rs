@@ -225,20 +225,41 @@ async fn pause(endpoint: Endpoint, ms: f64, signal: &JsValue) -> Result<(), Fail
         })
 }
 
-/// Sends `req` until it has an answer worth decoding, retrying GETs on transient failures.
-async fn exchange<R: Reply>(
-    s: &Settings,
-    req: &Request<R>,
-    signal: &JsValue,
-) -> Result<R, Failure> {
-    let endpoint = req.endpoint();
+/// A planned call with its decoder, erased to one type so that every method shares one
+/// exchange loop and one promise adapter (each generic copy cost ~7 KB of wasm).
+struct Prepared {
+    endpoint: Endpoint,
+    method: &'static str,
+    url: String,
+    body: Option<String>,
+    idempotent: bool,
+    decode: Box<dyn FnOnce(u16, &[u8]) -> Result<JsValue, Failure>>,
+}
+
+fn prepare<R: Reply + Serialize + 'static>(req: Request<R>) -> Prepared {
+    Prepared {
+        endpoint: req.endpoint(),
+        method: req.method().as_str(),
+        url: req.url().to_owned(),
+        body: req.body().map(str::to_owned),
+        idempotent: req.is_idempotent(),
+        decode: Box::new(move |status, body| {
+            let reply = req.decode(status, body)?;
+            to_js(&reply).map_err(Failure::Js)
+        }),
+    }
+}
+
+/// Sends the call until it has an answer worth decoding, retrying GETs on transient failures.
+async fn exchange(s: &Settings, p: &Prepared, signal: &JsValue) -> Result<(u16, Vec<u8>), Failure> {
+    let endpoint = p.endpoint;
     let mut attempt = 0;
     loop {
         let promise = host::fetch_once(
             &s.fetch,
-            req.method().as_str(),
-            req.url(),
-            req.body().map(str::to_owned),
+            p.method,
+            &p.url,
+            p.body.clone(),
             s.timeout_ms,
             signal,
         );
@@ -252,7 +273,7 @@ async fn exchange<R: Reply>(
                 };
                 let retry_after = get(&res, "retryAfterMs").as_f64().filter(|ms| *ms >= 0.0);
                 if !retry::should_retry(
-                    req.is_idempotent(),
+                    p.idempotent,
                     Attempt::Status(status),
                     attempt,
                     s.max_retries,
@@ -261,7 +282,7 @@ async fn exchange<R: Reply>(
                         .dyn_into::<Uint8Array>()
                         .map(|b| b.to_vec())
                         .unwrap_or_default();
-                    return req.decode(status, &body).map_err(Failure::Core);
+                    return Ok((status, body));
                 }
                 (Attempt::Status(status), None, retry_after)
             }
@@ -287,7 +308,7 @@ async fn exchange<R: Reply>(
             }
         };
         if let Some(failure) = failure {
-            if !retry::should_retry(req.is_idempotent(), outcome, attempt, s.max_retries) {
+            if !retry::should_retry(p.idempotent, outcome, attempt, s.max_retries) {
                 return Err(failure);
             }
         }
@@ -340,42 +361,37 @@ impl Client {
         R: Reply + Serialize + 'static,
         P: FnOnce(&Api) -> Result<Request<R>, Error>,
     {
-        let s = Rc::clone(&self.inner);
-        let signal = get(options, "signal");
-        let planned = plan(&s.api);
-        future_to_promise(async move {
-            let secret = s.secret();
-            let run = async {
-                let req = planned?;
-                exchange(&s, &req, &signal).await
-            };
-            match run.await {
-                Ok(reply) => to_js(&reply),
-                Err(f) => Err(f.into_js(secret.as_deref())),
-            }
-        })
+        self.launch(options, plan(&self.inner.api).map(prepare), false)
     }
 
+    /// As `call`, for bulk creates: keeps the create interval first.
     fn create<R, P>(&self, options: &JsValue, plan: P) -> Promise
     where
         R: Reply + Serialize + 'static,
         P: FnOnce(&Api) -> Result<Request<R>, Error>,
     {
+        self.launch(options, plan(&self.inner.api).map(prepare), true)
+    }
+
+    fn launch(
+        &self,
+        options: &JsValue,
+        prepared: Result<Prepared, Error>,
+        guarded: bool,
+    ) -> Promise {
         let s = Rc::clone(&self.inner);
         let signal = get(options, "signal");
         let wait = get(options, "waitForInterval").as_bool().unwrap_or(false);
-        let planned = plan(&s.api);
         future_to_promise(async move {
-            let secret = s.secret();
             let run = async {
-                let req = planned?;
-                keep_interval(&s, wait, &signal).await?;
-                exchange(&s, &req, &signal).await
+                let p = prepared?;
+                if guarded {
+                    keep_interval(&s, wait, &signal).await?;
+                }
+                let (status, body) = exchange(&s, &p, &signal).await?;
+                (p.decode)(status, &body)
             };
-            match run.await {
-                Ok(reply) => to_js(&reply),
-                Err(f) => Err(f.into_js(secret.as_deref())),
-            }
+            run.await.map_err(|f| f.into_js(s.secret().as_deref()))
         })
     }
 }

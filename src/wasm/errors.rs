@@ -46,6 +46,8 @@ pub enum Failure {
         next_allowed_at: f64,
         wait_ms: f64,
     },
+    /// A JS exception from converting a reply (not expected; passed on as is).
+    Js(JsValue),
 }
 
 impl From<Error> for Failure {
@@ -105,6 +107,7 @@ impl Failure {
     /// The JS error to throw. `secret` is the token, used only to scrub host causes.
     pub fn into_js(self, secret: Option<&str>) -> JsValue {
         let (kind, message, data, cause) = match self {
+            Failure::Js(e) => return e,
             Failure::Core(e) => (e.kind(), e.to_string(), to_js(&e), JsValue::UNDEFINED),
             Failure::Network { endpoint, cause } => (
                 "network",
@@ -114,7 +117,7 @@ impl Failure {
             ),
             Failure::Timeout { endpoint, timeout_ms, cause } => (
                 "timeout",
-                format!("{endpoint}: no complete response within {timeout_ms} ms"),
+                format!("{endpoint}: no complete response within {} ms", timeout_ms as u64),
                 to_js(&HostData { timeout_ms: Some(timeout_ms), ..HostData::new("timeout", endpoint) }),
                 scrub(cause, secret),
             ),
@@ -128,7 +131,7 @@ impl Failure {
                 "interval",
                 format!(
                     "{endpoint}: bulk creates must be at least the contract's interval apart; the next is allowed in {} s",
-                    (wait_ms / 1000.0).ceil()
+                    (wait_ms / 1000.0).ceil() as u64
                 ),
                 to_js(&HostData {
                     next_allowed_at: Some(next_allowed_at),
