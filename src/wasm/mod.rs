@@ -10,3 +10,6 @@ mod convert;
 mod errors;
 mod host;
 mod validators;
+
+#[cfg(feature = "bench-exports")]
+mod bench;

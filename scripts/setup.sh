@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, idempotently: the wasm32 target, wasm-bindgen-cli at
+# exactly the version in Cargo.lock, the npm tooling (package-lock.json), and with --browser
+# Debian's chromium + chromium-driver. Safe to run again: each step is skipped when done.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+want_browser=false
+[ "${1:-}" = "--browser" ] && want_browser=true
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI must match the wasm-bindgen library in Cargo.lock exactly.
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version" ]; then
+  # Not --locked: the CLI's own lock file wants a webpki-roots the registry mirror lacks.
+  cargo install wasm-bindgen-cli --version "$wb_version" --no-default-features
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+if $want_browser && ! command -v chromium >/dev/null; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi

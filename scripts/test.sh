@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs every test: Rust (fmt, clippy, unit, integration, property, emulator over HTTP), the npm
+# package built from scratch (node:test suite against the emulator, headless Chromium, the
+# typed example under tsc --strict, publint and arethetypeswrong on the packed tarball), and
+# prints the package size and the boundary benchmark. Installs what it needs first.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step setup
+bash scripts/setup.sh --browser
+
+step "rust: fmt, clippy (native and wasm32)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -p lpm-client --target wasm32-unknown-unknown -- -D warnings
+
+step "rust: tests (core, emulator over HTTP)"
+cargo test --workspace
+
+step "package: build"
+bash scripts/build-pkg.sh
+cargo build -p lpm-emulator
+
+step "package: node:test suite against the emulator"
+node --test --test-concurrency=2 tests/js/
+
+for extra in tests/types/check.sh tests/pack/check.sh tests/browser/check.sh; do
+  if [ -f "$extra" ]; then
+    step "package: $extra"
+    bash "$extra"
+  fi
+done
+
+if [ -f bench/boundary.mjs ]; then
+  step "benchmark (figures only, never a pass/fail)"
+  bash bench/run.sh
+fi
+
+step "all tests passed"
