@@ -1,0 +1,88 @@
+//! Exports for `bench/boundary.mjs` only (crate feature `bench-exports`, never in the published
+//! package): the same work done with each way of crossing the JS↔wasm boundary, so the choice
+//! between JSON text and serde-wasm-bindgen objects rests on measurement.
+//!
+//! - Decoding a get-multi-course body (bytes in, the same for every variant) and handing the
+//!   `CourseList` to JS as (a) JSON text parsed by `JSON.parse` (what `convert::to_js` does),
+//!   (b) serde-wasm-bindgen objects, JSON-compatible (`null` for `None`, plain objects for maps),
+//!   (b2) serde-wasm-bindgen with only `serialize_maps_as_objects` (absent `None`s are
+//!   `undefined`), plus the decode alone for reference.
+//! - Validating a create-multi-user batch received as (a) a JS value `JSON.stringify`-ed here and
+//!   read by serde_json (what `convert::from_js` does), (b) a JS value read by
+//!   `serde_wasm_bindgen::from_value`, (c) JSON text the caller stringified on the JS side. The
+//!   issues go back the same way in each (`to_js`): only the input crossing differs.
+
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use crate::plan::Api;
+use crate::reply::CourseList;
+use crate::validate::{self, ValidateOptions};
+
+use super::convert::{from_js, to_js};
+
+fn js_err(e: impl core::fmt::Display) -> JsValue {
+    JsValue::from_str(&e.to_string())
+}
+
+fn decode(body: &[u8]) -> Result<CourseList, JsValue> {
+    Api::new("https://bench.example.com")
+        .and_then(|api| api.with_token("bench-token"))
+        .and_then(|api| api.get_courses(0, 100))
+        .and_then(|req| req.decode(200, body))
+        .map_err(js_err)
+}
+
+/// Decode only; returns the number of courses (the core's share of every decode variant).
+#[wasm_bindgen(js_name = benchDecodeOnly, skip_typescript)]
+pub fn bench_decode_only(body: &[u8]) -> Result<u32, JsValue> {
+    Ok(decode(body)?.courses.len() as u32)
+}
+
+/// Decode, then JSON text → `JSON.parse` (the package's way today).
+#[wasm_bindgen(js_name = benchDecodeJson, skip_typescript)]
+pub fn bench_decode_json(body: &[u8]) -> Result<JsValue, JsValue> {
+    to_js(&decode(body)?)
+}
+
+/// Decode, then serde-wasm-bindgen with `Serializer::json_compatible()`.
+#[wasm_bindgen(js_name = benchDecodeSwb, skip_typescript)]
+pub fn bench_decode_swb(body: &[u8]) -> Result<JsValue, JsValue> {
+    decode(body)?
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(JsValue::from)
+}
+
+/// Decode, then serde-wasm-bindgen with `serialize_maps_as_objects(true)` only.
+#[wasm_bindgen(js_name = benchDecodeSwbObjects, skip_typescript)]
+pub fn bench_decode_swb_objects(body: &[u8]) -> Result<JsValue, JsValue> {
+    decode(body)?
+        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
+        .map_err(JsValue::from)
+}
+
+fn validate(items: &Value) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_create_users(items, ValidateOptions::default()).issues)
+}
+
+/// Validate a batch received as a JS value: `JSON.stringify` called from wasm, then serde_json.
+#[wasm_bindgen(js_name = benchValidateJson, skip_typescript)]
+pub fn bench_validate_json(items: JsValue) -> Result<JsValue, JsValue> {
+    let value = from_js(&items).ok_or_else(|| js_err("not JSON"))?;
+    validate(&value)
+}
+
+/// Validate a batch received as a JS value read by serde-wasm-bindgen.
+#[wasm_bindgen(js_name = benchValidateSwb, skip_typescript)]
+pub fn bench_validate_swb(items: JsValue) -> Result<JsValue, JsValue> {
+    let value: Value = serde_wasm_bindgen::from_value(items)?;
+    validate(&value)
+}
+
+/// Validate a batch the caller already turned into JSON text on the JS side.
+#[wasm_bindgen(js_name = benchValidateText, skip_typescript)]
+pub fn bench_validate_text(text: &str) -> Result<JsValue, JsValue> {
+    let value: Value = serde_json::from_str(text).map_err(js_err)?;
+    validate(&value)
+}
