@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The typed example under `tsc --strict`, against the package as a user gets it: packs pkg/ (or
+# $1), installs the tarball into a throwaway ESM project, and compiles tests/types/example.ts with
+# --strict --noEmit (nodenext, es2022 + dom) without skipLibCheck, so the package's own .d.ts files
+# are checked too. Its `@ts-expect-error` lines prove that wrong inputs do not compile (an unused
+# one is an error). Exits non-zero on any error. Needs the package built (scripts/build-pkg.sh)
+# and the root devDependencies (typescript, @types/node): no network beyond the npm registry.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+pkg=$(cd "${1:-$root/pkg}" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+[ -f "$pkg/package.json" ] || { echo "no package in $pkg: run scripts/build-pkg.sh first" >&2; exit 1; }
+[ -x "$root/node_modules/.bin/tsc" ] || { echo "typescript missing: npm ci at the repo root" >&2; exit 1; }
+
+tarball=$(cd "$pkg" && npm pack --silent --pack-destination "$tmp" | tail -n 1)
+
+proj="$tmp/project"
+mkdir -p "$proj/node_modules/@types"
+cat > "$proj/package.json" <<EOF
+{
+  "name": "lpm-client-types-check",
+  "private": true,
+  "type": "module",
+  "dependencies": { "lpm-client": "file:../$tarball" }
+}
+EOF
+# The tarball has no dependencies, so this installs offline; it unpacks the tarball (not a link to pkg/).
+(cd "$proj" && npm install --silent --offline --no-audit --no-fund --no-package-lock)
+# The compiler and Node's types from the repo's root devDependencies.
+ln -s "$root/node_modules/typescript" "$proj/node_modules/typescript"
+ln -s "$root/node_modules/@types/node" "$proj/node_modules/@types/node"
+
+cp "$root/tests/types/example.ts" "$proj/example.ts"
+cat > "$proj/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "strict": true,
+    "noEmit": true,
+    "module": "nodenext",
+    "moduleResolution": "nodenext",
+    "target": "es2022",
+    "lib": ["es2022", "dom"],
+    "types": ["node"],
+    "skipLibCheck": false,
+    "exactOptionalPropertyTypes": false,
+    "noUncheckedIndexedAccess": true,
+    "noImplicitOverride": true,
+    "noFallthroughCasesInSwitch": true,
+    "forceConsistentCasingInFileNames": true
+  },
+  "files": ["example.ts"]
+}
+EOF
+
+cd "$proj"
+echo "tsc $(node_modules/typescript/bin/tsc --version | sed 's/Version //') --strict --noEmit: example.ts against $tarball"
+node_modules/typescript/bin/tsc -p tsconfig.json --pretty false
+echo "types: ok ($(grep -Ec '^\s*// @ts-expect-error' example.ts) @ts-expect-error lines, all used)"
