@@ -9,6 +9,11 @@ use crate::model::{AddCourseOutcome, Course, CreatedUser, Extra, Timestamp, User
 pub trait Reply: for<'de> Deserialize<'de> {
     /// Called once after decoding with the envelope's `respCode`.
     fn finish(&mut self, _code: &str) {}
+    /// The fields `finish` derived, as JSON, for callers that keep the body as received (the
+    /// wasm layer hands JS the parsed body plus these).
+    fn derived(&self) -> Option<serde_json::Value> {
+        None
+    }
     /// Whether `code` is a success for this endpoint (besides `00`).
     fn accepts(code: &str) -> bool {
         code == "00"
@@ -100,6 +105,14 @@ impl Reply for CreateUsersReply {
     fn accepts(code: &str) -> bool {
         code == "00" || code == "13"
     }
+    fn derived(&self) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "respCode": self.resp_code,
+            "created": self.created,
+            "failed": self.failed,
+            "msgCounts": self.msg_counts,
+        }))
+    }
 }
 
 /// Outcome of add-multi-course-to-multi-user.
@@ -131,6 +144,13 @@ impl Reply for AddCoursesReply {
         self.succeeded = u32::try_from(ok).unwrap_or(u32::MAX);
         self.failed = u32::try_from(self.result.len() - ok).unwrap_or(u32::MAX);
         self.msg_counts = add_courses_counts(&self.msg);
+    }
+    fn derived(&self) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "succeeded": self.succeeded,
+            "failed": self.failed,
+            "msgCounts": self.msg_counts,
+        }))
     }
 }
 

@@ -5,7 +5,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Promise, Uint8Array};
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -236,7 +235,12 @@ struct Prepared {
     decode: Box<dyn FnOnce(u16, &[u8]) -> Result<JsValue, Failure>>,
 }
 
-fn prepare<R: Reply + Serialize + 'static>(req: Request<R>) -> Prepared {
+/// The reply handed to JS: the body as received, parsed by the engine's `JSON.parse`, plus the
+/// fields the core derives (counts, `respCode`). The core's typed decode has checked that body
+/// first, so it fits the generated types; unlisted keys are there as received. Measured in
+/// bench/boundary.mjs against serializing the typed reply back to JSON text or through
+/// serde-wasm-bindgen: ~1.8x faster for a 100-course page, and no Serialize code in the wasm.
+fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
     Prepared {
         endpoint: req.endpoint(),
         method: req.method().as_str(),
@@ -245,7 +249,16 @@ fn prepare<R: Reply + Serialize + 'static>(req: Request<R>) -> Prepared {
         idempotent: req.is_idempotent(),
         decode: Box::new(move |status, body| {
             let reply = req.decode(status, body)?;
-            to_js(&reply).map_err(Failure::Js)
+            let text = core::str::from_utf8(body).unwrap_or_default();
+            let value = js_sys::JSON::parse(text).map_err(Failure::Js)?;
+            if let Some(derived) = reply.derived() {
+                let derived = to_js(&derived).map_err(Failure::Js)?;
+                js_sys::Object::assign(
+                    value.unchecked_ref::<js_sys::Object>(),
+                    derived.unchecked_ref::<js_sys::Object>(),
+                );
+            }
+            Ok(value)
         }),
     }
 }
@@ -358,7 +371,7 @@ impl Client {
     /// Plans with the core, then runs and decodes in a promise. Planning errors reject too.
     fn call<R, P>(&self, options: &JsValue, plan: P) -> Promise
     where
-        R: Reply + Serialize + 'static,
+        R: Reply + 'static,
         P: FnOnce(&Api) -> Result<Request<R>, Error>,
     {
         self.launch(options, plan(&self.inner.api).map(prepare), false)
@@ -367,7 +380,7 @@ impl Client {
     /// As `call`, for bulk creates: keeps the create interval first.
     fn create<R, P>(&self, options: &JsValue, plan: P) -> Promise
     where
-        R: Reply + Serialize + 'static,
+        R: Reply + 'static,
         P: FnOnce(&Api) -> Result<Request<R>, Error>,
     {
         self.launch(options, plan(&self.inner.api).map(prepare), true)
