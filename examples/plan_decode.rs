@@ -28,11 +28,17 @@ fn main() -> Result<(), Error> {
         "username":"nguyenvanan","email":"an@example.vn","password":"matkhau123",
         "userId":"Xq3kPz9LmN2bVc7Rt","success":true,"status":"Success created"}]}"#;
     let reply = request.decode(200, body.as_bytes())?;
-    println!("created {} / failed {}: {:?}", reply.created, reply.failed, reply.users[0].user_id);
+    println!(
+        "created {} / failed {}: {:?}",
+        reply.created, reply.failed, reply.users[0].user_id
+    );
 
     // Errors are decoded per endpoint: get-single-user 03 is "no token" or "not found" by its msg.
     let lookup = api.get_user("Xq3kPz9LmN2bVc7Rt")?;
-    match lookup.decode(400, br#"{"respCode":"03","user":null,"msg":"User not found"}"#) {
+    match lookup.decode(
+        400,
+        br#"{"respCode":"03","user":null,"msg":"User not found"}"#,
+    ) {
         Err(Error::Api(e)) if e.category == Category::NotFound => {
             println!("not found: {} ({})", e.msg, e.explanation)
         }

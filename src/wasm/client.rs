@@ -224,6 +224,9 @@ async fn pause(endpoint: Endpoint, ms: f64, signal: &JsValue) -> Result<(), Fail
         })
 }
 
+/// Turns (HTTP status, body) into the JS reply.
+type Decoder = Box<dyn FnOnce(u16, &[u8]) -> Result<JsValue, Failure>>;
+
 /// A planned call with its decoder, erased to one type so that every method shares one
 /// exchange loop and one promise adapter (each generic copy cost ~7 KB of wasm).
 struct Prepared {
@@ -232,7 +235,7 @@ struct Prepared {
     url: String,
     body: Option<String>,
     idempotent: bool,
-    decode: Box<dyn FnOnce(u16, &[u8]) -> Result<JsValue, Failure>>,
+    decode: Decoder,
 }
 
 /// The reply handed to JS: the body as received, parsed by the engine's `JSON.parse`, plus the
