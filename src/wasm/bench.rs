@@ -9,8 +9,9 @@
 //!   `undefined`), plus the decode alone for reference.
 //! - Validating a create-multi-user batch received as (a) a JS value `JSON.stringify`-ed here and
 //!   read by serde_json (what `convert::from_js` does), (b) a JS value read by
-//!   `serde_wasm_bindgen::from_value`, (c) JSON text the caller stringified on the JS side. The
-//!   issues go back the same way in each (`to_js`): only the input crossing differs.
+//!   `serde_wasm_bindgen::from_value`, (c) JSON text the caller stringified on the JS side, plus
+//!   reading (c) without validating, for reference. The issues go back the same way in each
+//!   (`to_js`): only the input crossing differs.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -78,6 +79,14 @@ pub fn bench_validate_json(items: JsValue) -> Result<JsValue, JsValue> {
 pub fn bench_validate_swb(items: JsValue) -> Result<JsValue, JsValue> {
     let value: Value = serde_wasm_bindgen::from_value(items)?;
     validate(&value)
+}
+
+/// Reading only, for reference: JSON text from the JS side parsed by serde_json, not validated;
+/// returns the number of items (the input share of `benchValidateText`).
+#[wasm_bindgen(js_name = benchReadText, skip_typescript)]
+pub fn bench_read_text(text: &str) -> Result<u32, JsValue> {
+    let value: Value = serde_json::from_str(text).map_err(js_err)?;
+    Ok(value.as_array().map_or(0, |a| a.len() as u32))
 }
 
 /// Validate a batch the caller already turned into JSON text on the JS side.
