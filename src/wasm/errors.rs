@@ -81,26 +81,61 @@ impl HostData {
     }
 }
 
-/// Replaces a host error whose message or stack shows `secret` by a clean copy.
-fn scrub(cause: JsValue, secret: Option<&str>) -> JsValue {
+/// How deep a chain of `cause`s is copied.
+const CAUSE_DEPTH: u32 = 3;
+
+/// A clean copy of an error from the host (fetch, a custom fetch, a proxy): only its `name`,
+/// redacted `message` and string `code` (`ECONNREFUSED`), and its own `cause` copied the same way.
+/// Other properties (`url`, `config`, `request` of some HTTP libraries) may hold the URL with the
+/// token, so they are never attached. Without a token the original is kept as is.
+fn clean_host_error(cause: JsValue, secret: Option<&str>, depth: u32) -> JsValue {
     let Some(secret) = secret else { return cause };
+    if cause.is_undefined() || cause.is_null() {
+        return cause;
+    }
     if let Some(s) = cause.as_string() {
         return JsValue::from_str(&redact(&s, Some(secret)));
     }
-    let shows = |key| {
+    let text = |key| {
         get(&cause, key)
             .as_string()
-            .is_some_and(|s| redact(&s, Some(secret)) != s)
+            .map(|s| redact(&s, Some(secret)))
     };
-    if !(shows("message") || shows("stack")) {
-        return cause;
-    }
-    let message = get(&cause, "message").as_string().unwrap_or_default();
-    let clean = js_sys::Error::new(&redact(&message, Some(secret)));
-    if let Some(name) = get(&cause, "name").as_string() {
+    let message = text("message").unwrap_or_else(|| "host error".to_owned());
+    let clean = js_sys::Error::new(&message);
+    if let Some(name) = text("name") {
         clean.set_name(&name);
     }
+    if let Some(code) = text("code") {
+        let _ = js_sys::Reflect::set(&clean, &"code".into(), &code.into());
+    }
+    let inner = get(&cause, "cause");
+    if depth > 1 && !inner.is_undefined() {
+        let _ = js_sys::Reflect::set(
+            &clean,
+            &"cause".into(),
+            &clean_host_error(inner, Some(secret), depth - 1),
+        );
+    }
     clean.into()
+}
+
+/// The caller's own abort reason is kept as it is (callers compare it), unless its message or
+/// stack shows the token.
+fn scrub_reason(reason: JsValue, secret: Option<&str>) -> JsValue {
+    let shows = |key| {
+        get(&reason, key)
+            .as_string()
+            .is_some_and(|s| redact(&s, secret) != s)
+    };
+    let leaks = reason.as_string().is_some_and(|s| redact(&s, secret) != s)
+        || shows("message")
+        || shows("stack");
+    if leaks {
+        clean_host_error(reason, secret, CAUSE_DEPTH)
+    } else {
+        reason
+    }
 }
 
 impl Failure {
@@ -113,19 +148,19 @@ impl Failure {
                 "network",
                 format!("{endpoint}: the request did not complete (network failure)"),
                 to_js(&HostData::new("network", endpoint)),
-                scrub(cause, secret),
+                clean_host_error(cause, secret, CAUSE_DEPTH),
             ),
             Failure::Timeout { endpoint, timeout_ms, cause } => (
                 "timeout",
                 format!("{endpoint}: no complete response within {} ms", timeout_ms as u64),
                 to_js(&HostData { timeout_ms: Some(timeout_ms), ..HostData::new("timeout", endpoint) }),
-                scrub(cause, secret),
+                clean_host_error(cause, secret, CAUSE_DEPTH),
             ),
             Failure::Abort { endpoint, cause } => (
                 "abort",
                 format!("{endpoint}: the call was aborted"),
                 to_js(&HostData::new("abort", endpoint)),
-                scrub(cause, secret),
+                scrub_reason(cause, secret),
             ),
             Failure::Interval { endpoint, next_allowed_at, wait_ms } => (
                 "interval",

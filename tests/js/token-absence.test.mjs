@@ -117,12 +117,12 @@ test('NetworkError: a custom fetch throwing with the full URL in its message is 
   assertNoToken(await failure(client().getMe()), 'NetworkError close', true);
 });
 
-test('NetworkError: a cause whose nested cause shows the URL is scrubbed too', { todo: 'bug: scrub() only checks the cause\'s own message/stack; cause.cause (and other own properties) pass through with the token' }, async () => {
+test('NetworkError: a cause whose nested cause shows the URL is scrubbed too', async () => {
   const e = await failure(client({ fetch: async (url) => { throw new TypeError('fetch failed', { cause: new Error(`GET ${url}`) }); } }).getMe());
   assertNoToken(e, 'NetworkError nested cause', true);
 });
 
-test('NetworkError: a cause with the URL in an own property (node-fetch/axios style) is scrubbed', { todo: 'bug: scrub() keeps the host error as is when message/stack are clean; its `url` property shows the token' }, async () => {
+test('NetworkError: a cause with the URL in an own property (node-fetch/axios style) is scrubbed', async () => {
   const e = await failure(client({ fetch: async (url) => { const err = new TypeError('fetch failed'); err.url = url; throw err; } }).getMe());
   assertNoToken(e, 'NetworkError url property', true);
 });
