@@ -25,7 +25,7 @@ const BATCH_MS = Number(process.env.BENCH_BATCH_MS || 40);
 // loaded (same module instance, same URL).
 await import(pathToFileURL(path.join(dir, 'node.js')).href);
 const wasm = await import(pathToFileURL(path.join(dir, 'wasm/lpm_client.js')).href);
-for (const name of ['benchDecodeOnly', 'benchDecodeJson', 'benchDecodeSwb', 'benchDecodeSwbObjects',
+for (const name of ['benchDecodeOnly', 'benchDecodeReceived', 'benchDecodeJson', 'benchDecodeSwb', 'benchDecodeSwbObjects',
   'benchValidateJson', 'benchValidateSwb', 'benchValidateText', 'benchReadText']) {
   if (typeof wasm[name] !== 'function') {
     console.error(`${dir} has no ${name}: build it with LPM_FEATURES=bench-exports`);
@@ -74,14 +74,15 @@ const items = Array.from({ length: 100 }, (_, i) => {
 // ---- variants ------------------------------------------------------------------------------------
 
 const decodeVariants = [
-  ['json', 'JSON text → JSON.parse (today)', () => wasm.benchDecodeJson(body)],
+  ['received', 'decode checks, then JSON.parse(body) (the client now)', () => wasm.benchDecodeReceived(body)],
+  ['json', 'typed reply → JSON text → JSON.parse', () => wasm.benchDecodeJson(body)],
   ['swb', 'serde-wasm-bindgen json_compatible', () => wasm.benchDecodeSwb(body)],
   ['swb-obj', 'serde-wasm-bindgen maps_as_objects', () => wasm.benchDecodeSwbObjects(body)],
   ['core', 'decode only, nothing returned', () => wasm.benchDecodeOnly(body)],
   ['js', 'pure JS: JSON.parse(body) alone', () => JSON.parse(bodyText)],
 ];
 const validateVariants = [
-  ['json', 'JS value → JSON.stringify in wasm → serde_json (today)', () => wasm.benchValidateJson(items)],
+  ['json', 'JS value → JSON.stringify in wasm → serde_json (convert::from_js, today)', () => wasm.benchValidateJson(items)],
   ['swb', 'JS value → serde_wasm_bindgen::from_value', () => wasm.benchValidateSwb(items)],
   ['text', 'JSON.stringify on the JS side → &str', () => wasm.benchValidateText(JSON.stringify(items))],
   ['read', 'JSON.stringify in JS → &str → serde_json, not validated', () => wasm.benchReadText(JSON.stringify(items))],
@@ -98,6 +99,11 @@ const ds = wasm.benchDecodeSwb(body);
 const dso = wasm.benchDecodeSwbObjects(body);
 check('decode: 100 courses', dj.courses.length === 100 && wasm.benchDecodeOnly(body) === 100);
 check('decode: json ≡ swb json_compatible', isDeepStrictEqual(dj, ds));
+{
+  // As received, minus `respCode` (the typed reply drops it), equals the typed reply re-serialized.
+  const { respCode, ...received } = wasm.benchDecodeReceived(body);
+  check('decode: received (minus respCode) ≡ json', respCode === '00' && isDeepStrictEqual(received, dj));
+}
 {
   const same = isDeepStrictEqual(dj, dso);
   let note = '';
@@ -212,7 +218,8 @@ const vJson = med(validateVariants, validateResults, 'json'), vSwb = med(validat
 const vText = med(validateVariants, validateResults, 'text');
 const vRead = med(validateVariants, validateResults, 'read');
 console.log('\nratios (median JSON ÷ median serde-wasm-bindgen; < 1 means JSON text is faster)');
-console.log(`  decode:   ${(dJson / dSwb).toFixed(2)}  (boundary share over the decode alone: json ${fmt(dJson - dCore)}, swb ${fmt(dSwb - dCore)})`);
+const dReceived = med(decodeVariants, decodeResults, 'received');
+console.log(`  decode:   ${(dJson / dSwb).toFixed(2)}  (boundary share over the decode alone: json ${fmt(dJson - dCore)}, swb ${fmt(dSwb - dCore)}, as received ${fmt(dReceived - dCore)}; as received ÷ swb ${(dReceived / dSwb).toFixed(2)})`);
 console.log(`  validate: ${(vJson / vSwb).toFixed(2)}  (stringify in wasm); ${(vText / vSwb).toFixed(2)} (stringify in JS); the checks themselves ≈ ${fmt(vText - vRead)}`);
 
 console.log('\nsame results');

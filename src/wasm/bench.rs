@@ -3,10 +3,11 @@
 //! between JSON text and serde-wasm-bindgen objects rests on measurement.
 //!
 //! - Decoding a get-multi-course body (bytes in, the same for every variant) and handing the
-//!   `CourseList` to JS as (a) JSON text parsed by `JSON.parse` (what `convert::to_js` does),
+//!   `CourseList` to JS as (a) JSON text parsed by `JSON.parse` (`convert::to_js`),
 //!   (b) serde-wasm-bindgen objects, JSON-compatible (`null` for `None`, plain objects for maps),
 //!   (b2) serde-wasm-bindgen with only `serialize_maps_as_objects` (absent `None`s are
-//!   `undefined`), plus the decode alone for reference.
+//!   `undefined`), (r) the body as received, `JSON.parse`d, after the decode checked it (what the
+//!   client does now), plus the decode alone for reference.
 //! - Validating a create-multi-user batch received as (a) a JS value `JSON.stringify`-ed here and
 //!   read by serde_json (what `convert::from_js` does), (b) a JS value read by
 //!   `serde_wasm_bindgen::from_value`, (c) JSON text the caller stringified on the JS side, plus
@@ -41,7 +42,15 @@ pub fn bench_decode_only(body: &[u8]) -> Result<u32, JsValue> {
     Ok(decode(body)?.courses.len() as u32)
 }
 
-/// Decode, then JSON text → `JSON.parse` (the package's way today).
+/// Decode (to check the body), then hand JS the body as received: `JSON.parse` of the bytes (what
+/// the client does since it stopped serializing the typed reply back).
+#[wasm_bindgen(js_name = benchDecodeReceived, skip_typescript)]
+pub fn bench_decode_received(body: &[u8]) -> Result<JsValue, JsValue> {
+    decode(body)?;
+    js_sys::JSON::parse(core::str::from_utf8(body).map_err(js_err)?)
+}
+
+/// Decode, then the typed reply as JSON text → `JSON.parse` (`convert::to_js`).
 #[wasm_bindgen(js_name = benchDecodeJson, skip_typescript)]
 pub fn bench_decode_json(body: &[u8]) -> Result<JsValue, JsValue> {
     to_js(&decode(body)?)
