@@ -46,6 +46,7 @@ import type {
   Issue,
   Lang,
   LoginReply,
+  MsgCounts,
   NewUser,
   PageParams,
   PathSegment,
@@ -258,6 +259,11 @@ const whenSure: Date = client.nextCreateAllowedAt();
 if (when) console.log(`next bulk create at ${when.toLocaleTimeString()}`);
 
 const created: CreateUsersReply = await client.createUsers(rows, createOptions);
+// Code 13 (none created) resolves too; the counts come from the items, msgCounts from the msg.
+const noneCreated: boolean = created.respCode === "13";
+console.log(`${created.created} created, ${created.failed} failed${noneCreated ? " (none created)" : ""}`);
+const stated: MsgCounts | null | undefined = created.msgCounts;
+if (stated && stated.succeeded !== created.created) console.warn(`the msg says ${stated.succeeded} created`);
 const newIds: string[] = [];
 for (const item of created.users) {
   const outcome: CreatedUser = item;
@@ -280,6 +286,8 @@ for (const r of granted.result) {
   console.log(outcome.userId, outcome.success, outcome.status === "Success" ? "ok" : outcome.status);
 }
 console.log(granted.validCourses.map((v) => v.title).join(", "));
+const grantedCounts: [number, number] = [granted.succeeded, granted.failed];
+console.log(`granted to ${grantedCounts[0]}, failed for ${grantedCounts[1]}; msg says ${granted.msgCounts?.succeeded ?? "?"}`);
 // @ts-expect-error account and course ids are strings
 await client.addCoursesToUsers({ users: [1, 2], courses: [c._id] });
 
