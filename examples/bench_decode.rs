@@ -52,10 +52,7 @@ fn main() {
         .with_token("t")
         .unwrap();
     let req = api.get_courses(0, 100).unwrap();
-    println!(
-        "decoding a 100-course page ({} extra keys per record)",
-        "0 / 5"
-    );
+    println!("decoding a 100-course page (0 / 5 extra keys per record)");
     for extras in [0, 5] {
         let body = page(extras);
         // What the library does: typed records, unknown keys into `extra`.
