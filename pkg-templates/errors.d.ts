@@ -88,4 +88,9 @@ export declare class IntervalError extends LpmError {
 export declare class ConfigError extends LpmError {
   readonly kind: "config";
   readonly problem: ConfigErrorInfo["problem"];
+  /** For `problem: "option"`: the option's name and what it must be. */
+  readonly option?: string;
+  readonly expected?: string;
+  /** For `problem: "baseUrl"`: why it cannot be used. */
+  readonly reason?: string;
 }

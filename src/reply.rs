@@ -154,6 +154,31 @@ impl Reply for AddCoursesReply {
     }
 }
 
+/// tsify leaves out fields the JSON never carries in (`skip_deserializing`); these are the fields
+/// the core derives onto the two replies, as JS receives them.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const TS_DERIVED: &str = r#"
+export interface CreateUsersReply {
+    /** "00", or "13" when no item could be created. */
+    respCode: "00" | "13" | (string & {});
+    /** Items created, counted from the items. */
+    created: number;
+    /** Items that failed, counted from the items. */
+    failed: number;
+    /** The counts the msg states; null when it could not be read. */
+    msgCounts: MsgCounts | null;
+}
+export interface AddCoursesReply {
+    /** Accounts that received the courses, counted from `result`. */
+    succeeded: number;
+    /** Accounts that failed, counted from `result`. */
+    failed: number;
+    /** The counts the msg states; null when it could not be read. */
+    msgCounts: MsgCounts | null;
+}
+"#;
+
 /// A token from login-user.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]

@@ -69,6 +69,7 @@ pub struct CreatedUser {
     pub password: Option<String>,
     /// Identifier of the new account; `null` when the item failed.
     #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
     pub user_id: Option<String>,
     /// Whether the account was created.
     pub success: bool,

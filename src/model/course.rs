@@ -125,9 +125,11 @@ pub struct Price {
     pub original: f64,
     /// Discount switch; `null` occurs.
     #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "boolean | null"))]
     pub discount_enable: Option<bool>,
     /// Private discount switch; `null` occurs.
     #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "boolean | null"))]
     pub use_private_discount: Option<bool>,
     /// Private discount price.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -157,6 +159,7 @@ pub struct DiscountTime {
 /// `affiliates`: every field optional; the object may be empty.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct Affiliates {
     /// Affiliate programme on.
     #[serde(default, skip_serializing_if = "Option::is_none")]

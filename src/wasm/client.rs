@@ -456,7 +456,7 @@ impl Client {
     pub fn create_users(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewUser[]")] users: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CreateOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: JsValue,
     ) -> Promise {
         let users = json_in(Endpoint::CreateUsers, &users);
         self.create(&options, move |api| api.create_users_value(&users?))
@@ -468,7 +468,7 @@ impl Client {
     pub fn create_user(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewUser")] user: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CreateOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: JsValue,
     ) -> Promise {
         let user = json_in(Endpoint::CreateUsers, &user);
         self.create(&options, move |api| {
@@ -482,7 +482,7 @@ impl Client {
     pub fn create_single_user_raw(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewUser")] user: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let user = json_in(Endpoint::CreateUser, &user);
         self.call(&options, move |api| api.create_user_raw_value(&user?))
@@ -492,8 +492,8 @@ impl Client {
     #[wasm_bindgen(js_name = getUsers, unchecked_return_type = "Promise<UserList>")]
     pub fn get_users(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PageParams | undefined")] params: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let page = page_params(Endpoint::GetUsers, &params);
         self.call(&options, move |api| {
@@ -507,7 +507,7 @@ impl Client {
     pub fn get_user(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let id = json_in(Endpoint::GetUser, &id);
         self.call(&options, move |api| api.get_user_value(&id?))
@@ -517,7 +517,7 @@ impl Client {
     #[wasm_bindgen(js_name = getMe, unchecked_return_type = "Promise<UserReply>")]
     pub fn get_me(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         self.call(&options, |api| api.get_me())
     }
@@ -527,7 +527,7 @@ impl Client {
     pub fn search_user(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchUserParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let params = json_in(Endpoint::SearchUser, &params);
         self.call(&options, move |api| {
@@ -541,7 +541,7 @@ impl Client {
     pub fn get_course(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let id = json_in(Endpoint::GetCourse, &id);
         self.call(&options, move |api| api.get_course_value(&id?))
@@ -551,8 +551,8 @@ impl Client {
     #[wasm_bindgen(js_name = getCourses, unchecked_return_type = "Promise<CourseList>")]
     pub fn get_courses(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PageParams | undefined")] params: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let page = page_params(Endpoint::GetCourses, &params);
         self.call(&options, move |api| {
@@ -566,7 +566,7 @@ impl Client {
     pub fn search_courses(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] title: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let title = json_in(Endpoint::SearchCourses, &title);
         self.call(&options, move |api| api.search_courses_value(&title?))
@@ -577,7 +577,7 @@ impl Client {
     pub fn add_courses_to_users(
         &self,
         #[wasm_bindgen(unchecked_param_type = "AddCoursesInput")] input: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let input = json_in(Endpoint::AddCoursesToUsers, &input);
         self.call(&options, move |api| {
@@ -593,7 +593,7 @@ impl Client {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] email: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] password: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let creds = json_in(Endpoint::Login, &email)
             .and_then(|e| Ok((e, json_in(Endpoint::Login, &password)?)));

@@ -51,7 +51,7 @@ fn run(
 #[wasm_bindgen(js_name = validateCreateUsers, unchecked_return_type = "Issue[]")]
 pub fn validate_create_users(
     #[wasm_bindgen(unchecked_param_type = "unknown")] users: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&users, &options, validate::validate_create_users)
 }
@@ -60,7 +60,7 @@ pub fn validate_create_users(
 #[wasm_bindgen(js_name = validateCreateUser, unchecked_return_type = "Issue[]")]
 pub fn validate_create_user(
     #[wasm_bindgen(unchecked_param_type = "unknown")] user: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&user, &options, validate::validate_create_user)
 }
@@ -69,7 +69,7 @@ pub fn validate_create_user(
 #[wasm_bindgen(js_name = validateGetUsers, unchecked_return_type = "Issue[]")]
 pub fn validate_get_users(
     #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&params, &options, |v, o| {
         validate::validate_page(PageKind::Users, &v["start"], &v["limit"], o)
@@ -80,7 +80,7 @@ pub fn validate_get_users(
 #[wasm_bindgen(js_name = validateGetCourses, unchecked_return_type = "Issue[]")]
 pub fn validate_get_courses(
     #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&params, &options, |v, o| {
         validate::validate_page(PageKind::Courses, &v["start"], &v["limit"], o)
@@ -91,7 +91,7 @@ pub fn validate_get_courses(
 #[wasm_bindgen(js_name = validateSearchUser, unchecked_return_type = "Issue[]")]
 pub fn validate_search_user(
     #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&params, &options, |v, o| {
         validate::validate_search_user(&v["email"], &v["username"], o)
@@ -102,7 +102,7 @@ pub fn validate_search_user(
 #[wasm_bindgen(js_name = validateSearchCourses, unchecked_return_type = "Issue[]")]
 pub fn validate_search_courses(
     #[wasm_bindgen(unchecked_param_type = "unknown")] title: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&title, &options, validate::validate_search_courses)
 }
@@ -111,7 +111,7 @@ pub fn validate_search_courses(
 #[wasm_bindgen(js_name = validateId, unchecked_return_type = "Issue[]")]
 pub fn validate_id(
     #[wasm_bindgen(unchecked_param_type = "unknown")] id: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&id, &options, validate::validate_id)
 }
@@ -120,7 +120,7 @@ pub fn validate_id(
 #[wasm_bindgen(js_name = validateAddCourses, unchecked_return_type = "Issue[]")]
 pub fn validate_add_courses(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&input, &options, |v, o| {
         validate::validate_add_courses(&v["users"], &v["courses"], o)
@@ -131,7 +131,7 @@ pub fn validate_add_courses(
 #[wasm_bindgen(js_name = validateLogin, unchecked_return_type = "Issue[]")]
 pub fn validate_login(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run(&input, &options, |v, o| {
         validate::validate_login(&v["email"], &v["password"], o)
