@@ -356,11 +356,10 @@ pub struct MsgCounts {
     pub failed: u32,
 }
 
-/// Reads `<n> success, <m> error` (create-multi-user codes 00 and 13).
-pub fn create_counts(msg: &str) -> Option<MsgCounts> {
+/// The first two numbers of `msg`, when `ok_word` comes before `err_word` in it.
+fn two_counts(msg: &str, ok_word: &str, err_word: &str) -> Option<MsgCounts> {
     let lower = msg.to_lowercase();
-    let (ok, err) = (lower.find("success")?, lower.find("error")?);
-    if ok > err {
+    if lower.find(ok_word)? > lower.rfind(err_word)? {
         return None;
     }
     let mut n = numbers(msg);
@@ -370,18 +369,14 @@ pub fn create_counts(msg: &str) -> Option<MsgCounts> {
     })
 }
 
+/// Reads `<n> success, <m> error` (create-multi-user codes 00 and 13).
+pub fn create_counts(msg: &str) -> Option<MsgCounts> {
+    two_counts(msg, "success", "error")
+}
+
 /// Reads `<n> tài khoản thêm khoá học thành công, <m> tài khoản thêm khoá học lỗi` (add-courses).
 pub fn add_courses_counts(msg: &str) -> Option<MsgCounts> {
-    let lower = msg.to_lowercase();
-    let (ok, err) = (lower.find("thành công")?, lower.rfind("lỗi")?);
-    if ok > err {
-        return None;
-    }
-    let mut n = numbers(msg);
-    Some(MsgCounts {
-        succeeded: n.next()?,
-        failed: n.next()?,
-    })
+    two_counts(msg, "thành công", "lỗi")
 }
 
 /// Reads `There are only <n> available accounts` (create-multi-user code 12).

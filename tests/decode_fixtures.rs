@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{body, cases, decode};
+use common::{body, cases, decode, numbers_as_f64};
 use lpm_client::{Basis, Endpoint, Error, Reason};
 use serde_json::Value;
 
@@ -17,18 +17,6 @@ fn data_keys(endpoint: Endpoint) -> &'static [&'static str] {
         Endpoint::AddCoursesToUsers => &["validCourses", "result"],
         Endpoint::Login => &["token", "tokenExpires"],
         Endpoint::CreateUser => &[],
-    }
-}
-
-/// JSON numbers compare as numbers: `1820` and `1820.0` are the same value (models hold `f64`).
-fn numbers_as_f64(v: Value) -> Value {
-    match v {
-        Value::Number(n) => n.as_f64().map_or(Value::Number(n), Value::from),
-        Value::Array(a) => Value::Array(a.into_iter().map(numbers_as_f64).collect()),
-        Value::Object(o) => {
-            Value::Object(o.into_iter().map(|(k, v)| (k, numbers_as_f64(v))).collect())
-        }
-        other => other,
     }
 }
 

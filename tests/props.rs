@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fixtures_dir, new_user, percent_decode, url_parts};
+use common::{fixtures_dir, new_user, numbers_as_f64, percent_decode, url_parts};
 use lpm_client::validate::{self, PageKind};
 use lpm_client::{
     AddCourseOutcome, AddCoursesInput, Api, Course, CreatedUser, Endpoint, Lang, LoginReply,
@@ -334,18 +334,6 @@ fn mutate(kind: Kind, v: &Value, key: &str) -> BoxedStrategy<Value> {
                 })
                 .boxed()
         }
-    }
-}
-
-/// JSON numbers compare as numbers: `1820` and `1820.0` are the same value (models hold `f64`).
-fn numbers_as_f64(v: Value) -> Value {
-    match v {
-        Value::Number(n) => n.as_f64().map_or(Value::Number(n), Value::from),
-        Value::Array(a) => Value::Array(a.into_iter().map(numbers_as_f64).collect()),
-        Value::Object(o) => {
-            Value::Object(o.into_iter().map(|(k, v)| (k, numbers_as_f64(v))).collect())
-        }
-        other => other,
     }
 }
 

@@ -142,3 +142,15 @@ pub fn url_parts(url: &str) -> (Vec<String>, Option<String>) {
     let path = before_query.split_once('/').map_or("", |(_host, p)| p);
     (path.split('/').map(str::to_owned).collect(), query)
 }
+
+/// JSON numbers compare as numbers: `1820` and `1820.0` are the same value (models hold `f64`).
+pub fn numbers_as_f64(v: Value) -> Value {
+    match v {
+        Value::Number(n) => n.as_f64().map_or(Value::Number(n), Value::from),
+        Value::Array(a) => Value::Array(a.into_iter().map(numbers_as_f64).collect()),
+        Value::Object(o) => {
+            Value::Object(o.into_iter().map(|(k, v)| (k, numbers_as_f64(v))).collect())
+        }
+        other => other,
+    }
+}
