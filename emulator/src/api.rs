@@ -220,6 +220,30 @@ pub fn auth_first(cfg: &Config) -> bool {
     cfg.check_order == CheckOrder::AuthFirst
 }
 
+/// Runs an endpoint's own checks (`checks`: body, parameters, path id) and its token checks in
+/// the configured order, returning the caller and what the checks produced. Documented order:
+/// token presence first when `presence_first` (the GET endpoints number "No token" before their
+/// parameters), then the endpoint's checks, then authentication and permission.
+/// `--check-order auth-first` runs authentication and permission before everything.
+pub fn checked<T>(
+    cfg: &Config,
+    inner: &Inner,
+    ctx: &Ctx,
+    codes: &AuthCodes,
+    presence_first: bool,
+    checks: impl FnOnce() -> Result<T, ApiErr>,
+) -> Result<(Caller, T), ApiErr> {
+    if auth_first(cfg) {
+        let caller = authenticate(inner, ctx, codes)?;
+        return Ok((caller, checks()?));
+    }
+    if presence_first {
+        token_present(ctx, codes)?;
+    }
+    let value = checks()?;
+    Ok((authenticate(inner, ctx, codes)?, value))
+}
+
 /// Convenience for handlers: run the handler body and wrap the result.
 pub fn respond(st: &AppState, data_key: Option<&str>, result: ApiResult) -> Response {
     finish(&st.cfg, data_key, result)

@@ -8,8 +8,8 @@ use serde_json::{json, Map, Value};
 use super::paging;
 use super::users::path_id;
 use crate::api::{
-    auth_first, authenticate, json_response, respond, success, token_present, ApiErr, ApiResult,
-    AuthCodes, Ctx, MSG_INVALID_TOKEN, MSG_SUCCESS,
+    checked, json_response, respond, success, ApiErr, ApiResult, AuthCodes, Ctx, MSG_INVALID_TOKEN,
+    MSG_SUCCESS,
 };
 use crate::state::AppState;
 use crate::util::{fold, now_ms};
@@ -37,14 +37,9 @@ fn get_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     ctx.require_method(Method::GET)?;
     let inner = st.lock();
     let no_id = || ApiErr::bad("02", "No id");
-    let id = if auth_first(&st.cfg) {
-        authenticate(&inner, ctx, &SINGLE_AUTH)?;
-        path_id(&ctx.path, "get-single-course").ok_or_else(no_id)?
-    } else {
-        let id = path_id(&ctx.path, "get-single-course").ok_or_else(no_id)?;
-        authenticate(&inner, ctx, &SINGLE_AUTH)?;
-        id
-    };
+    let (_, id) = checked(&st.cfg, &inner, ctx, &SINGLE_AUTH, false, || {
+        path_id(&ctx.path, "get-single-course").ok_or_else(no_id)
+    })?;
     let course = inner
         .course(&id)
         .ok_or_else(|| ApiErr::bad("07", "Course not found"))?;
@@ -75,15 +70,9 @@ fn get_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     ctx.require_method(Method::GET)?;
     let cfg = &st.cfg;
     let inner = st.lock();
-    let page = if auth_first(cfg) {
-        authenticate(&inner, ctx, &MULTI_AUTH)?;
-        paging(ctx, cfg.start_required, cfg.default_limit, 0, "05")?
-    } else {
-        token_present(ctx, &MULTI_AUTH)?;
-        let p = paging(ctx, cfg.start_required, cfg.default_limit, 0, "05")?;
-        authenticate(&inner, ctx, &MULTI_AUTH)?;
-        p
-    };
+    let (_, page) = checked(cfg, &inner, ctx, &MULTI_AUTH, true, || {
+        paging(ctx, cfg.start_required, cfg.default_limit, 0, "05")
+    })?;
     let courses: Vec<Value> = inner
         .courses_newest_first()
         .into_iter()
@@ -126,15 +115,7 @@ fn search_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
             .map(str::to_string)
             .ok_or_else(|| ApiErr::bad("03", "No title parameter"))
     };
-    let query = if auth_first(&st.cfg) {
-        authenticate(&inner, ctx, &SEARCH_AUTH)?;
-        title(ctx)?
-    } else {
-        token_present(ctx, &SEARCH_AUTH)?;
-        let q = title(ctx)?;
-        authenticate(&inner, ctx, &SEARCH_AUTH)?;
-        q
-    };
+    let (_, query) = checked(&st.cfg, &inner, ctx, &SEARCH_AUTH, true, || title(ctx))?;
     let courses: Vec<Value> = inner
         .courses_newest_first()
         .into_iter()
@@ -200,14 +181,8 @@ fn add_body(ctx: &Ctx) -> Result<(Vec<Value>, Vec<Value>), ApiErr> {
 fn add_courses_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     ctx.require_method(Method::POST)?;
     let mut inner = st.lock();
-    let (users, course_ids) = if auth_first(&st.cfg) {
-        authenticate(&inner, ctx, &ADD_AUTH)?;
-        add_body(ctx)?
-    } else {
-        let b = add_body(ctx)?;
-        authenticate(&inner, ctx, &ADD_AUTH)?;
-        b
-    };
+    let (_, (users, course_ids)) =
+        checked(&st.cfg, &inner, ctx, &ADD_AUTH, false, || add_body(ctx))?;
     // validCourses: the existing courses among those requested, in request order, once each.
     let mut valid: Vec<(String, String)> = Vec::new();
     for id in course_ids.iter().filter_map(Value::as_str) {

@@ -7,8 +7,8 @@ use serde_json::{json, Map, Value};
 
 use super::{paging, str_field};
 use crate::api::{
-    auth_first, authenticate, respond, success, token_present, ApiErr, ApiResult, AuthCodes, Class,
-    Ctx, MSG_INVALID_TOKEN, MSG_INVALID_TOKEN_BARS, MSG_SUCCESS,
+    authenticate, checked, respond, success, ApiErr, ApiResult, AuthCodes, Class, Ctx,
+    MSG_INVALID_TOKEN, MSG_INVALID_TOKEN_BARS, MSG_SUCCESS,
 };
 use crate::config::Config;
 use crate::state::{Account, AppState, CreateCall, FaultKind, Inner};
@@ -62,14 +62,9 @@ fn create_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     ctx.require_method(Method::POST)?;
     let cfg = &st.cfg;
     let mut inner = st.lock();
-    let caller = if auth_first(cfg) {
-        let c = authenticate(&inner, ctx, &CREATE_AUTH)?;
-        let _ = users_array(ctx, "No request body")?;
-        c
-    } else {
-        let _ = users_array(ctx, "No request body")?;
-        authenticate(&inner, ctx, &CREATE_AUTH)?
-    };
+    let (caller, _) = checked(cfg, &inner, ctx, &CREATE_AUTH, false, || {
+        users_array(ctx, "No request body").map(drop)
+    })?;
     let items = users_array(ctx, "No request body")?;
     record_create_call(&mut inner, &caller.token, items.len());
     if items.len() > MAX_ITEMS {
@@ -247,14 +242,9 @@ fn create_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
         }
         Ok(body)
     };
-    let body = if auth_first(cfg) {
-        authenticate(&inner, ctx, &SINGLE_CREATE_AUTH)?;
-        body_checks(&inner)?
-    } else {
-        let b = body_checks(&inner)?;
-        authenticate(&inner, ctx, &SINGLE_CREATE_AUTH)?;
-        b
-    };
+    let (_, body) = checked(cfg, &inner, ctx, &SINGLE_CREATE_AUTH, false, || {
+        body_checks(&inner)
+    })?;
     match item_problem(cfg, &inner, &body) {
         Some(ST_EMAIL_USED) => return Err(ApiErr::bad("08", ST_EMAIL_USED)),
         Some(ST_USERNAME_USED) => return Err(ApiErr::bad("09", ST_USERNAME_USED)),
@@ -291,15 +281,9 @@ fn get_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     ctx.require_method(Method::GET)?;
     let cfg = &st.cfg;
     let inner = st.lock();
-    let page = if auth_first(cfg) {
-        authenticate(&inner, ctx, &MULTI_AUTH)?;
-        paging(ctx, cfg.start_required, cfg.default_limit, 1, "05")?
-    } else {
-        token_present(ctx, &MULTI_AUTH)?;
-        let p = paging(ctx, cfg.start_required, cfg.default_limit, 1, "05")?;
-        authenticate(&inner, ctx, &MULTI_AUTH)?;
-        p
-    };
+    let (_, page) = checked(cfg, &inner, ctx, &MULTI_AUTH, true, || {
+        paging(ctx, cfg.start_required, cfg.default_limit, 1, "05")
+    })?;
     let users: Vec<Value> = inner
         .accounts_newest_first()
         .into_iter()
@@ -343,14 +327,9 @@ fn get_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     let cfg = &st.cfg;
     let inner = st.lock();
     let no_id = || ApiErr::bad("02", "No id");
-    let id = if auth_first(cfg) {
-        authenticate(&inner, ctx, &SINGLE_AUTH)?;
-        path_id(&ctx.path, "get-single-user").ok_or_else(no_id)?
-    } else {
-        let id = path_id(&ctx.path, "get-single-user").ok_or_else(no_id)?;
-        authenticate(&inner, ctx, &SINGLE_AUTH)?;
-        id
-    };
+    let (_, id) = checked(cfg, &inner, ctx, &SINGLE_AUTH, false, || {
+        path_id(&ctx.path, "get-single-user").ok_or_else(no_id)
+    })?;
     let account = inner
         .account(&id)
         .ok_or_else(|| ApiErr::bad(&cfg.user_not_found_code, "User not found"))?;
@@ -417,14 +396,7 @@ fn search_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
             Ok(())
         }
     };
-    if auth_first(cfg) {
-        authenticate(&inner, ctx, &SEARCH_AUTH)?;
-        params(ctx)?;
-    } else {
-        token_present(ctx, &SEARCH_AUTH)?;
-        params(ctx)?;
-        authenticate(&inner, ctx, &SEARCH_AUTH)?;
-    }
+    checked(cfg, &inner, ctx, &SEARCH_AUTH, true, || params(ctx))?;
     let by_email = ctx
         .param("email")
         .and_then(|e| inner.accounts.iter().find(|a| a.email_matches(e)));

@@ -341,3 +341,81 @@ async fn create_single_user() {
     let calls = emu.get("/_emulator/create-calls").await.json();
     assert_eq!(calls["calls"].as_array().unwrap().len(), 0);
 }
+
+/// The check order switch applies to every endpoint, not only create: with an expired token
+/// and a parameter problem, the documented order answers the parameter code, auth-first the
+/// token code.
+#[tokio::test]
+async fn check_order_switch_applies_to_reads_and_add_courses() {
+    let cases = [
+        // (path, method POST?, documented (code, msg), auth-first (code, msg))
+        (
+            format!("/manage/api/users/get-multi-user?token={EXPIRED}&limit=5"),
+            false,
+            ("03", "No start parameter"),
+            ("07", "Invalid token or Token has expired"),
+        ),
+        (
+            format!("/manage/api/courses/get-multi-course?token={EXPIRED}&limit=5"),
+            false,
+            ("03", "No start parameter"),
+            ("07", "Invalid token or Token has expired"),
+        ),
+        (
+            format!("/manage/api/users/search-user?token={EXPIRED}"),
+            false,
+            ("03", "No email or username parameter"),
+            ("05", "Invalid token or Token has expired"),
+        ),
+        (
+            format!("/manage/api/courses/search-course?token={EXPIRED}"),
+            false,
+            ("03", "No title parameter"),
+            ("05", "Invalid token or Token has expired"),
+        ),
+        (
+            format!("/manage/api/user/get-single-user/?token={EXPIRED}"),
+            false,
+            ("02", "No id"),
+            ("05", "Invalid token || Token has expired"),
+        ),
+        (
+            format!("/manage/api/courses/get-single-course/?token={EXPIRED}"),
+            false,
+            ("02", "No id"),
+            ("05", "Invalid token or Token has expired"),
+        ),
+        (
+            format!("/manage/api/courses/add-multi-course-to-multi-user?token={EXPIRED}"),
+            true,
+            ("02", "Không có body request"),
+            ("12", "Invalid token or Token has expired"),
+        ),
+    ];
+    let documented = start().await;
+    let auth_first = start_with(Config {
+        check_order: CheckOrder::AuthFirst,
+        ..Config::default()
+    })
+    .await;
+    for (path, post, doc, first) in &cases {
+        let (d, a) = if *post {
+            (
+                documented.post(path, "").await,
+                auth_first.post(path, "").await,
+            )
+        } else {
+            (documented.get(path).await, auth_first.get(path).await)
+        };
+        assert_eq!(
+            (d.json()["respCode"].clone(), d.json()["msg"].clone()),
+            (json!(doc.0), json!(doc.1)),
+            "{path}"
+        );
+        assert_eq!(
+            (a.json()["respCode"].clone(), a.json()["msg"].clone()),
+            (json!(first.0), json!(first.1)),
+            "{path}"
+        );
+    }
+}
