@@ -49,7 +49,7 @@ fn median_ns(rounds: usize, iters: usize, mut f: impl FnMut()) -> f64 {
 fn main() {
     let api = Api::new("https://x.example")
         .unwrap()
-        .with_token("t")
+        .with_token("bench-token")
         .unwrap();
     let req = api.get_courses(0, 100).unwrap();
     println!("decoding a 100-course page (0 / 5 extra keys per record)");

@@ -13,22 +13,29 @@ export { Client } from './wasm/lpm_client.js';
 /** The largest page the list endpoints accept. */
 const PAGE = 100;
 
-async function* pages(fetchPage, key, options) {
+async function* pages(fetchPage, key, endpoint, options) {
+  const signal = options && options.signal;
   let start = 0;
   for (;;) {
     const page = await fetchPage({ start, limit: PAGE }, options);
     const items = page[key];
-    yield* items;
+    for (const item of items) {
+      // Stop at once when aborted, not only at the next page's request.
+      if (signal && signal.aborted) {
+        throw makeError('abort', `${endpoint}: the call was aborted`, { endpoint }, signal.reason);
+      }
+      yield item;
+    }
     if (items.length < PAGE) return;
     start += items.length;
   }
 }
 
 wasm.Client.prototype.allUsers = function allUsers(options) {
-  return pages((p, o) => this.getUsers(p, o), 'users', options);
+  return pages((p, o) => this.getUsers(p, o), 'users', 'get-multi-user', options);
 };
 wasm.Client.prototype.allCourses = function allCourses(options) {
-  return pages((p, o) => this.getCourses(p, o), 'courses', options);
+  return pages((p, o) => this.getCourses(p, o), 'courses', 'get-multi-course', options);
 };
 
 /** A validator that is also a Standard Schema (`~standard`), with `withOptions` for lang/strictness. */

@@ -9,7 +9,7 @@
 //! ```
 //! use lpm_client::{Api, NewUser};
 //!
-//! let api = Api::new("https://school.example.com").unwrap().with_token("t0k3n").unwrap();
+//! let api = Api::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
 //! let req = api.get_users(0, 100).unwrap();
 //! assert_eq!(req.redacted_url(),
 //!     "https://school.example.com/manage/api/users/get-multi-user?token=<redacted>&start=0&limit=100");

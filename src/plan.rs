@@ -50,10 +50,20 @@ pub enum UserPath {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Token(String);
 
+/// The shortest token accepted. Platform tokens are 43 characters; a very short one would match
+/// ordinary words in messages and could not be told apart from them when redacting.
+pub const MIN_TOKEN_LEN: usize = 8;
+
 impl Token {
-    /// A token; refused when empty or holding whitespace or control characters.
+    /// A token: at least [`MIN_TOKEN_LEN`] characters, all RFC 3986 unreserved
+    /// (`A-Z a-z 0-9 - . _ ~`). Platform tokens are Meteor-style base64url, which fits; the
+    /// restriction makes every encoding of the token (percent, JSON, HTML, form) identical to the
+    /// token itself, so an echo of it in any of them is found and redacted. Relaxing it means
+    /// teaching `error::redact` every such encoding first.
     pub fn new(token: &str) -> Result<Token, Error> {
-        if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        let unreserved =
+            |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
+        if token.len() < MIN_TOKEN_LEN || !token.bytes().all(unreserved) {
             return Err(Error::Config(ConfigError::Token));
         }
         Ok(Token(token.to_owned()))
@@ -91,23 +101,33 @@ pub fn encode_component(s: &str) -> String {
 fn normalise_base(base_url: &str) -> Result<String, Error> {
     let bad = |reason| Err(Error::Config(ConfigError::BaseUrl { reason }));
     let base = base_url.trim();
-    let rest = if let Some(r) = base.strip_prefix("https://") {
-        r
-    } else if let Some(r) = base.strip_prefix("http://") {
-        r
-    } else {
-        return bad("it must start with http:// or https://");
-    };
-    if rest.is_empty() || rest.starts_with('/') {
-        return bad("it has no host");
+    if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return bad("it must not hold whitespace");
     }
     if base.contains(['?', '#']) {
         return bad("it must not carry a query or a fragment");
     }
-    if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return bad("it must not hold whitespace");
+    let Some((scheme, rest)) = base.split_once("://") else {
+        return bad("it must start with http:// or https://");
+    };
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return bad("it must start with http:// or https://");
     }
-    Ok(base.trim_end_matches('/').to_owned())
+    let (authority, path) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
+    if authority.is_empty() {
+        return bad("it has no host");
+    }
+    if authority.contains('@') {
+        // Credentials in the URL would travel in every request and show in host errors.
+        return bad("it must not carry a user name or password");
+    }
+    // Scheme and host are case-insensitive: one spelling, so one create-interval guard key.
+    let authority = authority.to_ascii_lowercase();
+    Ok(format!(
+        "{scheme}://{authority}{}",
+        path.trim_end_matches('/')
+    ))
 }
 
 /// The planner: base URL, token and options. Cheap to clone.
@@ -351,10 +371,11 @@ impl Api {
             validate::validate_search_user(email, username, self.opts()),
         )?;
         let mut query = Vec::with_capacity(2);
-        if let Some(email) = email.as_str().filter(|s| !s.is_empty()) {
+        // Blank parameters are left out, as validation treats them as not given.
+        if let Some(email) = email.as_str().filter(|s| !s.trim().is_empty()) {
             query.push(("email", email));
         }
-        if let Some(username) = username.as_str().filter(|s| !s.is_empty()) {
+        if let Some(username) = username.as_str().filter(|s| !s.trim().is_empty()) {
             query.push(("username", username));
         }
         self.request(endpoint, "users/search-user", &query, None)

@@ -26,15 +26,18 @@ pub fn should_retry(idempotent: bool, outcome: Attempt, attempt: u32, max_retrie
     }
 }
 
-/// The longest wait honoured from a `Retry-After` header.
+/// The longest `Retry-After` an automatic retry waits for; a server asking for more gets no
+/// automatic retry (the error goes to the caller, who can decide to wait that long).
 pub const MAX_RETRY_AFTER_MS: f64 = 60_000.0;
 
 /// Milliseconds to wait before retry number `attempt + 1`: the server's `Retry-After` when it sent
-/// one (capped at [`MAX_RETRY_AFTER_MS`]), else `base_ms * 2^attempt`.
-pub fn delay_ms(attempt: u32, base_ms: f64, retry_after_ms: Option<f64>) -> f64 {
+/// one, else `base_ms * 2^attempt`. `None` when the server asks for longer than
+/// [`MAX_RETRY_AFTER_MS`]: retrying earlier would not honour it.
+pub fn delay_ms(attempt: u32, base_ms: f64, retry_after_ms: Option<f64>) -> Option<f64> {
     match retry_after_ms.filter(|ms| ms.is_finite() && *ms >= 0.0) {
-        Some(ms) => ms.min(MAX_RETRY_AFTER_MS),
-        None => base_ms.max(0.0) * f64::from(1u32 << attempt.min(10)),
+        Some(ms) if ms > MAX_RETRY_AFTER_MS => None,
+        Some(ms) => Some(ms),
+        None => Some(base_ms.max(0.0) * f64::from(1u32 << attempt.min(10))),
     }
 }
 
@@ -56,10 +59,18 @@ mod tests {
 
     #[test]
     fn delays_double_or_follow_retry_after() {
-        assert_eq!(delay_ms(0, 200.0, None), 200.0);
-        assert_eq!(delay_ms(2, 200.0, None), 800.0);
-        assert_eq!(delay_ms(0, 200.0, Some(1500.0)), 1500.0);
-        assert_eq!(delay_ms(0, 200.0, Some(1e9)), MAX_RETRY_AFTER_MS);
-        assert_eq!(delay_ms(0, 200.0, Some(f64::NAN)), 200.0);
+        assert_eq!(delay_ms(0, 200.0, None), Some(200.0));
+        assert_eq!(delay_ms(2, 200.0, None), Some(800.0));
+        assert_eq!(delay_ms(0, 200.0, Some(1500.0)), Some(1500.0));
+        assert_eq!(
+            delay_ms(0, 200.0, Some(MAX_RETRY_AFTER_MS)),
+            Some(MAX_RETRY_AFTER_MS)
+        );
+        assert_eq!(
+            delay_ms(0, 200.0, Some(1e9)),
+            None,
+            "longer than we wait: no retry"
+        );
+        assert_eq!(delay_ms(0, 200.0, Some(f64::NAN)), Some(200.0));
     }
 }

@@ -264,6 +264,10 @@ fn template(code: &str) -> Option<(&'static str, &'static str)> {
             "{field} can hold at most {n} items per request",
             "{field} chỉ được có tối đa {n} mục mỗi lần gửi",
         ),
+        "params_not_object" => (
+            "The parameters must be an object",
+            "Tham số phải là một đối tượng",
+        ),
         "not_object" => (
             "Each row must be an object with the account's fields",
             "Mỗi dòng phải là một đối tượng chứa các trường của tài khoản",
@@ -686,6 +690,23 @@ fn bound(n: i128) -> usize {
     usize::try_from(n).unwrap_or(0)
 }
 
+/// A parameters object (`{start, limit}`, `{email, username}`, `{users, courses}`, ...): an
+/// object, or `null`/absent where every parameter may be absent. Anything else is refused here,
+/// before its keys are read (reading `"x"["start"]` would find nothing and pass).
+pub fn validate_params(params: &Value, opts: ValidateOptions) -> Report {
+    let mut sink = Sink::new(opts);
+    if !(params.is_object() || params.is_null()) {
+        sink.push(
+            Vec::new(),
+            "params_not_object",
+            Level::Contract,
+            Field::Item,
+            0,
+        );
+    }
+    sink.finish()
+}
+
 /// Validates the page of get-multi-user ([`PageKind::Users`]) or get-multi-course
 /// ([`PageKind::Courses`]). Paths `["start"]` / `["limit"]`.
 ///
@@ -889,7 +910,8 @@ mod tests {
     use serde_json::json;
 
     /// Every code this module emits (kept in step with `template`).
-    const CODES: [&str; 19] = [
+    const CODES: [&str; 20] = [
+        "params_not_object",
         "required",
         "not_string",
         "not_array",

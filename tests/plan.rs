@@ -11,10 +11,10 @@ use lpm_client::{
 };
 use serde_json::{json, Value};
 
-/// A token holding every character that must be encoded in a query.
-const TOKEN: &str = "ab+c/d=e&f?g%h_0123456789ABCDEFGHIJ";
-/// `TOKEN` as the planner encodes it (RFC 3986 unreserved characters kept, upper-case hex).
-const TOKEN_ENC: &str = "ab%2Bc%2Fd%3De%26f%3Fg%25h_0123456789ABCDEFGHIJ";
+/// A token using every kind of character a token may hold (RFC 3986 unreserved only).
+const TOKEN: &str = "Ab-c.d_e~f0123456789ABCDEFGHIJklmn";
+/// `TOKEN` in a query: unreserved characters need no encoding, so it is the token itself.
+const TOKEN_ENC: &str = TOKEN;
 const BASE: &str = "https://x.example/school/";
 const PREFIX: &str = "https://x.example/school/manage/api/";
 
@@ -169,11 +169,11 @@ fn every_endpoint_method_url_and_body() {
 fn base_without_prefix() {
     let api = Api::new("http://localhost:8080/")
         .unwrap()
-        .with_token("t")
+        .with_token("t0123456")
         .unwrap();
     assert_eq!(
         api.get_me().unwrap().url(),
-        "http://localhost:8080/manage/api/users/get-me?token=t"
+        "http://localhost:8080/manage/api/users/get-me?token=t0123456"
     );
 }
 
@@ -219,26 +219,47 @@ fn every_request_url(api: &Api) -> Vec<String> {
 }
 
 #[test]
-fn token_is_percent_encoded_and_sent_once() {
+fn token_is_sent_once_verbatim() {
     for url in every_request_url(&api()) {
         assert_eq!(url.matches("token=").count(), 1, "{url}");
-        assert!(!url.contains(TOKEN), "raw token in {url}");
         let (_, query) = url_parts(&url);
         let query = query.expect("a query");
-        let pairs: Vec<(&str, &str)> = query
+        let tokens: Vec<&str> = query
             .split('&')
-            .map(|kv| kv.split_once('=').expect("k=v"))
+            .filter_map(|kv| kv.strip_prefix("token="))
             .collect();
-        let tokens: Vec<&str> = pairs
-            .iter()
-            .filter(|(k, _)| *k == "token")
-            .map(|(_, v)| *v)
-            .collect();
-        assert_eq!(tokens, [TOKEN_ENC], "{url}");
-        assert_eq!(percent_decode(tokens[0]).as_deref(), Some(TOKEN));
-        for (_, v) in &pairs {
-            assert!(!v.contains(['+', '/', '=', '?', '&', ' ']), "{url}");
+        assert_eq!(tokens, [TOKEN], "{url}");
+    }
+}
+
+#[test]
+fn tokens_outside_the_unreserved_alphabet_or_too_short_are_refused() {
+    for bad in [
+        "",
+        "short",
+        "1234567",
+        "has space inside",
+        "plus+sign0123",
+        "slash/0123456",
+        "equals=0123456",
+        "amp&0123456789",
+        "query?01234567",
+        "pct%2B01234567",
+        "quote\"0123456",
+        "tab\t012345678",
+        "Tr\u{1ea7}n0123456",
+    ] {
+        match Api::new(BASE).unwrap().with_token(bad) {
+            Err(Error::Config(ConfigError::Token)) => {}
+            other => panic!("{bad:?}: {other:?}"),
         }
+    }
+    for good in [
+        "12345678",
+        "Ab-c.d_e~f",
+        "demo-admin-token-00000000000000000000000000",
+    ] {
+        assert!(Api::new(BASE).unwrap().with_token(good).is_ok(), "{good}");
     }
 }
 
@@ -568,16 +589,78 @@ fn bad_base_urls() {
         }
     }
     for good in ["http://x", "https://x.example:8443/a/b/", "HTTPS://x"] {
-        if good.starts_with("HTTPS") {
-            continue; // scheme case is not specified
-        }
         assert!(Api::new(good).is_ok(), "{good}");
+    }
+    // Credentials in the URL would travel with every request and show in host errors.
+    for userinfo in ["https://admin:pw@x.example", "http://user@x.example/school"] {
+        match Api::new(userinfo) {
+            Err(Error::Config(ConfigError::BaseUrl { .. })) => {}
+            other => panic!("{userinfo}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn scheme_and_host_are_normalised_to_lower_case_but_not_the_path() {
+    let api = Api::new("HTTPS://School.Example.COM:8443/App/").unwrap();
+    assert_eq!(api.base_url(), "https://school.example.com:8443/App");
+    // One spelling of a server, so one create-interval guard key.
+    assert_eq!(
+        lpm_client::guard::guard_key(api.base_url(), Some(TOKEN)),
+        lpm_client::guard::guard_key(
+            Api::new("https://school.example.com:8443/App")
+                .unwrap()
+                .base_url(),
+            Some(TOKEN)
+        )
+    );
+}
+
+#[test]
+fn blank_search_parameters_are_not_sent() {
+    let url = api()
+        .search_user(Some("   "), Some("bob"))
+        .unwrap()
+        .url()
+        .to_owned();
+    assert!(
+        url.ends_with(&format!("token={TOKEN}&username=bob")),
+        "{url}"
+    );
+    assert!(matches!(
+        api().search_user(Some("  "), Some("")),
+        Err(Error::Validation(_))
+    ));
+}
+
+#[test]
+fn parameters_must_be_an_object_or_absent() {
+    use lpm_client::validate::{validate_params, ValidateOptions};
+    let opts = ValidateOptions::default();
+    for ok in [json!(null), json!({}), json!({"start": 1})] {
+        assert!(validate_params(&ok, opts).is_ok(), "{ok}");
+    }
+    for bad in [json!("x"), json!(3), json!([1, 2]), json!(true)] {
+        let r = validate_params(&bad, opts);
+        assert_eq!(r.issues.len(), 1, "{bad}");
+        assert_eq!(r.issues[0].code, "params_not_object");
+        assert!(r.issues[0].path.is_empty());
     }
 }
 
 #[test]
 fn bad_tokens() {
-    for token in ["", " ", "a b", "ab\t", "\nab", "a\u{0}b", "a\u{a0}b"] {
+    for token in [
+        "",
+        " ",
+        "a b",
+        "ab\t",
+        "\nab",
+        "a\u{0}b",
+        "a\u{a0}b",
+        "0123456 7",
+        "01234567\u{a0}",
+    ] {
         match Api::new(BASE).unwrap().with_token(token) {
             Err(Error::Config(ConfigError::Token)) => {}
             other => panic!("{token:?}: expected a Token error, got {other:?}"),
@@ -771,20 +854,28 @@ fn decode_error_path_echoing_the_token_is_redacted() {
     assert_error_secret_free(&e, "decode error (path)");
 }
 
+/// Defence in depth: tokens are unreserved characters (so they travel unencoded), but `redact`
+/// also knows a secret's percent-encoded forms in either case of hex digits, should the alphabet
+/// ever be relaxed.
 #[test]
-fn lower_case_percent_encoded_echo_is_redacted() {
-    let lower = TOKEN_ENC
-        .to_lowercase()
-        .replace("_0123456789abcdefghij", "_0123456789ABCDEFGHIJ");
-    assert_eq!(percent_decode(&lower).as_deref(), Some(TOKEN));
-    let body =
-        json!({"respCode": "08", "users": null, "msg": format!("bad token={lower}")}).to_string();
-    let e = api()
-        .create_users(&[new_user(1)])
-        .unwrap()
-        .decode(401, body.as_bytes())
-        .unwrap_err();
-    assert!(!e.to_string().contains(&lower), "{e}");
+fn redact_finds_percent_encoded_forms_in_either_case() {
+    let secret = "ab+c/d=e&f?g%h_0123456789ABCDEFGHIJ";
+    for echo in [
+        secret.to_owned(),
+        "ab%2Bc%2Fd%3De%26f%3Fg%25h_0123456789ABCDEFGHIJ".to_owned(),
+        "ab%2bc%2fd%3de%26f%3fg%25h_0123456789ABCDEFGHIJ".to_owned(),
+        "ab%2Bc%2fd%3De%26f%3Fg%25h_0123456789ABCDEFGHIJ".to_owned(),
+    ] {
+        let text = format!("bad token={echo} (again: {echo})");
+        assert_eq!(
+            lpm_client::error::redact(&text, Some(secret)),
+            "bad token=<redacted> (again: <redacted>)",
+            "{echo}"
+        );
+    }
+    // Only the hex digits of escapes are case-insensitive: other letters must match exactly.
+    let other = "AB%2Bc%2Fd%3De%26f%3Fg%25h_0123456789ABCDEFGHIJ";
+    assert_eq!(lpm_client::error::redact(other, Some(secret)), other);
 }
 
 // ---- decoding rules ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-const TOKEN: &str = "ab+c/d=e&f?g%h_0123456789ABCDEFGHIJ";
+const TOKEN: &str = "Ab-c.d_e~f0123456789ABCDEFGHIJklmn";
 
 fn api() -> Api {
     Api::new("https://x.example/school/")

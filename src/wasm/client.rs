@@ -9,11 +9,12 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use crate::error::{ConfigError, Error};
+use crate::error::{ConfigError, DecodeError, Error, ValidationError};
 use crate::guard::{guard_key, IntervalGuard, CREATE_INTERVAL_MS};
 use crate::plan::{Api, Request, UserPath};
 use crate::reply::Reply;
 use crate::retry::{self, Attempt};
+use crate::validate::{self, ValidateOptions};
 use crate::Endpoint;
 
 use super::convert::{from_js, get, to_js};
@@ -174,6 +175,9 @@ fn parse_options(options: &JsValue) -> Result<Settings, Error> {
         return Err(option_error("maxRetries", "an integer from 0 to 10"));
     }
     let interval = get(options, "createInterval");
+    if !(interval.is_undefined() || interval.is_object()) {
+        return Err(option_error("createInterval", "an object"));
+    }
     let guard = match get(&interval, "guard").as_string().as_deref() {
         None if get(&interval, "guard").is_undefined() => GuardMode::Reject,
         Some("reject") => GuardMode::Reject,
@@ -252,7 +256,15 @@ fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
         idempotent: req.is_idempotent(),
         decode: Box::new(move |status, body| {
             let reply = req.decode(status, body)?;
-            let text = core::str::from_utf8(body).unwrap_or_default();
+            // serde_json does not check UTF-8 inside keys it skips; JSON.parse needs all of it.
+            let text = core::str::from_utf8(body).map_err(|_| {
+                Failure::Core(Error::Decode(DecodeError {
+                    endpoint: req.endpoint(),
+                    status,
+                    path: ".".into(),
+                    detail: "the body is not valid UTF-8".into(),
+                }))
+            })?;
             let value = js_sys::JSON::parse(text).map_err(Failure::Js)?;
             if let Some(derived) = reply.derived() {
                 let derived = to_js(&derived).map_err(Failure::Js)?;
@@ -279,7 +291,8 @@ async fn exchange(s: &Settings, p: &Prepared, signal: &JsValue) -> Result<(u16, 
             s.timeout_ms,
             signal,
         );
-        let (outcome, failure, retry_after) = match JsFuture::from(promise).await {
+        // How the attempt ended, and when a retry may follow (None: no retry).
+        let (result, outcome, retry_after) = match JsFuture::from(promise).await {
             Ok(res) => {
                 let status = get(&res, "status").as_f64().unwrap_or(0.0);
                 let status = if (0.0..=999.0).contains(&status) {
@@ -287,54 +300,45 @@ async fn exchange(s: &Settings, p: &Prepared, signal: &JsValue) -> Result<(u16, 
                 } else {
                     0
                 };
+                let body = get(&res, "body")
+                    .dyn_into::<Uint8Array>()
+                    .map(|b| b.to_vec())
+                    .unwrap_or_default();
                 let retry_after = get(&res, "retryAfterMs").as_f64().filter(|ms| *ms >= 0.0);
-                if !retry::should_retry(
-                    p.idempotent,
-                    Attempt::Status(status),
-                    attempt,
-                    s.max_retries,
-                ) {
-                    let body = get(&res, "body")
-                        .dyn_into::<Uint8Array>()
-                        .map(|b| b.to_vec())
-                        .unwrap_or_default();
-                    return Ok((status, body));
-                }
-                (Attempt::Status(status), None, retry_after)
+                (Ok((status, body)), Attempt::Status(status), retry_after)
             }
             Err(e) => {
                 let cause = get(&e, "cause");
                 match get(&e, "lpmFailure").as_string().as_deref() {
                     Some("abort") => return Err(Failure::Abort { endpoint, cause }),
-                    Some("timeout") => (
-                        Attempt::Timeout,
-                        Some(Failure::Timeout {
-                            endpoint,
-                            timeout_ms: s.timeout_ms,
-                            cause,
-                        }),
-                        None,
-                    ),
+                    Some("timeout") => {
+                        let timeout_ms = s.timeout_ms;
+                        (
+                            Err(Failure::Timeout {
+                                endpoint,
+                                timeout_ms,
+                                cause,
+                            }),
+                            Attempt::Timeout,
+                            None,
+                        )
+                    }
                     _ => (
+                        Err(Failure::Network { endpoint, cause }),
                         Attempt::Network,
-                        Some(Failure::Network { endpoint, cause }),
                         None,
                     ),
                 }
             }
         };
-        if let Some(failure) = failure {
-            if !retry::should_retry(p.idempotent, outcome, attempt, s.max_retries) {
-                return Err(failure);
+        let delay = retry::delay_ms(attempt, s.retry_delay_ms, retry_after);
+        match delay {
+            Some(ms) if retry::should_retry(p.idempotent, outcome, attempt, s.max_retries) => {
+                pause(endpoint, ms, signal).await?;
+                attempt += 1;
             }
+            _ => return result,
         }
-        pause(
-            endpoint,
-            retry::delay_ms(attempt, s.retry_delay_ms, retry_after),
-            signal,
-        )
-        .await?;
-        attempt += 1;
     }
 }
 
@@ -358,6 +362,17 @@ async fn keep_interval(s: &Settings, wait: bool, signal: &JsValue) -> Result<(),
             }
             pause(endpoint, at - now, signal).await?;
         }
+    }
+    // The two ways fetchOnce fails before sending anything: such a call must not be recorded.
+    if get(signal, "aborted").as_bool() == Some(true) {
+        return Err(Failure::Abort {
+            endpoint,
+            cause: get(signal, "reason"),
+        });
+    }
+    if !(s.fetch.is_function() || get(&js_sys::global(), "fetch").is_function()) {
+        let cause = js_sys::Error::new("no fetch function is available").into();
+        return Err(Failure::Network { endpoint, cause });
     }
     // Recorded when sent: a create whose answer is lost may still have created accounts.
     GUARD.with(|g| g.borrow_mut().record(&key, host::now()));
@@ -432,11 +447,17 @@ impl Client {
 
     /// The same client with another token (e.g. the one `login` returned).
     #[wasm_bindgen(js_name = withToken)]
-    pub fn with_token(&self, token: &str) -> Result<Client, JsValue> {
+    pub fn with_token(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] token: JsValue,
+    ) -> Result<Client, JsValue> {
+        let token = token
+            .as_string()
+            .ok_or_else(|| Failure::Core(option_error("token", "a string")).into_js(None))?;
         let mut settings = (*self.inner).clone();
         settings.api = settings
             .api
-            .with_token(token)
+            .with_token(&token)
             .map_err(|e| Failure::Core(e).into_js(None))?;
         Ok(Client {
             inner: Rc::new(settings),
@@ -529,7 +550,7 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "SearchUserParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let params = json_in(Endpoint::SearchUser, &params);
+        let params = params_in(Endpoint::SearchUser, &params);
         self.call(&options, move |api| {
             let params = params?;
             api.search_user_value(&params["email"], &params["username"])
@@ -579,7 +600,7 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "AddCoursesInput")] input: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let input = json_in(Endpoint::AddCoursesToUsers, &input);
+        let input = params_in(Endpoint::AddCoursesToUsers, &input);
         self.call(&options, move |api| {
             let input = input?;
             api.add_courses_to_users_value(&input["users"], &input["courses"])
@@ -618,8 +639,19 @@ impl Client {
     }
 }
 
+/// A parameters object as JSON, refused when it is not an object (or absent).
+fn params_in(endpoint: Endpoint, params: &JsValue) -> Result<Value, Error> {
+    let params = json_in(endpoint, params)?;
+    let report = validate::validate_params(&params, ValidateOptions::default());
+    if report.is_ok() {
+        Ok(params)
+    } else {
+        Err(Error::Validation(ValidationError { endpoint, report }))
+    }
+}
+
 /// `{start, limit}` of a page call as JSON (`undefined` params mean the defaults).
 fn page_params(endpoint: Endpoint, params: &JsValue) -> Result<(Value, Value), Error> {
-    let params = json_in(endpoint, params)?;
+    let params = params_in(endpoint, params)?;
     Ok((params["start"].clone(), params["limit"].clone()))
 }

@@ -11,13 +11,12 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 }
 
 /// A JS value as JSON, the way `JSON.stringify` sees it (`undefined` is `null`). `None` when it
-/// cannot be written as JSON (a cycle, a BigInt).
+/// cannot be written as JSON (a cycle, a BigInt, NaN or an infinity anywhere in it).
 pub fn from_js(value: &JsValue) -> Option<Value> {
     if value.is_undefined() {
         return Some(Value::Null);
     }
-    let text = js_sys::JSON::stringify(value).ok()?.as_string()?;
-    serde_json::from_str(&text).ok()
+    serde_json::from_str(&super::host::to_json(value)?).ok()
 }
 
 /// Reads `obj[key]`, `undefined` when `obj` is not an object.

@@ -18,4 +18,7 @@ extern "C" {
     pub fn sleep(ms: f64, signal: &JsValue) -> Promise;
 
     pub fn now() -> f64;
+
+    #[wasm_bindgen(js_name = toJson)]
+    pub fn to_json(value: &JsValue) -> Option<String>;
 }

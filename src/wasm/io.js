@@ -10,6 +10,10 @@ function parseRetryAfter(value) {
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : -1;
 }
 
+// setTimeout treats anything above 2^31-1 ms (~24.8 days) as 1 ms; longer waits are cut to
+// that and re-checked by the caller (the interval guard loops; a timeout that long is none).
+const MAX_TIMER_MS = 2147483647;
+
 function failure(kind, cause) {
   return { lpmFailure: kind, cause };
 }
@@ -20,7 +24,7 @@ export async function fetchOnce(fetchFn, method, url, body, timeoutMs, signal) {
   if (signal && signal.aborted) throw failure('abort', signal.reason);
   const ctrl = new AbortController();
   let timedOut = false;
-  const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctrl.abort(); }, timeoutMs) : undefined;
+  const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctrl.abort(); }, Math.min(timeoutMs, MAX_TIMER_MS)) : undefined;
   const onAbort = () => ctrl.abort(signal.reason);
   if (signal) signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -48,11 +52,25 @@ export function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal && signal.aborted) return reject(failure('abort', signal.reason));
     const onAbort = () => { clearTimeout(timer); reject(failure('abort', signal.reason)); };
-    const timer = setTimeout(() => { if (signal) signal.removeEventListener('abort', onAbort); resolve(); }, Math.max(0, ms));
+    const timer = setTimeout(() => { if (signal) signal.removeEventListener('abort', onAbort); resolve(); }, Math.min(Math.max(0, ms), MAX_TIMER_MS));
     if (signal) signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
 export function now() {
   return Date.now();
+}
+
+// JSON text of a caller's value for validation, or undefined when it has none: a cycle, a BigInt,
+// or a non-finite number (JSON.stringify would silently write NaN and Infinity as null, which
+// reads as "absent").
+export function toJson(value) {
+  try {
+    return JSON.stringify(value, (_key, v) => {
+      if (typeof v === 'number' && !Number.isFinite(v)) throw new RangeError('non-finite number');
+      return v;
+    });
+  } catch {
+    return undefined;
+  }
 }

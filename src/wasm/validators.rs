@@ -19,7 +19,9 @@ pub fn not_json(endpoint: Endpoint) -> Error {
                 path: Vec::new(),
                 code: "not_json",
                 level: Level::Contract,
-                message: "The value cannot be written as JSON (a cycle or a BigInt).".into(),
+                message:
+                    "The value cannot be written as JSON (a cycle, a BigInt, NaN or Infinity)."
+                        .into(),
             }],
         },
     })
@@ -47,6 +49,23 @@ fn run(
     to_js(&report.issues)
 }
 
+/// As `run`, for a parameters object (`{start, limit}`, ...): anything but an object (or
+/// nothing) is one issue, before its keys are read.
+fn run_params(
+    value: &JsValue,
+    options_js: &JsValue,
+    check: impl FnOnce(&Value, ValidateOptions) -> Report,
+) -> Result<JsValue, JsValue> {
+    run(value, options_js, |v, o| {
+        let shape = validate::validate_params(v, o);
+        if shape.is_ok() {
+            check(v, o)
+        } else {
+            shape
+        }
+    })
+}
+
 /// Issues of a create-multi-user batch (`users` array); paths start with the item's index.
 #[wasm_bindgen(js_name = validateCreateUsers, unchecked_return_type = "Issue[]")]
 pub fn validate_create_users(
@@ -71,7 +90,7 @@ pub fn validate_get_users(
     #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&params, &options, |v, o| {
+    run_params(&params, &options, |v, o| {
         validate::validate_page(PageKind::Users, &v["start"], &v["limit"], o)
     })
 }
@@ -82,7 +101,7 @@ pub fn validate_get_courses(
     #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&params, &options, |v, o| {
+    run_params(&params, &options, |v, o| {
         validate::validate_page(PageKind::Courses, &v["start"], &v["limit"], o)
     })
 }
@@ -93,7 +112,7 @@ pub fn validate_search_user(
     #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&params, &options, |v, o| {
+    run_params(&params, &options, |v, o| {
         validate::validate_search_user(&v["email"], &v["username"], o)
     })
 }
@@ -122,7 +141,7 @@ pub fn validate_add_courses(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&input, &options, |v, o| {
+    run_params(&input, &options, |v, o| {
         validate::validate_add_courses(&v["users"], &v["courses"], o)
     })
 }
@@ -133,7 +152,7 @@ pub fn validate_login(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&input, &options, |v, o| {
+    run_params(&input, &options, |v, o| {
         validate::validate_login(&v["email"], &v["password"], o)
     })
 }

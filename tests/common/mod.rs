@@ -7,7 +7,7 @@ use lpm_client::{AddCoursesInput, Api, Endpoint, Error, NewUser};
 use serde::Deserialize;
 use serde_json::Value;
 
-pub const TOKEN: &str = "tok/en+with?odd&chars=0123456789abcdefghijklmno";
+pub const TOKEN: &str = "tok-en_with.odd~chars0123456789abcdefghijklmno";
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
