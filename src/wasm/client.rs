@@ -229,7 +229,7 @@ async fn pause(endpoint: Endpoint, ms: f64, signal: &JsValue) -> Result<(), Fail
 }
 
 /// Turns (HTTP status, body) into the JS reply.
-type Decoder = Box<dyn FnOnce(u16, &[u8]) -> Result<JsValue, Failure>>;
+type Decoder = Box<dyn FnOnce(u16, &Uint8Array) -> Result<JsValue, Failure>>;
 
 /// A planned call with its decoder, erased to one type so that every method shares one
 /// exchange loop and one promise adapter (each generic copy cost ~7 KB of wasm).
@@ -255,9 +255,10 @@ fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
         body: req.body().map(str::to_owned),
         idempotent: req.is_idempotent(),
         decode: Box::new(move |status, body| {
-            let reply = req.decode(status, body)?;
-            // serde_json does not check UTF-8 inside keys it skips; JSON.parse needs all of it.
-            let text = core::str::from_utf8(body).map_err(|_| {
+            let reply = req.decode(status, &body.to_vec())?;
+            // JS parses the bytes it already holds (no copy of the text out of wasm). serde_json
+            // does not check UTF-8 inside keys it skips, so the host decodes strictly.
+            let value = host::parse_body(body).map_err(|_| {
                 Failure::Core(Error::Decode(DecodeError {
                     endpoint: req.endpoint(),
                     status,
@@ -265,7 +266,6 @@ fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
                     detail: "the body is not valid UTF-8".into(),
                 }))
             })?;
-            let value = js_sys::JSON::parse(text).map_err(Failure::Js)?;
             if let Some(derived) = reply.derived() {
                 let derived = to_js(&derived).map_err(Failure::Js)?;
                 js_sys::Object::assign(
@@ -279,7 +279,11 @@ fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
 }
 
 /// Sends the call until it has an answer worth decoding, retrying GETs on transient failures.
-async fn exchange(s: &Settings, p: &Prepared, signal: &JsValue) -> Result<(u16, Vec<u8>), Failure> {
+async fn exchange(
+    s: &Settings,
+    p: &Prepared,
+    signal: &JsValue,
+) -> Result<(u16, Uint8Array), Failure> {
     let endpoint = p.endpoint;
     let mut attempt = 0;
     loop {
@@ -302,8 +306,7 @@ async fn exchange(s: &Settings, p: &Prepared, signal: &JsValue) -> Result<(u16, 
                 };
                 let body = get(&res, "body")
                     .dyn_into::<Uint8Array>()
-                    .map(|b| b.to_vec())
-                    .unwrap_or_default();
+                    .unwrap_or_else(|_| Uint8Array::new_with_length(0));
                 let retry_after = get(&res, "retryAfterMs").as_f64().filter(|ms| *ms >= 0.0);
                 (Ok((status, body)), Attempt::Status(status), retry_after)
             }

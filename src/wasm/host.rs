@@ -19,6 +19,9 @@ extern "C" {
 
     pub fn now() -> f64;
 
+    #[wasm_bindgen(js_name = parseBody, catch)]
+    pub fn parse_body(bytes: &js_sys::Uint8Array) -> Result<JsValue, JsValue>;
+
     #[wasm_bindgen(js_name = toJson)]
     pub fn to_json(value: &JsValue) -> Option<String>;
 }

@@ -74,3 +74,10 @@ export function toJson(value) {
     return undefined;
   }
 }
+
+// The body of a response the core has decoded: JSON.parse of its bytes, decoded strictly
+// (a byte sequence that is not UTF-8 throws instead of turning into U+FFFD).
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+export function parseBody(bytes) {
+  return JSON.parse(strictUtf8.decode(bytes));
+}
