@@ -6,6 +6,7 @@
 //   node bench/boundary.mjs <dir of a bench build>      (bench/run.sh builds one and runs this)
 //
 // Env: BENCH_ROUNDS (default 15), BENCH_BATCH_MS (target time of one timed batch, default 40).
+import { coursePage } from './inputs.mjs';
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
@@ -35,24 +36,7 @@ for (const name of ['benchDecodeOnly', 'benchDecodeReceived', 'benchDecodeJson',
 
 // ---- inputs ------------------------------------------------------------------------------------
 
-// A 100-course page from the fixture's three records, ids/titles/slugs varied; a third of the
-// courses carry keys the contract does not list (kept in the records' extra maps) and a filled
-// `basic_payout_value` map, so the map-vs-object behaviour of each way shows.
-const fixture = JSON.parse(readFileSync(path.join(root, 'tests/fixtures/get-multi-course/success.json'), 'utf8'));
-const courses = [];
-for (let i = 0; i < 100; i++) {
-  const c = structuredClone(fixture.courses[i % fixture.courses.length]);
-  c._id = `${c._id.slice(0, 10)}${String(i).padStart(7, '0')}`;
-  c.refId = `${c.refId}-${i}`;
-  c.title = `${c.title} (lớp ${i + 1})`;
-  c.slug = `${c.slug}-${i + 1}`;
-  if (i % 3 === 0) {
-    c.__v = i;
-    c.seo = { keywords: ['vật lý', 'thpt', `k${i}`], index: true };
-    c.affiliates = { ...c.affiliates, enable: true, basic_payout_value: { L1: 10 + i, L2: 5 } };
-  }
-  courses.push(c);
-}
+const { courses } = coursePage();
 const bodyText = JSON.stringify({ respCode: '00', courses, msg: 'Success' });
 const body = new TextEncoder().encode(bodyText);
 

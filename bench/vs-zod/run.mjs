@@ -8,6 +8,7 @@
 //   node --expose-gc bench/vs-zod/run.mjs [pkg dir]
 //
 // Env: BENCH_ROUNDS (default 15), BENCH_BATCH_MS (target time of one timed batch, default 40).
+import { coursePage } from '../inputs.mjs';
 import { readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
@@ -29,24 +30,10 @@ const { ZodClient, NewUsers } = zodClient;
 
 // ---- inputs ---------------------------------------------------------------------------------------
 
-// A 100-course page built as bench/boundary.mjs builds it: the fixture's three records, ids /
-// titles / slugs varied; a third carry keys the contract does not list and a filled payout map.
-const courseFixture = JSON.parse(readFileSync(path.join(root, 'tests/fixtures/get-multi-course/success.json'), 'utf8'));
-const courses = [];
-for (let i = 0; i < 100; i++) {
-  const c = structuredClone(courseFixture.courses[i % courseFixture.courses.length]);
-  c._id = `${c._id.slice(0, 10)}${String(i).padStart(7, '0')}`;
-  c.refId = `${c.refId}-${i}`;
-  c.title = `${c.title} (lớp ${i + 1})`;
-  c.slug = `${c.slug}-${i + 1}`;
-  if (i % 3 === 0) {
-    c.__v = i;
-    c.seo = { keywords: ['vật lý', 'thpt', `k${i}`], index: true };
-    c.affiliates = { ...c.affiliates, enable: true, basic_payout_value: { L1: 10 + i, L2: 5 } };
-  }
-  courses.push(c);
-}
-const courseBody = { respCode: '00', courses, msg: 'Success' };
+// The same 100-course page as bench/boundary.mjs.
+const courseBody = coursePage();
+const { courses } = courseBody;
+
 
 // A 100-user page from the fixture's three accounts (one with enrolments, lesson status, cart and
 // transactions; one bare; one with avatar), ids / usernames / e-mails varied; a fifth carry an

@@ -1,0 +1,30 @@
+// Inputs shared by the benchmarks: pages built from the repository's fixtures, so every
+// benchmark measures the same bodies.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * A 100-course page from the fixture's three records, ids/titles/slugs varied; a third of the
+ * courses carry keys the contract does not list and a filled `basic_payout_value` map.
+ */
+export function coursePage() {
+  const fixture = JSON.parse(readFileSync(path.join(root, 'tests/fixtures/get-multi-course/success.json'), 'utf8'));
+  const courses = [];
+  for (let i = 0; i < 100; i++) {
+    const c = structuredClone(fixture.courses[i % fixture.courses.length]);
+    c._id = `${c._id.slice(0, 10)}${String(i).padStart(7, '0')}`;
+    c.refId = `${c.refId}-${i}`;
+    c.title = `${c.title} (lớp ${i + 1})`;
+    c.slug = `${c.slug}-${i + 1}`;
+    if (i % 3 === 0) {
+      c.__v = i;
+      c.seo = { keywords: ['vật lý', 'thpt', `k${i}`], index: true };
+      c.affiliates = { ...c.affiliates, enable: true, basic_payout_value: { L1: 10 + i, L2: 5 } };
+    }
+    courses.push(c);
+  }
+  return { respCode: '00', courses, msg: 'Success' };
+}
