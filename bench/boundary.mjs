@@ -6,7 +6,7 @@
 //   node bench/boundary.mjs <dir of a bench build>      (bench/run.sh builds one and runs this)
 //
 // Env: BENCH_ROUNDS (default 15), BENCH_BATCH_MS (target time of one timed batch, default 40).
-import { coursePage } from './inputs.mjs';
+import { coursePage, newUsers } from './inputs.mjs';
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
@@ -40,20 +40,7 @@ const { courses } = coursePage();
 const bodyText = JSON.stringify({ respCode: '00', courses, msg: 'Success' });
 const body = new TextEncoder().encode(bodyText);
 
-// 100 valid creation items (every optional field on half of them).
-const items = Array.from({ length: 100 }, (_, i) => {
-  const n = String(i + 1).padStart(3, '0');
-  const item = {
-    name: `Nguyễn Văn An ${n}`,
-    username: `hocvien${n}`,
-    email: `hocvien${n}@school.example.com`,
-    password: `Mk-${n}-secret`,
-  };
-  if (i % 2 === 0) {
-    Object.assign(item, { phone: `0912345${n}`, city: 'Hà Nội', district: 'Cầu Giấy', street: `${i + 1} Xuân Thủy`, gender: i % 4 ? 'Nữ' : 'Nam', job: 'Học sinh' });
-  }
-  return item;
-});
+const items = newUsers();
 
 // ---- variants ------------------------------------------------------------------------------------
 

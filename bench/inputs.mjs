@@ -28,3 +28,20 @@ export function coursePage() {
   }
   return { respCode: '00', courses, msg: 'Success' };
 }
+
+/** 100 valid account-creation items (every optional field on half of them). */
+export function newUsers() {
+  return Array.from({ length: 100 }, (_, i) => {
+    const n = String(i + 1).padStart(3, '0');
+    const item = {
+      name: `Nguyễn Văn An ${n}`,
+      username: `hocvien${n}`,
+      email: `hocvien${n}@school.example.com`,
+      password: `Mk-${n}-secret`,
+    };
+    if (i % 2 === 0) {
+      Object.assign(item, { phone: `0912345${n}`, city: 'Hà Nội', district: 'Cầu Giấy', street: `${i + 1} Xuân Thủy`, gender: i % 4 ? 'Nữ' : 'Nam', job: 'Học sinh' });
+    }
+    return item;
+  });
+}

@@ -73,14 +73,8 @@ fn get_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     let (_, page) = checked(cfg, &inner, ctx, &MULTI_AUTH, true, || {
         paging(ctx, cfg.start_required, cfg.default_limit, 0, "05")
     })?;
-    let courses: Vec<Value> = inner
-        .courses_newest_first()
-        .into_iter()
-        .skip(page.start)
-        .take(page.limit)
-        .map(|c| Value::Object(c.record.clone()))
-        .collect();
-    Ok(success("courses", Value::Array(courses), MSG_SUCCESS))
+    let courses = page.of(inner.courses_newest_first().into_iter().map(|c| &c.record));
+    Ok(success("courses", courses, MSG_SUCCESS))
 }
 
 // ---------------------------------------------------------------- search-course

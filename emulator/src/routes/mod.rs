@@ -4,7 +4,7 @@ pub mod courses;
 pub mod login;
 pub mod users;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::api::{parse_count, ApiErr, Ctx};
 
@@ -12,6 +12,20 @@ use crate::api::{parse_count, ApiErr, Ctx};
 pub struct Paging {
     pub start: usize,
     pub limit: usize,
+}
+
+impl Paging {
+    /// The page of `records` (already in list order) as a JSON array.
+    pub fn of<'a>(&self, records: impl IntoIterator<Item = &'a Map<String, Value>>) -> Value {
+        Value::Array(
+            records
+                .into_iter()
+                .skip(self.start)
+                .take(self.limit)
+                .map(|r| Value::Object(r.clone()))
+                .collect(),
+        )
+    }
 }
 
 /// Reads `start` / `limit` with the endpoint's limit range and codes

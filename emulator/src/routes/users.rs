@@ -284,14 +284,8 @@ fn get_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     let (_, page) = checked(cfg, &inner, ctx, &MULTI_AUTH, true, || {
         paging(ctx, cfg.start_required, cfg.default_limit, 1, "05")
     })?;
-    let users: Vec<Value> = inner
-        .accounts_newest_first()
-        .into_iter()
-        .skip(page.start)
-        .take(page.limit)
-        .map(|a| Value::Object(a.record.clone()))
-        .collect();
-    Ok(success("users", Value::Array(users), MSG_SUCCESS))
+    let users = page.of(inner.accounts_newest_first().into_iter().map(|a| &a.record));
+    Ok(success("users", users, MSG_SUCCESS))
 }
 
 // ---------------------------------------------------------------- get-single-user
