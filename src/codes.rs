@@ -294,11 +294,9 @@ const KNOWN_MSGS: &[(&str, Reason)] = &[
 ];
 
 fn msg_matches(msg: &str, prefix: &str) -> bool {
-    let msg = msg.trim_start();
-    msg.len() >= prefix.len()
-        && msg
-            .get(..prefix.len())
-            .is_some_and(|head| head.to_lowercase() == prefix)
+    msg.trim_start()
+        .get(..prefix.len())
+        .is_some_and(|head| head.to_lowercase() == prefix)
 }
 
 /// Decode `code` with `msg` as the given endpoint answered it.

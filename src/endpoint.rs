@@ -111,7 +111,8 @@ impl Endpoint {
         }
     }
 
-    /// Whether a POST to it creates something, so that an automatic retry could duplicate work.
+    /// Whether an automatic retry is safe: GET only, as a POST may have taken effect (accounts
+    /// created, courses granted) even when its answer was lost.
     pub fn is_idempotent(self) -> bool {
         self.method() == Method::Get
     }

@@ -226,7 +226,6 @@ impl Api {
         }
         Ok(Request {
             endpoint,
-            method: endpoint.method(),
             url,
             body: body.map(|b| b.to_string()),
             secret: self.token.as_ref().map(|t| t.expose().to_owned()),
@@ -498,7 +497,6 @@ fn to_value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
 #[derive(Clone)]
 pub struct Request<R> {
     endpoint: Endpoint,
-    method: Method,
     url: String,
     body: Option<String>,
     secret: Option<String>,
@@ -509,7 +507,7 @@ impl<R> core::fmt::Debug for Request<R> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Request")
             .field("endpoint", &self.endpoint)
-            .field("method", &self.method)
+            .field("method", &self.method())
             .field("url", &self.redacted_url())
             .field("body_bytes", &self.body.as_ref().map(String::len))
             .finish()
@@ -518,7 +516,6 @@ impl<R> core::fmt::Debug for Request<R> {
 
 /// The head every envelope has.
 #[derive(Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 struct Head {
     #[serde(rename = "respCode")]
     code: String,
@@ -534,7 +531,7 @@ impl<R> Request<R> {
 
     /// The method.
     pub fn method(&self) -> Method {
-        self.method
+        self.endpoint.method()
     }
 
     /// The full URL, token included: pass it to the HTTP client, never to a log.
@@ -554,7 +551,7 @@ impl<R> Request<R> {
 
     /// Whether an automatic retry is safe (GET only: a POST may have taken effect).
     pub fn is_idempotent(&self) -> bool {
-        self.method == Method::Get
+        self.endpoint.is_idempotent()
     }
 
     fn clean(&self, text: &str) -> String {

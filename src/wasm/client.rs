@@ -110,6 +110,11 @@ struct Settings {
 }
 
 impl Settings {
+    /// The create-interval guard's key: this client's base URL and token.
+    fn guard_key(&self) -> String {
+        guard_key(self.api.base_url(), self.api.token().map(|t| t.expose()))
+    }
+
     fn secret(&self) -> Option<String> {
         self.api.token().map(|t| t.expose().to_owned())
     }
@@ -348,7 +353,7 @@ async fn exchange(
 /// Keeps the create interval: rejects, or waits, and records the call.
 async fn keep_interval(s: &Settings, wait: bool, signal: &JsValue) -> Result<(), Failure> {
     let endpoint = Endpoint::CreateUsers;
-    let key = guard_key(s.api.base_url(), s.api.token().map(|t| t.expose()));
+    let key = s.guard_key();
     if s.guard != GuardMode::Off {
         loop {
             let now = host::now();
@@ -631,7 +636,7 @@ impl Client {
     #[wasm_bindgen(js_name = nextCreateAllowedAt, unchecked_return_type = "Date | null")]
     pub fn next_create_allowed_at(&self) -> JsValue {
         let s = &self.inner;
-        let key = guard_key(s.api.base_url(), s.api.token().map(|t| t.expose()));
+        let key = s.guard_key();
         let at = GUARD.with(|g| g.borrow().next_allowed_at(&key, host::now(), s.interval_ms));
         match at {
             Some(at) if s.guard != GuardMode::Off => {

@@ -10,20 +10,24 @@ use crate::Endpoint;
 
 use super::convert::{from_js, to_js};
 
-/// The validation error of a value that cannot be read as JSON (a cycle, a BigInt).
+/// The report on a value that cannot be read as JSON (a cycle, a BigInt, NaN or Infinity).
+fn not_json_report() -> Report {
+    Report {
+        issues: vec![Issue {
+            path: Vec::new(),
+            code: "not_json",
+            level: Level::Contract,
+            message: "The value cannot be written as JSON (a cycle, a BigInt, NaN or Infinity)."
+                .into(),
+        }],
+    }
+}
+
+/// The validation error of a value that cannot be read as JSON.
 pub fn not_json(endpoint: Endpoint) -> Error {
     Error::Validation(ValidationError {
         endpoint,
-        report: Report {
-            issues: vec![Issue {
-                path: Vec::new(),
-                code: "not_json",
-                level: Level::Contract,
-                message:
-                    "The value cannot be written as JSON (a cycle, a BigInt, NaN or Infinity)."
-                        .into(),
-            }],
-        },
+        report: not_json_report(),
     })
 }
 
@@ -41,10 +45,7 @@ fn run(
     let opts = options(options_js);
     let report = match from_js(value) {
         Some(v) => check(&v, opts),
-        None => match not_json(Endpoint::CreateUsers) {
-            Error::Validation(e) => e.report,
-            _ => Report::default(),
-        },
+        None => not_json_report(),
     };
     to_js(&report.issues)
 }
