@@ -19,11 +19,13 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod codes;
+pub mod decode;
 pub mod endpoint;
 pub mod error;
 pub mod guard;
-mod jsonpath;
+pub mod json;
 pub mod model;
 pub mod plan;
 pub mod reply;

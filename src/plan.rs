@@ -10,13 +10,8 @@ use core::marker::PhantomData;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::codes;
 use crate::endpoint::{Endpoint, Method};
-use crate::error::{
-    excerpt, redact, ApiError, ConfigError, DecodeError, Error, HttpError, ValidationError,
-    EXCERPT_CHARS,
-};
-use crate::jsonpath;
+use crate::error::{redact, ConfigError, Error, ValidationError};
 use crate::model::{AddCoursesInput, NewUser};
 use crate::reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, RawReply, Reply,
@@ -514,15 +509,6 @@ impl<R> core::fmt::Debug for Request<R> {
     }
 }
 
-/// The head every envelope has.
-#[derive(Deserialize)]
-struct Head {
-    #[serde(rename = "respCode")]
-    code: String,
-    #[serde(default)]
-    msg: Option<String>,
-}
-
 impl<R> Request<R> {
     /// The endpoint.
     pub fn endpoint(&self) -> Endpoint {
@@ -554,66 +540,7 @@ impl<R> Request<R> {
         self.endpoint.is_idempotent()
     }
 
-    fn clean(&self, text: &str) -> String {
+    pub(crate) fn clean(&self, text: &str) -> String {
         redact(text, self.secret.as_deref())
-    }
-}
-
-impl<R: Reply> Request<R> {
-    /// Decodes the response: the envelope first, whatever the HTTP status; the status only
-    /// when the body is not an envelope. Never panics.
-    pub fn decode(&self, status: u16, body: &[u8]) -> Result<R, Error> {
-        let endpoint = self.endpoint;
-        let head: Head = match serde_json::from_slice(body) {
-            Ok(head) => head,
-            Err(e) if (200..300).contains(&status) => {
-                return Err(Error::Decode(DecodeError {
-                    endpoint,
-                    status,
-                    path: self.clean(&jsonpath::error_path(body, &e)),
-                    detail: self.clean(&format!("not an API envelope: {e}")),
-                }))
-            }
-            Err(_) => {
-                let text = String::from_utf8_lossy(body);
-                return Err(Error::Http(HttpError {
-                    endpoint,
-                    status,
-                    excerpt: excerpt(&self.clean(text.trim()), EXCERPT_CHARS),
-                }));
-            }
-        };
-        let msg = head.msg.unwrap_or_default();
-        if !R::accepts(&head.code) {
-            let info = codes::decode(endpoint, &head.code, &msg);
-            let available_slots = match info.reason {
-                codes::Reason::NotEnoughSlots => codes::available_slots(&msg),
-                _ => None,
-            };
-            return Err(Error::Api(ApiError {
-                endpoint,
-                code: self.clean(&head.code),
-                msg: self.clean(&msg),
-                status,
-                reason: info.reason,
-                category: info.reason.category(),
-                basis: info.basis,
-                retryable: info.reason.retryable(),
-                explanation: info.reason.explanation(),
-                available_slots,
-            }));
-        }
-        match serde_json::from_slice::<R>(body) {
-            Ok(mut reply) => {
-                reply.finish(&head.code);
-                Ok(reply)
-            }
-            Err(e) => Err(Error::Decode(DecodeError {
-                endpoint,
-                status,
-                path: self.clean(&jsonpath::error_path(body, &e)),
-                detail: self.clean(&e.to_string()),
-            })),
-        }
     }
 }

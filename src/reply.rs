@@ -2,16 +2,23 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::check::{Described, Head, Shape, Tally, Ty};
 use crate::codes::{add_courses_counts, create_counts, MsgCounts};
 use crate::model::{AddCourseOutcome, Course, CreatedUser, Extra, Timestamp, User, ValidCourse};
 
-/// A success body of one endpoint. `finish` fills what is derived from the decoded body.
-pub trait Reply: for<'de> Deserialize<'de> {
-    /// Called once after decoding with the envelope's `respCode`.
-    fn finish(&mut self, _code: &str) {}
-    /// The fields `finish` derived, as JSON, for callers that keep the body as received (the
-    /// wasm layer hands JS the parsed body plus these).
-    fn derived(&self) -> Option<serde_json::Value> {
+/// A success body of one endpoint.
+pub trait Reply: for<'de> Deserialize<'de> + Described {
+    /// The reply's description, checked by the decoder's gate.
+    const SHAPE: &'static Shape = match Self::TY {
+        Ty::Obj(shape) => shape,
+        _ => panic!("a reply is an object"),
+    };
+    /// Fills what is derived from the checked envelope (its head and the tally of per-item
+    /// results), once, after decoding.
+    fn finish(&mut self, _head: &Head, _tally: Tally) {}
+    /// The derived fields as JSON text, for callers that keep the body as received (the wasm
+    /// layer hands JS the parsed body plus these).
+    fn derived(_head: &Head, _tally: Tally) -> Option<String> {
         None
     }
     /// Whether `code` is a success for this endpoint (besides `00`).
@@ -21,7 +28,7 @@ pub trait Reply: for<'de> Deserialize<'de> {
 }
 
 /// A page of accounts (get-multi-user).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct UserList {
     /// The accounts.
@@ -33,7 +40,7 @@ pub struct UserList {
 impl Reply for UserList {}
 
 /// One account (get-single-user, get-me, search-user).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct UserReply {
     /// The account.
@@ -45,7 +52,7 @@ pub struct UserReply {
 impl Reply for UserReply {}
 
 /// One course (get-single-course).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct CourseReply {
     /// The course.
@@ -57,7 +64,7 @@ pub struct CourseReply {
 impl Reply for CourseReply {}
 
 /// Courses (get-multi-course, search-course).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct CourseList {
     /// The courses.
@@ -71,7 +78,7 @@ impl Reply for CourseList {}
 /// Outcome of create-multi-user: code `00` (some created) or `13` (none created), with one
 /// result per submitted item in `users`. The items are the truth; `msgCounts` is what the msg
 /// says, and a msg that disagrees with the items is not an error.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateUsersReply {
@@ -94,29 +101,43 @@ pub struct CreateUsersReply {
     pub msg_counts: Option<MsgCounts>,
 }
 
+/// The fields derived onto a create reply: one definition for the typed reply and for JS.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateCounts {
+    resp_code: String,
+    created: u32,
+    failed: u32,
+    msg_counts: Option<MsgCounts>,
+}
+
+impl CreateCounts {
+    fn of(head: &Head, tally: Tally) -> CreateCounts {
+        CreateCounts {
+            resp_code: head.code.clone(),
+            created: tally.trues,
+            failed: tally.items.saturating_sub(tally.trues),
+            msg_counts: create_counts(&head.msg),
+        }
+    }
+}
+
 impl Reply for CreateUsersReply {
-    fn finish(&mut self, code: &str) {
-        code.clone_into(&mut self.resp_code);
-        let created = self.users.iter().filter(|u| u.success).count();
-        self.created = u32::try_from(created).unwrap_or(u32::MAX);
-        self.failed = u32::try_from(self.users.len() - created).unwrap_or(u32::MAX);
-        self.msg_counts = create_counts(&self.msg);
+    fn finish(&mut self, head: &Head, tally: Tally) {
+        let c = CreateCounts::of(head, tally);
+        (self.resp_code, self.created, self.failed, self.msg_counts) =
+            (c.resp_code, c.created, c.failed, c.msg_counts);
     }
     fn accepts(code: &str) -> bool {
         code == "00" || code == "13"
     }
-    fn derived(&self) -> Option<serde_json::Value> {
-        Some(serde_json::json!({
-            "respCode": self.resp_code,
-            "created": self.created,
-            "failed": self.failed,
-            "msgCounts": self.msg_counts,
-        }))
+    fn derived(head: &Head, tally: Tally) -> Option<String> {
+        Some(crate::json::ser::to_string(&CreateCounts::of(head, tally)))
     }
 }
 
 /// Outcome of add-multi-course-to-multi-user.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AddCoursesReply {
@@ -138,19 +159,32 @@ pub struct AddCoursesReply {
     pub msg_counts: Option<MsgCounts>,
 }
 
-impl Reply for AddCoursesReply {
-    fn finish(&mut self, _code: &str) {
-        let ok = self.result.iter().filter(|r| r.success).count();
-        self.succeeded = u32::try_from(ok).unwrap_or(u32::MAX);
-        self.failed = u32::try_from(self.result.len() - ok).unwrap_or(u32::MAX);
-        self.msg_counts = add_courses_counts(&self.msg);
+/// The fields derived onto an add-courses reply.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GrantCounts {
+    succeeded: u32,
+    failed: u32,
+    msg_counts: Option<MsgCounts>,
+}
+
+impl GrantCounts {
+    fn of(head: &Head, tally: Tally) -> GrantCounts {
+        GrantCounts {
+            succeeded: tally.trues,
+            failed: tally.items.saturating_sub(tally.trues),
+            msg_counts: add_courses_counts(&head.msg),
+        }
     }
-    fn derived(&self) -> Option<serde_json::Value> {
-        Some(serde_json::json!({
-            "succeeded": self.succeeded,
-            "failed": self.failed,
-            "msgCounts": self.msg_counts,
-        }))
+}
+
+impl Reply for AddCoursesReply {
+    fn finish(&mut self, head: &Head, tally: Tally) {
+        let c = GrantCounts::of(head, tally);
+        (self.succeeded, self.failed, self.msg_counts) = (c.succeeded, c.failed, c.msg_counts);
+    }
+    fn derived(head: &Head, tally: Tally) -> Option<String> {
+        Some(crate::json::ser::to_string(&GrantCounts::of(head, tally)))
     }
 }
 
@@ -180,7 +214,7 @@ export interface AddCoursesReply {
 "#;
 
 /// A token from login-user.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct LoginReply {
@@ -206,7 +240,7 @@ impl core::fmt::Debug for LoginReply {
 
 /// The decoded envelope of an endpoint whose response is unpublished (create-single-user):
 /// `respCode`, `msg`, and every other key as received.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RawReply {

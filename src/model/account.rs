@@ -51,7 +51,7 @@ impl core::fmt::Debug for NewUser {
 }
 
 /// Per-item outcome of account creation (element of `users` in the create response).
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedUser {
@@ -72,6 +72,7 @@ pub struct CreatedUser {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
     pub user_id: Option<String>,
     /// Whether the account was created.
+    #[shape(tally)]
     pub success: bool,
     /// Outcome (open set, platform spellings).
     pub status: CreateStatus,
@@ -94,13 +95,14 @@ impl core::fmt::Debug for CreatedUser {
 }
 
 /// Per-account outcome of add-courses (element of `result`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AddCourseOutcome {
     /// The account.
     pub user_id: String,
     /// Whether the account received the courses.
+    #[shape(tally)]
     pub success: bool,
     /// Outcome (open set; `Success` is the one shown).
     pub status: AddCourseStatus,

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{CourseType, DocType, Extra, SourceType, Timestamp};
 
 /// A course as the course endpoints return it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Course {
@@ -90,7 +90,7 @@ pub struct Course {
 }
 
 /// An element of `purpose` or `target_audience`: `{content}` or an empty object.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ContentItem {
     /// The text; absent when the element is `{}`.
@@ -102,7 +102,7 @@ pub struct ContentItem {
 }
 
 /// `trailer`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Trailer {
@@ -118,7 +118,7 @@ pub struct Trailer {
 }
 
 /// `price`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Price {
     /// Price (VND); 0 occurs.
@@ -142,7 +142,7 @@ pub struct Price {
 }
 
 /// `price.private_discount_time`: `{start, end}` or an empty object.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct DiscountTime {
     /// Start of the window.
@@ -157,7 +157,7 @@ pub struct DiscountTime {
 }
 
 /// `affiliates`: every field optional; the object may be empty.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct Affiliates {
@@ -191,7 +191,7 @@ pub struct Affiliates {
 }
 
 /// `credit_shared`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct CreditShared {
     /// Credit sharing on.
@@ -207,7 +207,7 @@ pub struct CreditShared {
 
 /// An image set (`image_detail`, `image_primary`). Members are optional: a set may be partial
 /// while thumbnails are still being made (a decision of ours; the contract lists all three).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ImageSet {
     /// The uploaded original.
@@ -225,7 +225,7 @@ pub struct ImageSet {
 }
 
 /// `original` member of an image set.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ImageOriginal {
     /// Storage path.
@@ -247,7 +247,7 @@ pub struct ImageOriginal {
 }
 
 /// `thumbnail160` / `preview` member of an image set.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ImageVariant {
     /// Pipeline metadata.
@@ -260,7 +260,7 @@ pub struct ImageVariant {
 }
 
 /// `meta` of an image.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ImageMeta {
@@ -272,7 +272,7 @@ pub struct ImageMeta {
 }
 
 /// One item of `docs`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Doc {
@@ -295,7 +295,7 @@ pub struct Doc {
 }
 
 /// An item of `validCourses` in the add-courses response.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ValidCourse {
     /// Course identifier.

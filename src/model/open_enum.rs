@@ -46,6 +46,10 @@ macro_rules! open_enum {
             );
         };
 
+        impl $crate::check::Described for $name {
+            const TY: $crate::check::Ty = $crate::check::Ty::Str;
+        }
+
         impl From<&str> for $name {
             fn from(s: &str) -> Self {
                 match s {

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{CartStatus, Extra, Timestamp};
 
 /// An account as the read and search endpoints return it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct User {
@@ -41,7 +41,7 @@ pub struct User {
 }
 
 /// One e-mail address of an account.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct UserEmail {
     /// The address.
@@ -54,7 +54,7 @@ pub struct UserEmail {
 }
 
 /// `profile` of a user record.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Profile {
@@ -78,7 +78,7 @@ pub struct Profile {
 }
 
 /// `profile.avatar`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Avatar {
@@ -92,7 +92,7 @@ pub struct Avatar {
 }
 
 /// `forSeller` of the caller's own account.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ForSeller {
@@ -106,7 +106,7 @@ pub struct ForSeller {
 }
 
 /// One course enrolment (`myCourses` item).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Enrolment {
@@ -131,7 +131,7 @@ pub struct Enrolment {
 }
 
 /// `currentLesson` of an enrolment.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentLesson {
@@ -149,7 +149,7 @@ pub struct CurrentLesson {
 }
 
 /// One item of `lessonStatus`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct LessonStatus {
@@ -163,7 +163,7 @@ pub struct LessonStatus {
 }
 
 /// One item of `myCart`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CartItem {

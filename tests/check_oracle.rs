@@ -1,6 +1,6 @@
-//! The decode-error path (found from serde_json's error position) agrees with
-//! serde_path_to_error, the path-tracking deserializer it replaces, on every single-leaf
-//! corruption of real fixture bodies.
+//! The decoder's gate (src/check.rs) reports the same path as serde_path_to_error, a
+//! path-tracking typed deserializer, on every single-leaf corruption of real fixture bodies, and
+//! accepts exactly what the typed decode accepts.
 
 mod common;
 

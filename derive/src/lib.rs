@@ -1,0 +1,158 @@
+//! `#[derive(Shape)]`: the description of a response model that `lpm_client::check` reads, taken
+//! from the same serde attributes that drive the typed decode, so the two cannot drift apart.
+//!
+//! Read: `rename_all` (only `camelCase`, the one the models use), and per field `rename`,
+//! `default`, `flatten` (the extra map: leaves the field out; unknown keys are always skipped) and
+//! `skip_deserializing` (a derived field: left out). A field is required unless its type is
+//! `Option<..>` or it has `#[serde(default)]`, as serde decides. The type's own description comes
+//! from `lpm_client::check::Described`, implemented for the wire types.
+
+use proc_macro::TokenStream;
+use quote::quote;
+use syn::{parse_macro_input, Data, DeriveInput, Fields, LitStr, Type};
+
+#[derive(Default)]
+struct FieldAttrs {
+    rename: Option<String>,
+    default: bool,
+    flatten: bool,
+    skip: bool,
+    tally: bool,
+}
+
+fn field_attrs(attrs: &[syn::Attribute]) -> syn::Result<FieldAttrs> {
+    let mut out = FieldAttrs::default();
+    for attr in attrs {
+        if attr.path().is_ident("shape") {
+            attr.parse_nested_meta(|m| {
+                if m.path.is_ident("tally") {
+                    out.tally = true;
+                }
+                Ok(())
+            })?;
+        }
+        if !attr.path().is_ident("serde") {
+            continue;
+        }
+        attr.parse_nested_meta(|m| {
+            if m.path.is_ident("rename") {
+                out.rename = Some(m.value()?.parse::<LitStr>()?.value());
+            } else if m.path.is_ident("default") {
+                out.default = true;
+                if m.input.peek(syn::Token![=]) {
+                    m.value()?.parse::<LitStr>()?;
+                }
+            } else if m.path.is_ident("flatten") {
+                out.flatten = true;
+            } else if m.path.is_ident("skip_deserializing") || m.path.is_ident("skip") {
+                out.skip = true;
+            } else if m.input.peek(syn::Token![=]) {
+                // skip_serializing_if = "...", with = "...": not about what is accepted.
+                m.value()?.parse::<LitStr>()?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(out)
+}
+
+fn rename_all(attrs: &[syn::Attribute]) -> syn::Result<Option<String>> {
+    let mut out = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        attr.parse_nested_meta(|m| {
+            if m.path.is_ident("rename_all") {
+                out = Some(m.value()?.parse::<LitStr>()?.value());
+            } else if m.input.peek(syn::Token![=]) {
+                m.value()?.parse::<LitStr>()?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(out)
+}
+
+fn camel(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut up = false;
+    for c in s.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn is_option(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"))
+}
+
+/// Derives `Described` (the model as `Ty::Obj`) for a struct with named fields.
+#[proc_macro_derive(Shape, attributes(shape))]
+pub fn derive_shape(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new_spanned(input, "Shape: structs only"));
+    };
+    let Fields::Named(named) = &data.fields else {
+        return Err(syn::Error::new_spanned(input, "Shape: named fields only"));
+    };
+    let all = rename_all(&input.attrs)?;
+    if all.as_deref().is_some_and(|r| r != "camelCase") {
+        return Err(syn::Error::new_spanned(
+            input,
+            "Shape: only rename_all = \"camelCase\"",
+        ));
+    }
+    let mut fields = Vec::new();
+    let mut tally = quote!(None);
+    for f in &named.named {
+        let a = field_attrs(&f.attrs)?;
+        if a.flatten || a.skip {
+            continue;
+        }
+        let ident = f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default();
+        let ident = ident.trim_start_matches("r#");
+        let wire = a.rename.unwrap_or_else(|| {
+            if all.is_some() {
+                camel(ident)
+            } else {
+                ident.to_owned()
+            }
+        });
+        let ty = &f.ty;
+        let required = !(a.default || is_option(ty));
+        if a.tally {
+            let i = fields.len();
+            tally = quote!(Some(#i));
+        }
+        fields.push(quote! {
+            crate::check::Field {
+                name: #wire,
+                ty: <#ty as crate::check::Described>::TY,
+                required: #required,
+            }
+        });
+    }
+    let name = &input.ident;
+    let label = name.to_string();
+    Ok(quote! {
+        impl crate::check::Described for #name {
+            const TY: crate::check::Ty = crate::check::Ty::Obj(&crate::check::Shape {
+                name: #label,
+                fields: &[#(#fields),*],
+                tally: #tally,
+            });
+        }
+    })
+}

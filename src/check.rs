@@ -1,0 +1,544 @@
+//! The decoder's gate: one pass over the response bytes that checks them against a compact
+//! description of the endpoint's reply, allocating nothing for a body that fits.
+//!
+//! JavaScript turns the body into objects with `JSON.parse`, the fastest way there is; what the
+//! client must add is the guarantee that those objects match the types, or a [`Mismatch`] naming
+//! the JSON path where they do not. That needs no typed structs: like upb's mini-tables, every
+//! model is described by a table ([`Shape`]) that one generic loop reads. The tables are derived by
+//! `#[derive(Shape)]` (crate `lpm-derive`) from the models' own serde attributes, so what this
+//! accepts is what the typed serde decode accepts (pinned by `tests/check_oracle.rs`): required
+//! fields present, each value of its type, `null` only where the field is an `Option`, unknown keys
+//! kept (skipped here, still well-formed JSON), known keys at most once.
+//!
+//! The native API runs this gate and then serde's typed decode; the wasm build runs only this.
+
+use crate::json::{self, Syntax};
+
+/// What a value must be.
+#[derive(Debug)]
+pub enum Ty {
+    /// A string (open value sets are strings too).
+    Str,
+    /// `true` or `false`.
+    Bool,
+    /// Any JSON number.
+    Num,
+    /// A non-negative integer written without fraction or exponent, at most `u64::MAX`.
+    U64,
+    /// Any JSON value (kept as received).
+    Any,
+    /// An object described by a shape.
+    Obj(&'static Shape),
+    /// An array of one type.
+    Arr(&'static Ty),
+    /// An object whose values are all of one type.
+    Map(&'static Ty),
+    /// `null`, or a value of the inner type.
+    Opt(&'static Ty),
+}
+
+/// One known field of a model.
+#[derive(Debug)]
+pub struct Field {
+    /// Its key on the wire.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: Ty,
+    /// Whether it must be present.
+    pub required: bool,
+}
+
+/// A model: its known fields (unknown keys are always allowed and kept).
+#[derive(Debug)]
+pub struct Shape {
+    /// The Rust type's name, for messages.
+    pub name: &'static str,
+    /// The known fields, in declaration order (bodies usually follow it).
+    pub fields: &'static [Field],
+    /// A boolean field counted over every object of this shape (`success` of per-item results),
+    /// from which the reply's derived counts come.
+    pub tally: Option<usize>,
+}
+
+/// A type with a description. Implemented for the wire types here and derived for models.
+pub trait Described {
+    /// The description.
+    const TY: Ty;
+}
+
+impl Described for String {
+    const TY: Ty = Ty::Str;
+}
+impl Described for bool {
+    const TY: Ty = Ty::Bool;
+}
+impl Described for f64 {
+    const TY: Ty = Ty::Num;
+}
+impl Described for u64 {
+    const TY: Ty = Ty::U64;
+}
+impl Described for serde_json::Value {
+    const TY: Ty = Ty::Any;
+}
+impl Described for serde_json::Map<String, serde_json::Value> {
+    const TY: Ty = Ty::Map(&Ty::Any);
+}
+impl<T: Described> Described for std::collections::BTreeMap<String, T> {
+    const TY: Ty = Ty::Map(&T::TY);
+}
+impl<T: Described> Described for Vec<T> {
+    const TY: Ty = Ty::Arr(&T::TY);
+}
+impl<T: Described> Described for Option<T> {
+    const TY: Ty = Ty::Opt(&T::TY);
+}
+
+/// Where and why a body does not fit its description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// JSON path of the value that did not fit (`courses[3].price.original`), `.` for the whole
+    /// body (a syntax error or a cut-off body concerns all of it).
+    pub path: String,
+    /// What did not fit.
+    pub detail: String,
+}
+
+/// Counts over the `tally` field of the checked objects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Objects of a tallied shape.
+    pub items: u32,
+    /// Of those, how many had the tallied field `true`.
+    pub trues: u32,
+}
+
+/// One step of the path to a mismatch.
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+enum Why {
+    Syntax(Syntax),
+    Type {
+        expected: &'static str,
+        found: &'static str,
+    },
+    Missing(&'static str),
+    Duplicate(&'static str),
+}
+
+/// A mismatch on its way up; the path is collected in reverse while unwinding.
+struct Fail {
+    why: Why,
+    rev_path: Vec<Seg>,
+}
+
+type R<T> = Result<T, Box<Fail>>;
+
+fn fail<T>(why: Why) -> R<T> {
+    Err(Box::new(Fail {
+        why,
+        rev_path: Vec::new(),
+    }))
+}
+
+fn at<T>(r: R<T>, seg: impl FnOnce() -> Seg) -> R<T> {
+    r.map_err(|mut f| {
+        if !matches!(f.why, Why::Syntax(_)) {
+            f.rev_path.push(seg());
+        }
+        f
+    })
+}
+
+impl Fail {
+    fn into_mismatch(self) -> Mismatch {
+        let mut path = String::new();
+        for seg in self.rev_path.iter().rev() {
+            match seg {
+                Seg::Key(k) => {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(k);
+                }
+                Seg::Index(i) => {
+                    path.push('[');
+                    json::push_uint(&mut path, *i as u64);
+                    path.push(']');
+                }
+            }
+        }
+        if path.is_empty() {
+            path.push('.');
+        }
+        let mut detail = String::new();
+        match self.why {
+            Why::Syntax(s) => {
+                detail.push_str("not well-formed JSON: ");
+                detail.push_str(s.describe());
+            }
+            Why::Type { expected, found } => {
+                detail.push_str("expected ");
+                detail.push_str(expected);
+                detail.push_str(", found ");
+                detail.push_str(found);
+            }
+            Why::Missing(name) => {
+                detail.push_str("missing field `");
+                detail.push_str(name);
+                detail.push('`');
+            }
+            Why::Duplicate(name) => {
+                detail.push_str("duplicate field `");
+                detail.push_str(name);
+                detail.push('`');
+            }
+        }
+        Mismatch { path, detail }
+    }
+}
+
+fn expected(ty: &Ty) -> &'static str {
+    match ty {
+        Ty::Str => "a string",
+        Ty::Bool => "a boolean",
+        Ty::Num => "a number",
+        Ty::U64 => "a non-negative integer",
+        Ty::Any => "a JSON value",
+        Ty::Obj(_) | Ty::Map(_) => "an object",
+        Ty::Arr(_) => "an array",
+        Ty::Opt(inner) => expected(inner),
+    }
+}
+
+/// The checker: a cursor over the body.
+struct Checker<'a> {
+    s: json::Scanner<'a>,
+    tally: Tally,
+}
+
+impl<'a> Checker<'a> {
+    fn syntax<T>(r: Result<T, Syntax>) -> R<T> {
+        r.or_else(|e| fail(Why::Syntax(e)))
+    }
+
+    fn value(&mut self, ty: &Ty, depth: u32) -> R<()> {
+        let s = &mut self.s;
+        s.ws();
+        let found = match s.peek() {
+            Some(b'"') => "a string",
+            Some(b'{') => "an object",
+            Some(b'[') => "an array",
+            Some(b't' | b'f') => "a boolean",
+            Some(b'n') => "null",
+            Some(b'-' | b'0'..=b'9') => "a number",
+            Some(_) => return fail(Why::Syntax(Syntax::Unexpected)),
+            None => return fail(Why::Syntax(Syntax::Eof)),
+        };
+        let mismatch = || {
+            fail(Why::Type {
+                expected: expected(ty),
+                found,
+            })
+        };
+        match (ty, found) {
+            (Ty::Any, _) => Self::syntax(s.skip(depth)),
+            (Ty::Opt(_), "null") => Self::syntax(s.literal()),
+            (Ty::Opt(inner), _) => self.value(inner, depth),
+            (Ty::Str, "a string") => Self::syntax(s.string().map(|_| ())),
+            (Ty::Bool, "a boolean") => Self::syntax(s.literal()),
+            (Ty::Num, "a number") => Self::syntax(s.number().map(|_| ())),
+            (Ty::U64, "a number") => {
+                let start = s.pos();
+                let n = Self::syntax(s.number())?;
+                if n.is_u64(s.slice(start)) {
+                    Ok(())
+                } else {
+                    let found = if n.integer {
+                        "a negative or too large integer"
+                    } else {
+                        "a fractional number"
+                    };
+                    fail(Why::Type {
+                        expected: expected(ty),
+                        found,
+                    })
+                }
+            }
+            (Ty::Obj(shape), "an object") => self.object(shape, depth + 1),
+            (Ty::Map(inner), "an object") => self.map(inner, depth + 1),
+            (Ty::Arr(inner), "an array") => self.array(inner, depth + 1),
+            _ => {
+                // Consume it first: a syntax error inside it concerns the whole body.
+                Self::syntax(s.skip(depth))?;
+                mismatch()
+            }
+        }
+    }
+
+    fn enter(&mut self, open: u8, depth: u32) -> R<()> {
+        if depth > json::MAX_DEPTH {
+            return fail(Why::Syntax(Syntax::TooDeep));
+        }
+        Self::syntax(self.s.expect(open))
+    }
+
+    fn array(&mut self, elem: &Ty, depth: u32) -> R<()> {
+        self.enter(b'[', depth)?;
+        let mut i = 0;
+        while Self::syntax(self.s.next_item(b']', i == 0))? {
+            at(self.value(elem, depth), || Seg::Index(i))?;
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn map(&mut self, elem: &Ty, depth: u32) -> R<()> {
+        self.enter(b'{', depth)?;
+        let mut first = true;
+        while Self::syntax(self.s.next_item(b'}', first))? {
+            first = false;
+            let key = Self::syntax(self.s.key())?;
+            at(self.value(elem, depth), || Seg::Key(key.to_owned_string()))?;
+        }
+        Ok(())
+    }
+
+    fn object(&mut self, shape: &Shape, depth: u32) -> R<()> {
+        self.enter(b'{', depth)?;
+        let fields = shape.fields;
+        let mut seen: u64 = 0;
+        let mut cursor = 0;
+        let mut first = true;
+        let mut tallied = false;
+        while Self::syntax(self.s.next_item(b'}', first))? {
+            first = false;
+            let key = Self::syntax(self.s.key())?;
+            // Bodies list fields in declaration order, so the next field is tried first.
+            let hit = match fields.get(cursor) {
+                Some(f) if key.is(f.name) => Some(cursor),
+                _ => fields.iter().position(|f| key.is(f.name)),
+            };
+            let Some(k) = hit else {
+                Self::syntax(self.s.skip(depth))?;
+                continue;
+            };
+            cursor = k + 1;
+            let bit = 1u64 << (k % 64);
+            if seen & bit != 0 {
+                return at(fail(Why::Duplicate(fields[k].name)), || {
+                    Seg::Key(fields[k].name.into())
+                });
+            }
+            seen |= bit;
+            if shape.tally == Some(k) {
+                self.s.ws();
+                tallied = self.s.peek() == Some(b't');
+            }
+            at(self.value(&fields[k].ty, depth), || {
+                Seg::Key(fields[k].name.into())
+            })?;
+        }
+        for (k, f) in fields.iter().enumerate() {
+            if f.required && seen & (1u64 << (k % 64)) == 0 {
+                return fail(Why::Missing(f.name));
+            }
+        }
+        if shape.tally.is_some() {
+            self.tally.items = self.tally.items.saturating_add(1);
+            self.tally.trues = self.tally.trues.saturating_add(u32::from(tallied));
+        }
+        Ok(())
+    }
+}
+
+/// Checks that `body` is one JSON value of type `ty` (whitespace around it allowed). Never
+/// panics, and allocates only to describe a mismatch.
+pub fn check(body: &[u8], ty: &Ty) -> Result<Tally, Mismatch> {
+    let mut c = Checker {
+        s: json::Scanner::new(body),
+        tally: Tally::default(),
+    };
+    let run = c.value(ty, 0).and_then(|()| Checker::syntax(c.s.end()));
+    match run {
+        Ok(()) => Ok(c.tally),
+        Err(f) => Err(f.into_mismatch()),
+    }
+}
+
+/// The head every envelope has: `respCode` and `msg`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// `respCode` as received.
+    pub code: String,
+    /// `msg`, empty when `null` or absent.
+    pub msg: String,
+}
+
+/// What an envelope turned out to be.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Envelope {
+    /// Not well-formed JSON, not an object, or without a string `respCode` (or with a `msg` that
+    /// is neither a string nor `null`, or either key twice).
+    NotEnvelope(Mismatch),
+    /// A code the endpoint does not accept as success: the data was not checked.
+    Error(Head),
+    /// A success code, and the data fits the reply.
+    Ok(Head, Tally),
+    /// A success code, but the data does not fit the reply.
+    Mismatch(Head, Mismatch),
+}
+
+/// Reads an envelope in one pass: its head, and when `accepts` says the code is a success, its
+/// data checked against `reply` (keys of the reply are checked in document order, the first
+/// mismatch is the one reported, as a typed decode would).
+pub fn envelope(body: &[u8], reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
+    let mut c = Checker {
+        s: json::Scanner::new(body),
+        tally: Tally::default(),
+    };
+    let not = |why: Why, key: Option<&'static str>| {
+        let rev_path = key.map(|k| vec![Seg::Key(k.into())]).unwrap_or_default();
+        Envelope::NotEnvelope(Fail { why, rev_path }.into_mismatch())
+    };
+    c.s.ws();
+    if c.s.peek() != Some(b'{') {
+        return match c.s.skip(0).and_then(|()| c.s.end()) {
+            Err(e) => not(Why::Syntax(e), None),
+            Ok(()) => not(
+                Why::Type {
+                    expected: "an object",
+                    found: "another JSON value",
+                },
+                None,
+            ),
+        };
+    }
+    c.s.set_pos(c.s.pos() + 1);
+    let mut code: Option<String> = None;
+    let mut msg: Option<Option<String>> = None;
+    let mut data: Option<Box<Fail>> = None;
+    let fields = reply.fields;
+    let mut seen: u64 = 0;
+    let mut first = true;
+    loop {
+        let more = match c.s.next_item(b'}', first) {
+            Ok(m) => m,
+            Err(e) => return not(Why::Syntax(e), None),
+        };
+        if !more {
+            break;
+        }
+        first = false;
+        let key = match c.s.key() {
+            Ok(k) => k,
+            Err(e) => return not(Why::Syntax(e), None),
+        };
+        c.s.ws();
+        let start = c.s.pos();
+        if key.is("respCode") || key.is("msg") {
+            let name = if key.is("msg") { "msg" } else { "respCode" };
+            let dup = if name == "msg" {
+                msg.is_some()
+            } else {
+                code.is_some()
+            };
+            if dup {
+                return not(Why::Duplicate(name), Some(name));
+            }
+            let text = match c.s.peek() {
+                Some(b'"') => match c.s.string() {
+                    Ok(s) => Some(s.to_owned_string()),
+                    Err(e) => return not(Why::Syntax(e), None),
+                },
+                Some(b'n') if name == "msg" => match c.s.literal() {
+                    Ok(()) => None,
+                    Err(e) => return not(Why::Syntax(e), None),
+                },
+                _ => {
+                    if let Err(e) = c.s.skip(1) {
+                        return not(Why::Syntax(e), None);
+                    }
+                    let expected = if name == "msg" {
+                        "a string or null"
+                    } else {
+                        "a string"
+                    };
+                    return not(
+                        Why::Type {
+                            expected,
+                            found: "another JSON value",
+                        },
+                        Some(name),
+                    );
+                }
+            };
+            if name == "msg" {
+                msg = Some(text);
+            } else {
+                code = text;
+            }
+            c.s.set_pos(start);
+        }
+        let hit = fields.iter().position(|f| key.is(f.name));
+        let wanted = code.as_deref().is_none_or(accepts);
+        match hit {
+            Some(k) if data.is_none() && wanted => {
+                let bit = 1u64 << (k % 64);
+                let run = if seen & bit != 0 {
+                    fail(Why::Duplicate(fields[k].name))
+                } else {
+                    seen |= bit;
+                    c.value(&fields[k].ty, 1)
+                };
+                if let Err(f) = at(run, || Seg::Key(fields[k].name.into())) {
+                    if let Why::Syntax(e) = f.why {
+                        return not(Why::Syntax(e), None);
+                    }
+                    data = Some(f);
+                    c.s.set_pos(start);
+                    if let Err(e) = c.s.skip(1) {
+                        return not(Why::Syntax(e), None);
+                    }
+                }
+            }
+            _ => {
+                if let Err(e) = c.s.skip(1) {
+                    return not(Why::Syntax(e), None);
+                }
+            }
+        }
+    }
+    if let Err(e) = c.s.end() {
+        return not(Why::Syntax(e), None);
+    }
+    let Some(code) = code else {
+        return not(Why::Missing("respCode"), None);
+    };
+    let head = Head {
+        code,
+        msg: msg.flatten().unwrap_or_default(),
+    };
+    if !accepts(&head.code) {
+        return Envelope::Error(head);
+    }
+    if data.is_none() {
+        if let Some(f) = fields
+            .iter()
+            .enumerate()
+            .find(|(k, f)| f.required && seen & (1u64 << (k % 64)) == 0)
+        {
+            data = Some(Box::new(Fail {
+                why: Why::Missing(f.1.name),
+                rev_path: Vec::new(),
+            }));
+        }
+    }
+    match data {
+        Some(f) => Envelope::Mismatch(head, f.into_mismatch()),
+        None => Envelope::Ok(head, c.tally),
+    }
+}

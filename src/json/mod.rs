@@ -1,0 +1,480 @@
+//! A small JSON layer of our own, so the wasm build carries no serde_json: a validating scanner
+//! (used by the decoder's gate, [`crate::check`]), a borrowed value tree for validating what a
+//! caller passes ([`Value`], [`parse`]), and text output ([`push_str`], [`push_uint`], [`ser`]).
+//!
+//! Strict RFC 8259: what it accepts, `JSON.parse` accepts too, so a body that passed the check
+//! always parses in JavaScript. Never panics; nesting deeper than [`MAX_DEPTH`] is refused (as
+//! serde_json does), so no input can exhaust the stack.
+
+pub mod ser;
+mod value;
+
+use std::borrow::Cow;
+
+pub use value::{parse, JsonView, Kind, Value};
+
+/// Deepest nesting accepted (serde_json's limit too).
+pub const MAX_DEPTH: u32 = 128;
+
+/// Why a text is not well-formed JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// It ends in the middle of a value.
+    Eof,
+    /// A character that cannot start or continue a value here.
+    Unexpected,
+    /// A backslash escape that JSON does not have.
+    BadEscape,
+    /// Bytes that are not UTF-8.
+    BadUtf8,
+    /// A raw control character inside a string.
+    ControlChar,
+    /// A malformed number.
+    BadNumber,
+    /// A `\u` escape of half a surrogate pair.
+    LoneSurrogate,
+    /// Nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// Something follows the value.
+    Trailing,
+}
+
+impl Syntax {
+    /// A short English description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Syntax::Eof => "it ends in the middle of a value",
+            Syntax::Unexpected => "unexpected character",
+            Syntax::BadEscape => "invalid escape in a string",
+            Syntax::BadUtf8 => "bytes that are not UTF-8",
+            Syntax::ControlChar => "control character inside a string",
+            Syntax::BadNumber => "malformed number",
+            Syntax::LoneSurrogate => "lone surrogate in a \\u escape",
+            Syntax::TooDeep => "nested too deeply",
+            Syntax::Trailing => "characters after the value",
+        }
+    }
+}
+
+/// A string as it stands in the text (valid, between its quotes), decoded on demand.
+#[derive(Clone, Copy, Debug)]
+pub struct Str<'a> {
+    raw: &'a [u8],
+    escaped: bool,
+}
+
+impl<'a> Str<'a> {
+    /// Whether its decoded content is `s`.
+    pub fn is(&self, s: &str) -> bool {
+        if self.escaped {
+            self.decode() == s
+        } else {
+            self.raw == s.as_bytes()
+        }
+    }
+
+    /// The decoded content (borrowed when it has no escape).
+    pub fn decode(&self) -> Cow<'a, str> {
+        let Ok(text) = core::str::from_utf8(self.raw) else {
+            return Cow::Borrowed("");
+        };
+        if !self.escaped {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('b') => out.push('\u{8}'),
+                Some('f') => out.push('\u{c}'),
+                Some('n') => out.push('\n'),
+                Some('r') => out.push('\r'),
+                Some('t') => out.push('\t'),
+                Some('u') => {
+                    let hi = hex4(&mut chars);
+                    let code = if (0xD800..0xDC00).contains(&hi) {
+                        chars.next();
+                        chars.next();
+                        let lo = hex4(&mut chars);
+                        0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF)
+                    } else {
+                        hi
+                    };
+                    out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                }
+                Some(other) => out.push(other),
+                None => {}
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// The decoded content, owned.
+    pub fn to_owned_string(&self) -> String {
+        self.decode().into_owned()
+    }
+}
+
+fn hex4(chars: &mut core::str::Chars<'_>) -> u32 {
+    let mut n = 0;
+    for _ in 0..4 {
+        n = n * 16 + chars.next().and_then(|c| c.to_digit(16)).unwrap_or(0);
+    }
+    n
+}
+
+/// What a number literal looks like.
+#[derive(Clone, Copy, Debug)]
+pub struct Num {
+    /// No fraction and no exponent.
+    pub integer: bool,
+    /// It starts with `-`.
+    pub negative: bool,
+}
+
+impl Num {
+    /// Whether `text` (this literal) is an integer in `0..=u64::MAX`.
+    pub fn is_u64(&self, text: &[u8]) -> bool {
+        self.integer && !self.negative && parse_u64(text).is_some()
+    }
+}
+
+/// The value of a literal made only of ASCII digits, if it fits a `u64`.
+pub fn parse_u64(text: &[u8]) -> Option<u64> {
+    if text.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in text {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(n)
+}
+
+/// A cursor over JSON text that checks what it passes.
+pub struct Scanner<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of `b`.
+    pub fn new(b: &'a [u8]) -> Self {
+        Scanner { b, i: 0 }
+    }
+
+    /// The current offset.
+    pub fn pos(&self) -> usize {
+        self.i
+    }
+
+    /// Moves back to an earlier offset.
+    pub fn set_pos(&mut self, i: usize) {
+        self.i = i;
+    }
+
+    /// The text from `start` to the current offset.
+    pub fn slice(&self, start: usize) -> &'a [u8] {
+        self.b.get(start..self.i).unwrap_or_default()
+    }
+
+    /// The next byte, not consumed.
+    pub fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    /// Skips whitespace.
+    pub fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.i += 1;
+        }
+    }
+
+    /// Skips whitespace, then consumes `b`.
+    pub fn expect(&mut self, b: u8) -> Result<(), Syntax> {
+        self.ws();
+        match self.peek() {
+            Some(c) if c == b => {
+                self.i += 1;
+                Ok(())
+            }
+            Some(_) => Err(Syntax::Unexpected),
+            None => Err(Syntax::Eof),
+        }
+    }
+
+    /// Only whitespace is left.
+    pub fn end(&mut self) -> Result<(), Syntax> {
+        self.ws();
+        if self.i < self.b.len() {
+            Err(Syntax::Trailing)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Inside an array or object just opened: whether another item follows (consuming the `,`
+    /// between items), or the container closes with `close` (consumed).
+    pub fn next_item(&mut self, close: u8, first: bool) -> Result<bool, Syntax> {
+        self.ws();
+        match self.peek() {
+            Some(c) if c == close => {
+                self.i += 1;
+                Ok(false)
+            }
+            Some(_) if first => Ok(true),
+            Some(b',') => {
+                self.i += 1;
+                Ok(true)
+            }
+            Some(_) => Err(Syntax::Unexpected),
+            None => Err(Syntax::Eof),
+        }
+    }
+
+    /// An object key and its `:`.
+    pub fn key(&mut self) -> Result<Str<'a>, Syntax> {
+        self.ws();
+        if self.peek() != Some(b'"') {
+            return Err(if self.peek().is_none() {
+                Syntax::Eof
+            } else {
+                Syntax::Unexpected
+            });
+        }
+        let k = self.string()?;
+        self.expect(b':')?;
+        Ok(k)
+    }
+
+    /// `true`, `false` or `null`.
+    pub fn literal(&mut self) -> Result<(), Syntax> {
+        let rest = self.b.get(self.i..).unwrap_or_default();
+        for word in [&b"true"[..], b"false", b"null"] {
+            if rest.starts_with(word) {
+                self.i += word.len();
+                return Ok(());
+            }
+        }
+        Err(
+            if rest.len() < 5
+                && [&b"true"[..], b"false", b"null"]
+                    .iter()
+                    .any(|w| w.starts_with(rest))
+            {
+                Syntax::Eof
+            } else {
+                Syntax::Unexpected
+            },
+        )
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.i;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.i += 1;
+        }
+        self.i - start
+    }
+
+    /// A number literal.
+    pub fn number(&mut self) -> Result<Num, Syntax> {
+        let negative = self.peek() == Some(b'-');
+        if negative {
+            self.i += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            None => return Err(Syntax::Eof),
+            Some(_) => return Err(Syntax::BadNumber),
+        }
+        let mut integer = true;
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            integer = false;
+            if self.digits() == 0 {
+                return Err(self.bad_number());
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            integer = false;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.bad_number());
+            }
+        }
+        Ok(Num { integer, negative })
+    }
+
+    fn bad_number(&self) -> Syntax {
+        if self.peek().is_none() {
+            Syntax::Eof
+        } else {
+            Syntax::BadNumber
+        }
+    }
+
+    /// A string (at its opening quote), checked: escapes, UTF-8, no raw control characters.
+    pub fn string(&mut self) -> Result<Str<'a>, Syntax> {
+        self.expect(b'"')?;
+        let start = self.i;
+        let mut escaped = false;
+        loop {
+            let run = self.i;
+            let mut high = 0u8;
+            while let Some(&b) = self.b.get(self.i) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                high |= b;
+                self.i += 1;
+            }
+            if high >= 0x80 && core::str::from_utf8(self.slice(run)).is_err() {
+                // A run may end inside a sequence only at a quote or backslash, which is not
+                // a continuation byte: so a failure here is real.
+                return Err(Syntax::BadUtf8);
+            }
+            match self.peek() {
+                None => return Err(Syntax::Eof),
+                Some(b'"') => {
+                    let raw = self.slice(start);
+                    self.i += 1;
+                    return Ok(Str { raw, escaped });
+                }
+                Some(b'\\') => {
+                    escaped = true;
+                    self.i += 1;
+                    self.escape()?;
+                }
+                Some(_) => return Err(Syntax::ControlChar),
+            }
+        }
+    }
+
+    fn escape(&mut self) -> Result<(), Syntax> {
+        match self.peek() {
+            None => Err(Syntax::Eof),
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.i += 1;
+                Ok(())
+            }
+            Some(b'u') => {
+                self.i += 1;
+                let hi = self.hex4()?;
+                if (0xDC00..0xE000).contains(&hi) {
+                    return Err(Syntax::LoneSurrogate);
+                }
+                if (0xD800..0xDC00).contains(&hi) {
+                    if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
+                        return Err(Syntax::LoneSurrogate);
+                    }
+                    self.i += 2;
+                    if !(0xDC00..0xE000).contains(&self.hex4()?) {
+                        return Err(Syntax::LoneSurrogate);
+                    }
+                }
+                Ok(())
+            }
+            Some(_) => Err(Syntax::BadEscape),
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, Syntax> {
+        let mut n = 0;
+        for _ in 0..4 {
+            let d = match self.peek() {
+                None => return Err(Syntax::Eof),
+                Some(c) => (c as char).to_digit(16).ok_or(Syntax::BadEscape)?,
+            };
+            n = n * 16 + d;
+            self.i += 1;
+        }
+        Ok(n)
+    }
+
+    /// Skips one value of any type, checking it; `depth` is the nesting it starts at.
+    pub fn skip(&mut self, depth: u32) -> Result<(), Syntax> {
+        self.ws();
+        match self.peek() {
+            None => Err(Syntax::Eof),
+            Some(b'"') => self.string().map(|_| ()),
+            Some(b't' | b'f' | b'n') => self.literal(),
+            Some(b'-' | b'0'..=b'9') => self.number().map(|_| ()),
+            Some(open @ (b'[' | b'{')) => {
+                if depth >= MAX_DEPTH {
+                    return Err(Syntax::TooDeep);
+                }
+                self.i += 1;
+                let close = if open == b'[' { b']' } else { b'}' };
+                let mut first = true;
+                while self.next_item(close, first)? {
+                    first = false;
+                    if open == b'{' {
+                        self.key()?;
+                    }
+                    self.skip(depth + 1)?;
+                }
+                Ok(())
+            }
+            Some(_) => Err(Syntax::Unexpected),
+        }
+    }
+}
+
+/// Appends `s` as a JSON string literal.
+pub fn push_str(out: &mut String, s: &str) {
+    out.push('"');
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[from..i]);
+        if esc.is_empty() {
+            out.push_str("\\u00");
+            out.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));
+            out.push(char::from(b"0123456789abcdef"[usize::from(b & 15)]));
+        } else {
+            out.push_str(esc);
+        }
+        from = i + 1;
+    }
+    out.push_str(&s[from..]);
+    out.push('"');
+}
+
+/// Appends `n` in decimal (no `core::fmt` on this path: it costs the wasm kilobytes).
+pub fn push_uint(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(char::from(b));
+    }
+}

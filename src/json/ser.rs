@@ -1,0 +1,372 @@
+//! A serde `Serializer` to JSON text, small enough for the wasm build (serde_json's writer and its
+//! float formatting cost it tens of kilobytes). What crosses to JavaScript (errors, issues,
+//! derived fields) keeps its one definition, the types' serde attributes, and is written here.
+//!
+//! Floats are written exactly when integral (within ±2^53), else with up to 6 decimals: the only
+//! floats that cross are milliseconds. Non-finite floats are `null`, as in `JSON.stringify`.
+
+use serde::ser::{self, Serialize};
+
+use super::{push_str, push_uint};
+
+/// Serializes `value` as JSON text.
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut ser = Ser { out: String::new() };
+    // Only `Error::custom` fails, and no type here calls it.
+    let _ = value.serialize(&mut ser);
+    ser.out
+}
+
+/// The one error (a `Serialize` impl asked to fail).
+#[derive(Debug)]
+pub struct Error;
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("cannot serialize")
+    }
+}
+impl std::error::Error for Error {}
+impl ser::Error for Error {
+    fn custom<T: core::fmt::Display>(_msg: T) -> Self {
+        Error
+    }
+}
+
+struct Ser {
+    out: String,
+}
+
+fn push_int(out: &mut String, n: i128) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_uint(out, n.unsigned_abs().min(u128::from(u64::MAX)) as u64);
+}
+
+fn push_f64(out: &mut String, f: f64) {
+    if !f.is_finite() {
+        out.push_str("null");
+        return;
+    }
+    if f.trunc() == f && f.abs() <= 9_007_199_254_740_992.0 {
+        push_int(out, f as i128);
+        return;
+    }
+    if f < 0.0 {
+        out.push('-');
+    }
+    let a = f.abs();
+    let int = a.trunc();
+    push_uint(out, int.min(u64::MAX as f64) as u64);
+    let mut frac = ((a - int) * 1e6).round() as u64;
+    if frac > 0 {
+        out.push('.');
+        let mut digits = [b'0'; 6];
+        for d in digits.iter_mut().rev() {
+            *d = b'0' + (frac % 10) as u8;
+            frac /= 10;
+        }
+        let len = 6 - digits.iter().rev().take_while(|&&d| d == b'0').count();
+        for &d in &digits[..len] {
+            out.push(char::from(d));
+        }
+    }
+}
+
+/// The state of a sequence or map being written: whether an element was written yet.
+struct Compound<'a> {
+    ser: &'a mut Ser,
+    first: bool,
+    close: char,
+}
+
+impl Compound<'_> {
+    fn comma(&mut self) {
+        if !self.first {
+            self.ser.out.push(',');
+        }
+        self.first = false;
+    }
+    fn key(&mut self, key: &str) {
+        self.comma();
+        push_str(&mut self.ser.out, key);
+        self.ser.out.push(':');
+    }
+}
+
+impl<'a> ser::Serializer for &'a mut Ser {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.out.push_str(if v { "true" } else { "false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        push_int(&mut self.out, v.into());
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        push_uint(&mut self.out, v);
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        push_f64(&mut self.out, v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        push_str(&mut self.out, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        use ser::SerializeSeq;
+        let mut seq = self.serialize_seq(Some(v.len()))?;
+        for b in v {
+            seq.serialize_element(b)?;
+        }
+        seq.end()
+    }
+    fn serialize_none(self) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<(), Error> {
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.out.push_str("null");
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        v: &T,
+    ) -> Result<(), Error> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        v: &T,
+    ) -> Result<(), Error> {
+        self.out.push('{');
+        push_str(&mut self.out, variant);
+        self.out.push(':');
+        v.serialize(&mut *self)?;
+        self.out.push('}');
+        Ok(())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
+        self.out.push('[');
+        Ok(Compound {
+            ser: self,
+            first: true,
+            close: ']',
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a>, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Compound<'a>, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Error> {
+        self.out.push('{');
+        push_str(&mut self.out, variant);
+        self.out.push_str(":[");
+        Ok(Compound {
+            ser: self,
+            first: true,
+            close: '}',
+        })
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
+        self.out.push('{');
+        Ok(Compound {
+            ser: self,
+            first: true,
+            close: '}',
+        })
+    }
+    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Compound<'a>, Error> {
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Error> {
+        self.out.push('{');
+        push_str(&mut self.out, variant);
+        self.out.push_str(":{");
+        Ok(Compound {
+            ser: self,
+            first: true,
+            close: '}',
+        })
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        self.comma();
+        v.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.ser.out.push(']');
+        if self.close == '}' {
+            self.ser.out.push('}');
+        }
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<(), Error> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<(), Error> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<(), Error> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.comma();
+        key.serialize(&mut *self.ser)?;
+        self.ser.out.push(':');
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        v.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.ser.out.push('}');
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        v: &T,
+    ) -> Result<(), Error> {
+        self.key(key);
+        v.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.ser.out.push('}');
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        v: &T,
+    ) -> Result<(), Error> {
+        ser::SerializeStruct::serialize_field(self, key, v)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.ser.out.push_str("}}");
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn writes_what_serde_json_writes() {
+        let v =
+            serde_json::json!({"a": [1, -2, 3.25, true, null, "é\"\n\u{1}"], "b": {"c": 1.5e-3}});
+        let ours: serde_json::Value = serde_json::from_str(&super::to_string(&v)).unwrap();
+        assert_eq!(ours["a"], v["a"]);
+        assert_eq!(ours["b"]["c"], serde_json::json!(0.0015));
+    }
+}

@@ -1,0 +1,353 @@
+//! A borrowed JSON value for validating what callers pass, and [`JsonView`], the read-only view
+//! the validators take, so that they work on this tree (the wasm build) and on
+//! `serde_json::Value` (the native API) alike.
+
+use std::borrow::Cow;
+
+use super::{push_str, Scanner, Syntax, MAX_DEPTH};
+
+/// A parsed JSON value; strings without escapes borrow from the text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value<'a> {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A number, as its literal.
+    Num(&'a str),
+    /// A string.
+    Str(Cow<'a, str>),
+    /// An array.
+    Arr(Vec<Value<'a>>),
+    /// An object, keys in order (a repeated key: the last one counts, as in `JSON.parse`).
+    Obj(Vec<(Cow<'a, str>, Value<'a>)>),
+}
+
+/// Parses `text` as one JSON value.
+pub fn parse(text: &str) -> Result<Value<'_>, Syntax> {
+    let mut s = Scanner::new(text.as_bytes());
+    let v = value(&mut s, 0)?;
+    s.end()?;
+    Ok(v)
+}
+
+fn value<'a>(s: &mut Scanner<'a>, depth: u32) -> Result<Value<'a>, Syntax> {
+    s.ws();
+    Ok(match s.peek() {
+        None => return Err(Syntax::Eof),
+        Some(b'"') => Value::Str(s.string()?.decode()),
+        Some(c @ (b't' | b'f' | b'n')) => {
+            s.literal()?;
+            match c {
+                b't' => Value::Bool(true),
+                b'f' => Value::Bool(false),
+                _ => Value::Null,
+            }
+        }
+        Some(b'-' | b'0'..=b'9') => {
+            let start = s.pos();
+            s.number()?;
+            Value::Num(core::str::from_utf8(s.slice(start)).unwrap_or("0"))
+        }
+        Some(open @ (b'[' | b'{')) => {
+            if depth >= MAX_DEPTH {
+                return Err(Syntax::TooDeep);
+            }
+            s.expect(open)?;
+            let close = if open == b'[' { b']' } else { b'}' };
+            let mut items = Vec::new();
+            let mut entries = Vec::new();
+            let mut first = true;
+            while s.next_item(close, first)? {
+                first = false;
+                if open == b'{' {
+                    let k = s.key()?.decode();
+                    entries.push((k, value(s, depth + 1)?));
+                } else {
+                    items.push(value(s, depth + 1)?);
+                }
+            }
+            if open == b'[' {
+                Value::Arr(items)
+            } else {
+                Value::Obj(entries)
+            }
+        }
+        Some(_) => return Err(Syntax::Unexpected),
+    })
+}
+
+impl Value<'_> {
+    /// Appends the value as JSON text (numbers as they were written).
+    pub fn write(&self, out: &mut String) {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Num(n) => out.push_str(n),
+            Value::Str(s) => push_str(out, s),
+            Value::Arr(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    v.write(out);
+                }
+                out.push(']');
+            }
+            Value::Obj(entries) => {
+                out.push('{');
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    push_str(out, k);
+                    out.push(':');
+                    v.write(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// What kind of value a [`JsonView`] is, with the parts validators read.
+pub enum Kind<'v, J> {
+    /// `null`.
+    Null,
+    /// A boolean.
+    Bool,
+    /// A number.
+    Num,
+    /// A string.
+    Str(&'v str),
+    /// An array.
+    Arr(&'v [J]),
+    /// An object.
+    Obj,
+}
+
+/// A read-only view of a JSON value: what the validators and planners need.
+pub trait JsonView: Sized {
+    /// The value's kind.
+    fn kind(&self) -> Kind<'_, Self>;
+    /// The member `key` of an object (`None` for other kinds or a missing key).
+    fn get(&self, key: &str) -> Option<&Self>;
+    /// The keys of an object, in order (empty for other kinds).
+    fn keys(&self) -> Vec<&str>;
+    /// The integer a number holds: an integer literal within the `i64`/`u64` range, or a number
+    /// with a fraction or exponent whose value is integral and within ±2^53 (where `f64` is
+    /// exact): `1.0` and `1e2` count, `1.5` and `1e300` do not.
+    fn as_integer(&self) -> Option<i128>;
+    /// The value as JSON text.
+    fn to_json(&self) -> String;
+
+    /// `null`.
+    fn is_null(&self) -> bool {
+        matches!(self.kind(), Kind::Null)
+    }
+    /// An object.
+    fn is_object(&self) -> bool {
+        matches!(self.kind(), Kind::Obj)
+    }
+    /// The string, if it is one.
+    fn as_str(&self) -> Option<&str> {
+        match self.kind() {
+            Kind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl JsonView for Value<'_> {
+    fn kind(&self) -> Kind<'_, Self> {
+        match self {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Num(_) => Kind::Num,
+            Value::Str(s) => Kind::Str(s),
+            Value::Arr(a) => Kind::Arr(a),
+            Value::Obj(_) => Kind::Obj,
+        }
+    }
+    fn get(&self, key: &str) -> Option<&Self> {
+        match self {
+            Value::Obj(entries) => entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+    fn keys(&self) -> Vec<&str> {
+        match self {
+            Value::Obj(entries) => entries.iter().map(|(k, _)| k.as_ref()).collect(),
+            _ => Vec::new(),
+        }
+    }
+    fn as_integer(&self) -> Option<i128> {
+        match self {
+            Value::Num(text) => literal_integer(text),
+            _ => None,
+        }
+    }
+    fn to_json(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+}
+
+/// 2^53: up to here every integer is exact in an `f64`.
+const F64_EXACT: i128 = 9_007_199_254_740_992;
+
+/// The integer a well-formed number literal holds, by the rule of [`JsonView::as_integer`],
+/// computed on the digits (no float parsing, which would cost the wasm its formatting tables).
+fn literal_integer(text: &str) -> Option<i128> {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let sign = |n: i128| if negative { -n } else { n };
+    if body.bytes().all(|b| b.is_ascii_digit()) {
+        let n = sign(super::parse_u64(body.as_bytes()).map(i128::from)?);
+        return (i128::from(i64::MIN)..=i128::from(u64::MAX))
+            .contains(&n)
+            .then_some(n);
+    }
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], body[i + 1..].trim_start_matches('+')),
+        None => (body, "0"),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: Vec<u8> = int
+        .bytes()
+        .chain(frac.bytes())
+        .skip_while(|&b| b == b'0')
+        .collect();
+    if digits.is_empty() {
+        return Some(0);
+    }
+    // Exponents beyond this make any non-zero value either too large or fractional.
+    let exp: i64 = match exp.strip_prefix('-') {
+        Some(e) => -(super::parse_u64(e.as_bytes()).unwrap_or(u64::MAX).min(1000) as i64),
+        None => super::parse_u64(exp.as_bytes())
+            .unwrap_or(u64::MAX)
+            .min(1000) as i64,
+    };
+    let scale = exp - frac.len() as i64;
+    let (kept, zeros) = if scale >= 0 {
+        (&digits[..], scale as usize)
+    } else {
+        let cut = digits.len().checked_sub(scale.unsigned_abs() as usize)?;
+        if digits[cut..].iter().any(|&b| b != b'0') {
+            return None;
+        }
+        (&digits[..cut], 0)
+    };
+    if kept.len() + zeros > 16 {
+        return None;
+    }
+    let mut n: i128 = 0;
+    for &b in kept {
+        n = n * 10 + i128::from(b - b'0');
+    }
+    for _ in 0..zeros {
+        n *= 10;
+    }
+    (n <= F64_EXACT).then(|| sign(n))
+}
+
+impl JsonView for serde_json::Value {
+    fn kind(&self) -> Kind<'_, Self> {
+        match self {
+            serde_json::Value::Null => Kind::Null,
+            serde_json::Value::Bool(_) => Kind::Bool,
+            serde_json::Value::Number(_) => Kind::Num,
+            serde_json::Value::String(s) => Kind::Str(s),
+            serde_json::Value::Array(a) => Kind::Arr(a),
+            serde_json::Value::Object(_) => Kind::Obj,
+        }
+    }
+    fn get(&self, key: &str) -> Option<&Self> {
+        self.as_object().and_then(|m| m.get(key))
+    }
+    fn keys(&self) -> Vec<&str> {
+        self.as_object()
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+    fn as_integer(&self) -> Option<i128> {
+        let serde_json::Value::Number(n) = self else {
+            return None;
+        };
+        if let Some(i) = n.as_i64() {
+            return Some(i128::from(i));
+        }
+        if let Some(u) = n.as_u64() {
+            return Some(i128::from(u));
+        }
+        let f = n.as_f64()?;
+        (f.is_finite() && f.trunc() == f && f.abs() <= F64_EXACT as f64).then_some(f as i128)
+    }
+    fn to_json(&self) -> String {
+        self.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_by_the_digits_agree_with_f64() {
+        for (text, want) in [
+            ("0", Some(0)),
+            ("-0", Some(0)),
+            ("12", Some(12)),
+            ("1.0", Some(1)),
+            ("1.50", None),
+            ("1e2", Some(100)),
+            ("1E+2", Some(100)),
+            ("150e-2", None),
+            ("1500e-2", Some(15)),
+            ("-2.5e1", Some(-25)),
+            ("9007199254740992.0", Some(9_007_199_254_740_992)),
+            ("1e300", None),
+            ("1e-300", None),
+            ("0.0e99999999999", Some(0)),
+            ("18446744073709551615", Some(i128::from(u64::MAX))),
+            ("18446744073709551616", None),
+        ] {
+            let v = parse(text).unwrap();
+            assert_eq!(v.as_integer(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn parses_and_writes_back() {
+        let text = r#"{"a":[1,-2.5e3,true,null,"x\"\u00e9\ud83d\ude00"],"b":{}}"#;
+        let v = parse(text).unwrap();
+        assert_eq!(
+            v.get("a").and_then(|a| match a.kind() {
+                Kind::Arr(x) => Some(x.len()),
+                _ => None,
+            }),
+            Some(5)
+        );
+        let again: serde_json::Value = serde_json::from_str(&v.to_json()).unwrap();
+        let direct: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(again, direct);
+        for bad in [
+            "",
+            "[1,]",
+            "{\"a\"}",
+            "\"\\ud800\"",
+            "01",
+            "1.",
+            "[1] x",
+            "\"a\u{1}\"",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        assert_eq!(parse(&deep), Err(Syntax::TooDeep));
+    }
+}
