@@ -8,7 +8,9 @@
 use core::marker::PhantomData;
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
+
+use crate::json::JsonView;
 
 use crate::endpoint::{Endpoint, Method};
 use crate::error::{redact, ConfigError, Error, ValidationError};
@@ -198,7 +200,7 @@ impl Api {
         endpoint: Endpoint,
         path: &str,
         query: &[(&str, &str)],
-        body: Option<Value>,
+        body: Option<String>,
     ) -> Result<Request<R>, Error> {
         let mut url = format!("{}{API_PREFIX}/{path}", self.base);
         let mut sep = '?';
@@ -222,13 +224,13 @@ impl Api {
         Ok(Request {
             endpoint,
             url,
-            body: body.map(|b| b.to_string()),
+            body,
             secret: self.token.as_ref().map(|t| t.expose().to_owned()),
             _reply: PhantomData,
         })
     }
 
-    fn id_segment(&self, endpoint: Endpoint, id: &Value) -> Result<String, Error> {
+    fn id_segment(&self, endpoint: Endpoint, id: &impl JsonView) -> Result<String, Error> {
         self.check(endpoint, validate::validate_id(id, self.opts()))?;
         Ok(encode_component(id.as_str().unwrap_or_default()))
     }
@@ -238,22 +240,15 @@ impl Api {
         &self,
         endpoint: Endpoint,
         kind: PageKind,
-        start: &Value,
-        limit: &Value,
+        start: &impl JsonView,
+        limit: &impl JsonView,
     ) -> Result<(String, String), Error> {
         self.check(
             endpoint,
             validate::validate_page(kind, start, limit, self.opts()),
         )?;
-        let int = |v: &Value, default: u64| {
-            v.as_u64()
-                .or_else(|| {
-                    v.as_f64()
-                        .filter(|f| f.fract() == 0.0 && *f >= 0.0)
-                        .map(|f| f as u64)
-                })
-                .unwrap_or(default)
-        };
+        // Validated: absent (null) or an integer in range.
+        let int = |v: &dyn IntOr, default: u64| v.int_or(default);
         Ok((
             int(start, 0).to_string(),
             int(limit, u64::from(MAX_PAGE)).to_string(),
@@ -269,7 +264,10 @@ impl Api {
     }
 
     /// [`Api::create_users`] from raw JSON (a form's or a JS caller's array).
-    pub fn create_users_value(&self, users: &Value) -> Result<Request<CreateUsersReply>, Error> {
+    pub(crate) fn create_users_value(
+        &self,
+        users: &impl JsonView,
+    ) -> Result<Request<CreateUsersReply>, Error> {
         let endpoint = Endpoint::CreateUsers;
         self.check(
             endpoint,
@@ -279,7 +277,7 @@ impl Api {
             endpoint,
             "users/create-multi-user",
             &[],
-            Some(json!({ "users": users })),
+            Some(object(&[("users", &users.to_json())])),
         )
     }
 
@@ -290,27 +288,30 @@ impl Api {
     }
 
     /// [`Api::create_user_raw`] from raw JSON.
-    pub fn create_user_raw_value(&self, user: &Value) -> Result<Request<RawReply>, Error> {
+    pub(crate) fn create_user_raw_value(
+        &self,
+        user: &impl JsonView,
+    ) -> Result<Request<RawReply>, Error> {
         let endpoint = Endpoint::CreateUser;
         self.check(endpoint, validate::validate_create_user(user, self.opts()))?;
         self.request(
             endpoint,
             "users/create-single-user",
             &[],
-            Some(user.clone()),
+            Some(user.to_json()),
         )
     }
 
     /// `GET users/get-multi-user`: `start` >= 0 (always sent: the server requires it), `limit` 1..=100.
     pub fn get_users(&self, start: u64, limit: u32) -> Result<Request<UserList>, Error> {
-        self.get_users_value(&start.into(), &limit.into())
+        self.get_users_value::<Value>(&start.into(), &limit.into())
     }
 
     /// [`Api::get_users`] from raw JSON; `null` start or limit means 0 and 100.
-    pub fn get_users_value(
+    pub(crate) fn get_users_value<J: JsonView>(
         &self,
-        start: &Value,
-        limit: &Value,
+        start: &J,
+        limit: &J,
     ) -> Result<Request<UserList>, Error> {
         let endpoint = Endpoint::GetUsers;
         let (s, l) = self.page(endpoint, PageKind::Users, start, limit)?;
@@ -328,7 +329,7 @@ impl Api {
     }
 
     /// [`Api::get_user`] from raw JSON.
-    pub fn get_user_value(&self, id: &Value) -> Result<Request<UserReply>, Error> {
+    pub(crate) fn get_user_value(&self, id: &impl JsonView) -> Result<Request<UserReply>, Error> {
         let endpoint = Endpoint::GetUser;
         let seg = self.id_segment(endpoint, id)?;
         let dir = match self.user_path {
@@ -354,10 +355,10 @@ impl Api {
     }
 
     /// [`Api::search_user`] from raw JSON (`null` for a parameter not given).
-    pub fn search_user_value(
+    pub(crate) fn search_user_value<J: JsonView>(
         &self,
-        email: &Value,
-        username: &Value,
+        email: &J,
+        username: &J,
     ) -> Result<Request<UserReply>, Error> {
         let endpoint = Endpoint::SearchUser;
         self.check(
@@ -381,7 +382,10 @@ impl Api {
     }
 
     /// [`Api::get_course`] from raw JSON.
-    pub fn get_course_value(&self, id: &Value) -> Result<Request<CourseReply>, Error> {
+    pub(crate) fn get_course_value(
+        &self,
+        id: &impl JsonView,
+    ) -> Result<Request<CourseReply>, Error> {
         let endpoint = Endpoint::GetCourse;
         let seg = self.id_segment(endpoint, id)?;
         self.request(
@@ -394,14 +398,14 @@ impl Api {
 
     /// `GET courses/get-multi-course`: `start` >= 0, `limit` 0..=100.
     pub fn get_courses(&self, start: u64, limit: u32) -> Result<Request<CourseList>, Error> {
-        self.get_courses_value(&start.into(), &limit.into())
+        self.get_courses_value::<Value>(&start.into(), &limit.into())
     }
 
     /// [`Api::get_courses`] from raw JSON; `null` start or limit means 0 and 100.
-    pub fn get_courses_value(
+    pub(crate) fn get_courses_value<J: JsonView>(
         &self,
-        start: &Value,
-        limit: &Value,
+        start: &J,
+        limit: &J,
     ) -> Result<Request<CourseList>, Error> {
         let endpoint = Endpoint::GetCourses;
         let (s, l) = self.page(endpoint, PageKind::Courses, start, limit)?;
@@ -419,7 +423,10 @@ impl Api {
     }
 
     /// [`Api::search_courses`] from raw JSON.
-    pub fn search_courses_value(&self, title: &Value) -> Result<Request<CourseList>, Error> {
+    pub(crate) fn search_courses_value(
+        &self,
+        title: &impl JsonView,
+    ) -> Result<Request<CourseList>, Error> {
         let endpoint = Endpoint::SearchCourses;
         self.check(
             endpoint,
@@ -441,17 +448,17 @@ impl Api {
     }
 
     /// [`Api::add_courses_to_users`] from raw JSON.
-    pub fn add_courses_to_users_value(
+    pub(crate) fn add_courses_to_users_value<J: JsonView>(
         &self,
-        users: &Value,
-        courses: &Value,
+        users: &J,
+        courses: &J,
     ) -> Result<Request<AddCoursesReply>, Error> {
         let endpoint = Endpoint::AddCoursesToUsers;
         self.check(
             endpoint,
             validate::validate_add_courses(users, courses, self.opts()),
         )?;
-        let body = json!({ "users": users, "courses": courses });
+        let body = object(&[("users", &users.to_json()), ("courses", &courses.to_json())]);
         self.request(
             endpoint,
             "courses/add-multi-course-to-multi-user",
@@ -466,18 +473,49 @@ impl Api {
     }
 
     /// [`Api::login`] from raw JSON.
-    pub fn login_value(
+    pub(crate) fn login_value<J: JsonView>(
         &self,
-        email: &Value,
-        password: &Value,
+        email: &J,
+        password: &J,
     ) -> Result<Request<LoginReply>, Error> {
         let endpoint = Endpoint::Login;
         self.check(
             endpoint,
             validate::validate_login(email, password, self.opts()),
         )?;
-        let body = json!({ "email": email, "password": password });
+        let body = object(&[
+            ("email", &email.to_json()),
+            ("password", &password.to_json()),
+        ]);
         self.request(endpoint, "users/login-user", &[], Some(body))
+    }
+}
+
+/// A JSON object of members already written as JSON text.
+fn object(members: &[(&str, &str)]) -> String {
+    let mut out = String::from("{");
+    for (i, (k, v)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        crate::json::push_str(&mut out, k);
+        out.push(':');
+        out.push_str(v);
+    }
+    out.push('}');
+    out
+}
+
+/// A validated page parameter: `null` (absent, the default) or a non-negative integer.
+trait IntOr {
+    fn int_or(&self, default: u64) -> u64;
+}
+
+impl<J: JsonView> IntOr for J {
+    fn int_or(&self, default: u64) -> u64 {
+        self.as_integer()
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(default)
     }
 }
 
@@ -542,5 +580,37 @@ impl<R> Request<R> {
 
     pub(crate) fn clean(&self, text: &str) -> String {
         redact(text, self.secret.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_json_planning_reports_wrong_types_with_their_path() {
+        let api = Api::new("https://x.example")
+            .unwrap()
+            .with_token("t0k3n-0123")
+            .unwrap();
+        let users = crate::json::parse(
+            r#"[{"name": "Ann", "username": "ann", "email": 5, "password": "x"}]"#,
+        )
+        .unwrap();
+        let Err(Error::Validation(e)) = api.create_users_value(&users) else {
+            panic!("not refused")
+        };
+        let path = crate::json::ser::to_string(&e.report.issues[0].path);
+        assert_eq!(path, r#"[0,"email"]"#);
+        // A good batch is sent as the caller wrote it.
+        let users = crate::json::parse(
+            r#"[{"name":"Ann","username":"ann1","email":"a@x.vn","password":"secret1","extra":1e2}]"#,
+        )
+        .unwrap();
+        let req = api.create_users_value(&users).unwrap();
+        assert_eq!(
+            req.body().unwrap(),
+            &format!(r#"{{"users":{}}}"#, users.to_json())
+        );
     }
 }

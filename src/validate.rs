@@ -36,8 +36,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::json::{JsonView, Kind};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// One step of a path to the offending value: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -387,15 +387,15 @@ fn key(k: &str) -> PathSegment {
 
 /// A required string: returns it when it is a string that is non-empty after trimming;
 /// otherwise reports `required` (absent, `null`, blank) or `not_string` (another type).
-fn required_str<'a>(
-    value: Option<&'a Value>,
+fn required_str<'a, J: JsonView>(
+    value: Option<&'a J>,
     path: Vec<PathSegment>,
     field: Field,
     sink: &mut Sink,
 ) -> Option<&'a str> {
-    match value {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s),
-        None | Some(Value::Null) | Some(Value::String(_)) => {
+    match value.map(J::kind) {
+        Some(Kind::Str(s)) if !s.trim().is_empty() => Some(s),
+        None | Some(Kind::Null) | Some(Kind::Str(_)) => {
             sink.push(path, "required", Level::Contract, field, 0);
             None
         }
@@ -432,8 +432,12 @@ struct ItemKeys<'a> {
 }
 
 /// Checks one account-creation item at `prefix`.
-fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> ItemKeys<'a> {
-    let Value::Object(map) = item else {
+fn check_item<'a, J: JsonView>(
+    item: &'a J,
+    prefix: &[PathSegment],
+    sink: &mut Sink,
+) -> ItemKeys<'a> {
+    if !item.is_object() {
         sink.push(
             prefix.to_vec(),
             "not_object",
@@ -442,11 +446,11 @@ fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> I
             0,
         );
         return ItemKeys::default();
-    };
+    }
 
     // name: required; platform: at least 3 characters (Unicode scalar values, after trimming).
     let path = at(prefix, key("name"));
-    if let Some(name) = required_str(map.get("name"), path.clone(), Field::Name, sink) {
+    if let Some(name) = required_str(item.get("name"), path.clone(), Field::Name, sink) {
         if name.trim().chars().count() < NAME_MIN {
             sink.push(path, "too_short", Level::Platform, Field::Name, NAME_MIN);
         }
@@ -454,7 +458,7 @@ fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> I
 
     // username: required; platform: 3-20 characters of a-z A-Z 0-9 (checked as given, untrimmed).
     let path = at(prefix, key("username"));
-    let username = required_str(map.get("username"), path.clone(), Field::Username, sink);
+    let username = required_str(item.get("username"), path.clone(), Field::Username, sink);
     if let Some(u) = username {
         let len = u.chars().count();
         if len < USERNAME_MIN {
@@ -481,7 +485,7 @@ fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> I
 
     // email: required; platform: plausible.
     let path = at(prefix, key("email"));
-    let email = required_str(map.get("email"), path.clone(), Field::Email, sink);
+    let email = required_str(item.get("email"), path.clone(), Field::Email, sink);
     if let Some(e) = email {
         if !plausible_email(e) {
             sink.push(path, "invalid_email", Level::Platform, Field::Email, 0);
@@ -490,7 +494,7 @@ fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> I
 
     // password: required; platform: 6-35 characters (as given: spaces in a password count).
     let path = at(prefix, key("password"));
-    if let Some(p) = required_str(map.get("password"), path.clone(), Field::Password, sink) {
+    if let Some(p) = required_str(item.get("password"), path.clone(), Field::Password, sink) {
         let len = p.chars().count();
         if len < PASSWORD_MIN {
             sink.push(
@@ -514,8 +518,8 @@ fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> I
     // Optional strings: absent or null (= not sent) or any string. Gender `Nam`/`Nữ` is only
     // what the platform's UI offers, so other values are not flagged.
     for k in OPTIONAL_FIELDS {
-        match map.get(k) {
-            None | Some(Value::Null) | Some(Value::String(_)) => {}
+        match item.get(k).map(J::kind) {
+            None | Some(Kind::Null) | Some(Kind::Str(_)) => {}
             Some(_) => sink.push(
                 at(prefix, key(k)),
                 "not_string",
@@ -527,8 +531,8 @@ fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> I
     }
 
     // Keys the contract does not list: likely typos (`usename`, `Email`).
-    for k in map.keys() {
-        if !REQUIRED_FIELDS.contains(&k.as_str()) && !OPTIONAL_FIELDS.contains(&k.as_str()) {
+    for k in item.keys() {
+        if !REQUIRED_FIELDS.contains(&k) && !OPTIONAL_FIELDS.contains(&k) {
             sink.push(
                 at(prefix, key(k)),
                 "unknown_field",
@@ -554,9 +558,9 @@ fn check_item<'a>(item: &'a Value, prefix: &[PathSegment], sink: &mut Sink) -> I
 ///
 /// Platform: see [`validate_create_user`]; plus `duplicate_username` when two usernames differ
 /// only in letter case (the platform's account system compares them case-insensitively).
-pub fn validate_create_users(users: &Value, opts: ValidateOptions) -> Report {
+pub fn validate_create_users(users: &impl JsonView, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
-    let Value::Array(items) = users else {
+    let Kind::Arr(items) = users.kind() else {
         sink.push(
             Vec::new(),
             "not_array",
@@ -637,7 +641,7 @@ pub fn validate_create_users(users: &Value, opts: ValidateOptions) -> Report {
 /// `too_long`) of a-z A-Z 0-9 only (`invalid_chars`); password 6–35 characters (`too_short`,
 /// `too_long`); a plausible e-mail (`invalid_email`); keys other than the contract's fields
 /// (`unknown_field`). `gender` is not restricted (the UI's `Nam`/`Nữ` is only a hint).
-pub fn validate_create_user(item: &Value, opts: ValidateOptions) -> Report {
+pub fn validate_create_user(item: &impl JsonView, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     check_item(item, &[], &mut sink);
     sink.finish()
@@ -646,35 +650,20 @@ pub fn validate_create_user(item: &Value, opts: ValidateOptions) -> Report {
 // ---------------------------------------------------------------------------------------------
 // Paging, search, ids, add-courses, login.
 
-/// Largest magnitude up to which every integer is exact in an `f64` (2^53).
-const F64_EXACT: f64 = 9_007_199_254_740_992.0;
-
-/// The integer a JSON value holds: an integer number (any `i64` or `u64`), or a float with no
-/// fractional part within ±2^53 (where floats are exact; so `1.0` counts, `1e300` does not).
-fn as_integer(v: &Value) -> Option<i128> {
-    let Value::Number(n) = v else { return None };
-    if let Some(i) = n.as_i64() {
-        return Some(i128::from(i));
-    }
-    if let Some(u) = n.as_u64() {
-        return Some(i128::from(u));
-    }
-    let f = n.as_f64()?;
-    if f.is_finite() && f.trunc() == f && f.abs() <= F64_EXACT {
-        // Exact: |f| <= 2^53 and integral.
-        Some(f as i128)
-    } else {
-        None
-    }
-}
-
 /// Checks an optional integer parameter: `null` (absent) passes.
-fn check_int(v: &Value, name: &str, field: Field, min: i128, max: Option<i128>, sink: &mut Sink) {
+fn check_int(
+    v: &impl JsonView,
+    name: &str,
+    field: Field,
+    min: i128,
+    max: Option<i128>,
+    sink: &mut Sink,
+) {
     if v.is_null() {
         return;
     }
     let path = vec![key(name)];
-    match as_integer(v) {
+    match v.as_integer() {
         None => sink.push(path, "not_integer", Level::Contract, field, 0),
         Some(n) if n < min => sink.push(path, "too_small", Level::Contract, field, bound(min)),
         Some(n) => {
@@ -693,7 +682,7 @@ fn bound(n: i128) -> usize {
 /// A parameters object (`{start, limit}`, `{email, username}`, `{users, courses}`, ...): an
 /// object, or `null`/absent where every parameter may be absent. Anything else is refused here,
 /// before its keys are read (reading `"x"["start"]` would find nothing and pass).
-pub fn validate_params(params: &Value, opts: ValidateOptions) -> Report {
+pub fn validate_params(params: &impl JsonView, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     if !(params.is_object() || params.is_null()) {
         sink.push(
@@ -716,8 +705,8 @@ pub fn validate_params(params: &Value, opts: ValidateOptions) -> Report {
 /// courses (`too_small`, `too_large`). All contract level.
 pub fn validate_page(
     endpoint: PageKind,
-    start: &Value,
-    limit: &Value,
+    start: &impl JsonView,
+    limit: &impl JsonView,
     opts: ValidateOptions,
 ) -> Report {
     let mut sink = Sink::new(opts);
@@ -742,16 +731,16 @@ pub fn validate_page(
 /// Contract: each given parameter must be a string (`not_string` at `["email"]` / `["username"]`);
 /// at least one must be a non-empty (after trimming) string (`email_or_username_required` at `[]`).
 /// Platform: a non-empty e-mail must be plausible (`invalid_email`).
-pub fn validate_search_user(email: &Value, username: &Value, opts: ValidateOptions) -> Report {
+pub fn validate_search_user<J: JsonView>(email: &J, username: &J, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     let mut has_one = false;
     for (name, value, field) in [
         ("email", email, Field::Email),
         ("username", username, Field::Username),
     ] {
-        match value {
-            Value::Null => {}
-            Value::String(s) => {
+        match value.kind() {
+            Kind::Null => {}
+            Kind::Str(s) => {
                 if !s.trim().is_empty() {
                     has_one = true;
                     if field == Field::Email && !plausible_email(s) {
@@ -776,15 +765,15 @@ pub fn validate_search_user(email: &Value, username: &Value, opts: ValidateOptio
 
 /// Validates the `title` keywords of search-course (path `["title"]`): a string (`not_string`)
 /// that is non-empty after trimming (`required`). Contract level.
-pub fn validate_search_courses(title: &Value, opts: ValidateOptions) -> Report {
+pub fn validate_search_courses(title: &impl JsonView, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     required_str(Some(title), vec![key("title")], Field::Title, &mut sink);
     sink.finish()
 }
 
 /// Checks one id at `path`; returns it when it is usable.
-fn check_id<'a>(
-    v: &'a Value,
+fn check_id<'a, J: JsonView>(
+    v: &'a J,
     path: Vec<PathSegment>,
     field: Field,
     sink: &mut Sink,
@@ -805,7 +794,7 @@ fn check_id<'a>(
 /// (`dot_segment`): URL parsers resolve such a segment, so the request would reach another path.
 /// Every other character is percent-encoded by the planner, so `/`, `?`, `#` inside an id are fine.
 /// Ids are opaque: no check of length or alphabet.
-pub fn validate_id(id: &Value, opts: ValidateOptions) -> Report {
+pub fn validate_id(id: &impl JsonView, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     check_id(id, Vec::new(), Field::Id, &mut sink);
     sink.finish()
@@ -813,14 +802,14 @@ pub fn validate_id(id: &Value, opts: ValidateOptions) -> Report {
 
 /// Checks an id list of add-courses under `name`.
 fn check_id_list(
-    list: &Value,
+    list: &impl JsonView,
     name: &str,
     list_field: Field,
     item_field: Field,
     max: Option<usize>,
     sink: &mut Sink,
 ) {
-    let Value::Array(ids) = list else {
+    let Kind::Arr(ids) = list.kind() else {
         sink.push(vec![key(name)], "not_array", Level::Contract, list_field, 0);
         return;
     };
@@ -858,7 +847,7 @@ fn check_id_list(
 /// ids; `courses` an array of at least one course id (`not_array`, `empty` at `["courses"]`; the
 /// contract sets no maximum); each id as in [`validate_id`] at `["users", i]` / `["courses", i]`.
 /// Platform: the same id twice in one list (`duplicate_id`, on the later one).
-pub fn validate_add_courses(users: &Value, courses: &Value, opts: ValidateOptions) -> Report {
+pub fn validate_add_courses<J: JsonView>(users: &J, courses: &J, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     check_id_list(
         users,
@@ -882,7 +871,7 @@ pub fn validate_add_courses(users: &Value, courses: &Value, opts: ValidateOption
 /// Validates the body of login-user (platform notes): `email` and `password` non-empty strings
 /// (`required`, `not_string` at `["email"]` / `["password"]`, contract level). Platform: a plausible
 /// e-mail (`invalid_email`). The password's length is not checked (accounts may predate the rule).
-pub fn validate_login(email: &Value, password: &Value, opts: ValidateOptions) -> Report {
+pub fn validate_login<J: JsonView>(email: &J, password: &J, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     if let Some(e) = required_str(Some(email), vec![key("email")], Field::Email, &mut sink) {
         if !plausible_email(e) {
@@ -907,7 +896,7 @@ pub fn validate_login(email: &Value, password: &Value, opts: ValidateOptions) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     /// Every code this module emits (kept in step with `template`).
     const CODES: [&str; 20] = [
