@@ -5,19 +5,19 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Promise, Uint8Array};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use crate::error::{ConfigError, DecodeError, Error, ValidationError};
 use crate::guard::{guard_key, IntervalGuard, CREATE_INTERVAL_MS};
+use crate::json::{self, JsonView, Value};
 use crate::plan::{Api, Request, UserPath};
 use crate::reply::Reply;
 use crate::retry::{self, Attempt};
 use crate::validate::{self, ValidateOptions};
 use crate::Endpoint;
 
-use super::convert::{from_js, get, to_js};
+use super::convert::{get, json_text, parse_js};
 use super::errors::Failure;
 use super::host;
 use super::validators::not_json;
@@ -260,7 +260,7 @@ fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
         body: req.body().map(str::to_owned),
         idempotent: req.is_idempotent(),
         decode: Box::new(move |status, body| {
-            let reply = req.decode(status, &body.to_vec())?;
+            let checked = req.check(status, &body.to_vec())?;
             // JS parses the bytes it already holds (no copy of the text out of wasm). serde_json
             // does not check UTF-8 inside keys it skips, so the host decodes strictly.
             let value = host::parse_body(body).map_err(|_| {
@@ -271,8 +271,8 @@ fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
                     detail: "the body is not valid UTF-8".into(),
                 }))
             })?;
-            if let Some(derived) = reply.derived() {
-                let derived = to_js(&derived).map_err(Failure::Js)?;
+            if let Some(derived) = R::derived(&checked.head, checked.tally) {
+                let derived = parse_js(&derived);
                 js_sys::Object::assign(
                     value.unchecked_ref::<js_sys::Object>(),
                     derived.unchecked_ref::<js_sys::Object>(),
@@ -435,9 +435,22 @@ impl Client {
     }
 }
 
-/// Reads `value` as JSON for the core, or the validation error a non-JSON value deserves.
-fn json_in(endpoint: Endpoint, value: &JsValue) -> Result<Value, Error> {
-    from_js(value).ok_or_else(|| not_json(endpoint))
+/// Reads `value` as JSON text for the core, or the validation error a non-JSON value deserves.
+fn json_in(endpoint: Endpoint, value: &JsValue) -> Result<String, Error> {
+    json_text(value).ok_or_else(|| not_json(endpoint))
+}
+
+/// The JSON tree of text `json_in` gave.
+fn tree(endpoint: Endpoint, text: &Result<String, Error>) -> Result<Value<'_>, Error> {
+    match text {
+        Ok(t) => json::parse(t).map_err(|_| not_json(endpoint)),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// A member of a parameters object (`null` when absent).
+fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
+    v.get(key).unwrap_or(&Value::Null)
 }
 
 #[wasm_bindgen]
@@ -488,7 +501,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: JsValue,
     ) -> Promise {
         let users = json_in(Endpoint::CreateUsers, &users);
-        self.create(&options, move |api| api.create_users_value(&users?))
+        self.create(&options, move |api| {
+            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
+        })
     }
 
     /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
@@ -499,9 +514,9 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "NewUser")] user: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: JsValue,
     ) -> Promise {
-        let user = json_in(Endpoint::CreateUsers, &user);
+        let users = json_in(Endpoint::CreateUsers, &user).map(|u| ["[", &u, "]"].concat());
         self.create(&options, move |api| {
-            api.create_users_value(&Value::Array(vec![user?]))
+            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
         })
     }
 
@@ -514,7 +529,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let user = json_in(Endpoint::CreateUser, &user);
-        self.call(&options, move |api| api.create_user_raw_value(&user?))
+        self.call(&options, move |api| {
+            api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?)
+        })
     }
 
     /// A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100.
@@ -524,10 +541,10 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let page = page_params(Endpoint::GetUsers, &params);
+        let page = params_in(Endpoint::GetUsers, &params);
         self.call(&options, move |api| {
-            let (start, limit) = page?;
-            api.get_users_value(&start, &limit)
+            let page = tree(Endpoint::GetUsers, &page)?;
+            api.get_users_value(member(&page, "start"), member(&page, "limit"))
         })
     }
 
@@ -539,7 +556,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let id = json_in(Endpoint::GetUser, &id);
-        self.call(&options, move |api| api.get_user_value(&id?))
+        self.call(&options, move |api| {
+            api.get_user_value(&tree(Endpoint::GetUser, &id)?)
+        })
     }
 
     /// The token's own account (`users/get-me`).
@@ -560,8 +579,8 @@ impl Client {
     ) -> Promise {
         let params = params_in(Endpoint::SearchUser, &params);
         self.call(&options, move |api| {
-            let params = params?;
-            api.search_user_value(&params["email"], &params["username"])
+            let params = tree(Endpoint::SearchUser, &params)?;
+            api.search_user_value(member(&params, "email"), member(&params, "username"))
         })
     }
 
@@ -573,7 +592,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let id = json_in(Endpoint::GetCourse, &id);
-        self.call(&options, move |api| api.get_course_value(&id?))
+        self.call(&options, move |api| {
+            api.get_course_value(&tree(Endpoint::GetCourse, &id)?)
+        })
     }
 
     /// A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100.
@@ -583,10 +604,10 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let page = page_params(Endpoint::GetCourses, &params);
+        let page = params_in(Endpoint::GetCourses, &params);
         self.call(&options, move |api| {
-            let (start, limit) = page?;
-            api.get_courses_value(&start, &limit)
+            let page = tree(Endpoint::GetCourses, &page)?;
+            api.get_courses_value(member(&page, "start"), member(&page, "limit"))
         })
     }
 
@@ -598,7 +619,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let title = json_in(Endpoint::SearchCourses, &title);
-        self.call(&options, move |api| api.search_courses_value(&title?))
+        self.call(&options, move |api| {
+            api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?)
+        })
     }
 
     /// Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
@@ -610,8 +633,8 @@ impl Client {
     ) -> Promise {
         let input = params_in(Endpoint::AddCoursesToUsers, &input);
         self.call(&options, move |api| {
-            let input = input?;
-            api.add_courses_to_users_value(&input["users"], &input["courses"])
+            let input = tree(Endpoint::AddCoursesToUsers, &input)?;
+            api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
         })
     }
 
@@ -624,11 +647,13 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "string")] password: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let creds = json_in(Endpoint::Login, &email)
-            .and_then(|e| Ok((e, json_in(Endpoint::Login, &password)?)));
+        let email = json_in(Endpoint::Login, &email);
+        let password = json_in(Endpoint::Login, &password);
         self.call(&options, move |api| {
-            let (email, password) = creds?;
-            api.login_value(&email, &password)
+            api.login_value(
+                &tree(Endpoint::Login, &email)?,
+                &tree(Endpoint::Login, &password)?,
+            )
         })
     }
 
@@ -647,19 +672,13 @@ impl Client {
     }
 }
 
-/// A parameters object as JSON, refused when it is not an object (or absent).
-fn params_in(endpoint: Endpoint, params: &JsValue) -> Result<Value, Error> {
-    let params = json_in(endpoint, params)?;
-    let report = validate::validate_params(&params, ValidateOptions::default());
+/// A parameters object as JSON text, refused when it is not an object (or absent).
+fn params_in(endpoint: Endpoint, params: &JsValue) -> Result<String, Error> {
+    let text = json_in(endpoint, params);
+    let report = validate::validate_params(&tree(endpoint, &text)?, ValidateOptions::default());
     if report.is_ok() {
-        Ok(params)
+        text
     } else {
         Err(Error::Validation(ValidationError { endpoint, report }))
     }
-}
-
-/// `{start, limit}` of a page call as JSON (`undefined` params mean the defaults).
-fn page_params(endpoint: Endpoint, params: &JsValue) -> Result<(Value, Value), Error> {
-    let params = params_in(endpoint, params)?;
-    Ok((params["start"].clone(), params["limit"].clone()))
 }

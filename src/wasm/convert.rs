@@ -1,22 +1,26 @@
-//! Crossing the boundary as JSON text.
+//! Crossing the boundary as JSON text: `JSON.stringify` / `JSON.parse` on the JS side, the
+//! crate's own JSON layer (`crate::json`) on ours, so the wasm carries no serde_json.
 
 use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-/// A Rust value as a plain JS value (objects, arrays, strings, numbers, booleans, null).
-pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    js_sys::JSON::parse(&text)
+/// JSON text as a JS value (`null` should the text not parse, which ours always does).
+pub fn parse_js(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 
-/// A JS value as JSON, the way `JSON.stringify` sees it (`undefined` is `null`). `None` when it
-/// cannot be written as JSON (a cycle, a BigInt, NaN or an infinity anywhere in it).
-pub fn from_js(value: &JsValue) -> Option<Value> {
+/// A Rust value as a plain JS value (objects, arrays, strings, numbers, booleans, null).
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    parse_js(&crate::json::ser::to_string(value))
+}
+
+/// A JS value as JSON text, the way `JSON.stringify` sees it (`undefined` is `null`). `None` when
+/// it cannot be written as JSON (a cycle, a BigInt, NaN or an infinity anywhere in it).
+pub fn json_text(value: &JsValue) -> Option<String> {
     if value.is_undefined() {
-        return Some(Value::Null);
+        return Some("null".into());
     }
-    serde_json::from_str(&super::host::to_json(value)?).ok()
+    super::host::to_json(value)
 }
 
 /// Reads `obj[key]`, `undefined` when `obj` is not an object.

@@ -46,8 +46,6 @@ pub enum Failure {
         next_allowed_at: f64,
         wait_ms: f64,
     },
-    /// A JS exception from converting a reply (not expected; passed on as is).
-    Js(JsValue),
 }
 
 impl From<Error> for Failure {
@@ -142,7 +140,6 @@ impl Failure {
     /// The JS error to throw. `secret` is the token, used only to scrub host causes.
     pub fn into_js(self, secret: Option<&str>) -> JsValue {
         let (kind, message, data, cause) = match self {
-            Failure::Js(e) => return e,
             Failure::Core(e) => (e.kind(), e.to_string(), to_js(&e), JsValue::UNDEFINED),
             Failure::Network { endpoint, cause } => (
                 "network",
@@ -176,7 +173,6 @@ impl Failure {
                 JsValue::UNDEFINED,
             ),
         };
-        let data = data.unwrap_or(JsValue::NULL);
         let built = FACTORY.with(|f| {
             f.borrow().as_ref().and_then(|factory| {
                 factory

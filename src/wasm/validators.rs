@@ -1,14 +1,14 @@
 //! Validation for forms, without a client: each returns the core's issues (`Issue[]`, empty when
 //! the input is good). The package also exposes each as a Standard Schema.
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::error::{Error, ValidationError};
-use crate::validate::{self, Issue, Level, PageKind, Report, ValidateOptions};
+use crate::json::{self, JsonView, Value};
+use crate::validate::{self, Issue, Lang, Level, PageKind, Report, ValidateOptions};
 use crate::Endpoint;
 
-use super::convert::{from_js, to_js};
+use super::convert::{get, json_text, to_js};
 
 /// The report on a value that cannot be read as JSON (a cycle, a BigInt, NaN or Infinity).
 fn not_json_report() -> Report {
@@ -31,23 +31,30 @@ pub fn not_json(endpoint: Endpoint) -> Error {
     })
 }
 
+/// `{lang, platformRules}`; what is absent or unusable takes the default.
 fn options(options: &JsValue) -> ValidateOptions {
-    from_js(options)
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default()
+    let mut opts = ValidateOptions::default();
+    if get(options, "lang").as_string().as_deref() == Some("vi") {
+        opts.lang = Lang::Vi;
+    }
+    if let Some(rules) = get(options, "platformRules").as_bool() {
+        opts.platform_rules = rules;
+    }
+    opts
 }
 
 fn run(
     value: &JsValue,
     options_js: &JsValue,
-    check: impl FnOnce(&Value, ValidateOptions) -> Report,
+    check: impl FnOnce(&Value<'_>, ValidateOptions) -> Report,
 ) -> Result<JsValue, JsValue> {
     let opts = options(options_js);
-    let report = match from_js(value) {
-        Some(v) => check(&v, opts),
-        None => not_json_report(),
+    let text = json_text(value);
+    let report = match text.as_deref().map(json::parse) {
+        Some(Ok(v)) => check(&v, opts),
+        _ => not_json_report(),
     };
-    to_js(&report.issues)
+    Ok(to_js(&report.issues))
 }
 
 /// As `run`, for a parameters object (`{start, limit}`, ...): anything but an object (or
@@ -55,7 +62,7 @@ fn run(
 fn run_params(
     value: &JsValue,
     options_js: &JsValue,
-    check: impl FnOnce(&Value, ValidateOptions) -> Report,
+    check: impl FnOnce(&Value<'_>, ValidateOptions) -> Report,
 ) -> Result<JsValue, JsValue> {
     run(value, options_js, |v, o| {
         let shape = validate::validate_params(v, o);
@@ -67,13 +74,20 @@ fn run_params(
     })
 }
 
+/// A member of a parameters object (`null` when absent).
+fn m<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
+    v.get(key).unwrap_or(&Value::Null)
+}
+
 /// Issues of a create-multi-user batch (`users` array); paths start with the item's index.
 #[wasm_bindgen(js_name = validateCreateUsers, unchecked_return_type = "Issue[]")]
 pub fn validate_create_users(
     #[wasm_bindgen(unchecked_param_type = "unknown")] users: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&users, &options, validate::validate_create_users)
+    run(&users, &options, |v, o| {
+        validate::validate_create_users(v, o)
+    })
 }
 
 /// Issues of one account-creation item; paths start with the field.
@@ -82,7 +96,7 @@ pub fn validate_create_user(
     #[wasm_bindgen(unchecked_param_type = "unknown")] user: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&user, &options, validate::validate_create_user)
+    run(&user, &options, |v, o| validate::validate_create_user(v, o))
 }
 
 /// Issues of get-multi-user's `{start, limit}`.
@@ -92,7 +106,7 @@ pub fn validate_get_users(
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run_params(&params, &options, |v, o| {
-        validate::validate_page(PageKind::Users, &v["start"], &v["limit"], o)
+        validate::validate_page(PageKind::Users, m(v, "start"), m(v, "limit"), o)
     })
 }
 
@@ -103,7 +117,7 @@ pub fn validate_get_courses(
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run_params(&params, &options, |v, o| {
-        validate::validate_page(PageKind::Courses, &v["start"], &v["limit"], o)
+        validate::validate_page(PageKind::Courses, m(v, "start"), m(v, "limit"), o)
     })
 }
 
@@ -114,7 +128,7 @@ pub fn validate_search_user(
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run_params(&params, &options, |v, o| {
-        validate::validate_search_user(&v["email"], &v["username"], o)
+        validate::validate_search_user(m(v, "email"), m(v, "username"), o)
     })
 }
 
@@ -124,7 +138,9 @@ pub fn validate_search_courses(
     #[wasm_bindgen(unchecked_param_type = "unknown")] title: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&title, &options, validate::validate_search_courses)
+    run(&title, &options, |v, o| {
+        validate::validate_search_courses(v, o)
+    })
 }
 
 /// Issues of an account or course id.
@@ -133,7 +149,7 @@ pub fn validate_id(
     #[wasm_bindgen(unchecked_param_type = "unknown")] id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&id, &options, validate::validate_id)
+    run(&id, &options, |v, o| validate::validate_id(v, o))
 }
 
 /// Issues of add-courses' `{users, courses}`.
@@ -143,7 +159,7 @@ pub fn validate_add_courses(
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run_params(&input, &options, |v, o| {
-        validate::validate_add_courses(&v["users"], &v["courses"], o)
+        validate::validate_add_courses(m(v, "users"), m(v, "courses"), o)
     })
 }
 
@@ -154,6 +170,6 @@ pub fn validate_login(
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     run_params(&input, &options, |v, o| {
-        validate::validate_login(&v["email"], &v["password"], o)
+        validate::validate_login(m(v, "email"), m(v, "password"), o)
     })
 }
