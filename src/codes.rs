@@ -34,6 +34,22 @@ pub enum Category {
     Unknown,
 }
 
+impl Category {
+    /// The name JS sees (`notFound`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Authentication => "authentication",
+            Category::Permission => "permission",
+            Category::BadRequest => "badRequest",
+            Category::Capacity => "capacity",
+            Category::NotFound => "notFound",
+            Category::Server => "server",
+            Category::Method => "method",
+            Category::Unknown => "unknown",
+        }
+    }
+}
+
 /// Where a code's meaning comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]

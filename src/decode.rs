@@ -25,51 +25,17 @@ impl<R: Reply> Request<R> {
     /// Checks the response without building the reply: `Ok` when it is a success that fits the
     /// endpoint's reply type, else the error `decode` would give. Never panics.
     pub fn check(&self, status: u16, body: &[u8]) -> Result<Checked, Error> {
-        let endpoint = self.endpoint();
-        let decode_error = |m: check::Mismatch| {
-            Error::Decode(DecodeError {
-                endpoint,
-                status,
-                path: self.clean(&m.path),
-                detail: self.clean(&m.detail),
-            })
-        };
-        match check::envelope(body, R::SHAPE, R::accepts) {
-            Envelope::Ok(head, tally) => Ok(Checked { head, tally }),
-            Envelope::Mismatch(_, m) => Err(decode_error(m)),
-            Envelope::NotEnvelope(m) if (200..300).contains(&status) => {
-                Err(decode_error(check::Mismatch {
-                    path: m.path,
-                    detail: format_not_envelope(&m.detail),
-                }))
-            }
-            Envelope::NotEnvelope(_) => {
-                let text = String::from_utf8_lossy(body);
-                Err(Error::Http(HttpError {
-                    endpoint,
-                    status,
-                    excerpt: excerpt(&self.clean(text.trim()), EXCERPT_CHARS),
-                }))
-            }
-            Envelope::Error(head) => {
-                let info = codes::decode(endpoint, &head.code, &head.msg);
-                let available_slots = match info.reason {
-                    Reason::NotEnoughSlots => codes::available_slots(&head.msg),
-                    _ => None,
-                };
-                Err(Error::Api(ApiError {
-                    endpoint,
-                    code: self.clean(&head.code),
-                    msg: self.clean(&head.msg),
-                    status,
-                    reason: info.reason,
-                    category: info.reason.category(),
-                    basis: info.basis,
-                    retryable: info.reason.retryable(),
-                    explanation: info.reason.explanation(),
-                    available_slots,
-                }))
-            }
+        check_reply(&self.plan(), status, body)
+    }
+
+    /// What decoding this request's reply needs, with the reply type erased.
+    pub fn plan(&self) -> ReplyPlan<'_> {
+        ReplyPlan {
+            endpoint: self.endpoint(),
+            secret: self.secret(),
+            shape: R::SHAPE,
+            accepts: R::accepts,
+            derived: R::derived,
         }
     }
 
@@ -88,6 +54,73 @@ impl<R: Reply> Request<R> {
                 path: ".".into(),
                 detail: self.clean(&e.to_string()),
             })),
+        }
+    }
+}
+
+/// A reply's decoding with its type erased: one copy of the checking code serves every endpoint
+/// (each generic copy cost the wasm about 1 KB).
+#[derive(Clone, Copy)]
+pub struct ReplyPlan<'a> {
+    /// The endpoint.
+    pub endpoint: crate::Endpoint,
+    /// The token, to redact from anything taken from the response.
+    pub secret: Option<&'a str>,
+    /// The reply's description.
+    pub shape: &'static crate::check::Shape,
+    /// Which codes are a success.
+    pub accepts: fn(&str) -> bool,
+    /// The derived fields as JSON text.
+    pub derived: fn(&Head, Tally) -> Option<String>,
+}
+
+/// Checks a response against a reply plan: `Ok` when it is a success that fits, else the error.
+pub fn check_reply(p: &ReplyPlan<'_>, status: u16, body: &[u8]) -> Result<Checked, Error> {
+    let endpoint = p.endpoint;
+    let clean = |text: &str| crate::error::redact(text, p.secret);
+    let decode_error = |m: check::Mismatch| {
+        Error::Decode(DecodeError {
+            endpoint,
+            status,
+            path: clean(&m.path),
+            detail: clean(&m.detail),
+        })
+    };
+    match check::envelope(body, p.shape, p.accepts) {
+        Envelope::Ok(head, tally) => Ok(Checked { head, tally }),
+        Envelope::Mismatch(_, m) => Err(decode_error(m)),
+        Envelope::NotEnvelope(m) if (200..300).contains(&status) => {
+            Err(decode_error(check::Mismatch {
+                path: m.path,
+                detail: format_not_envelope(&m.detail),
+            }))
+        }
+        Envelope::NotEnvelope(_) => {
+            let text = String::from_utf8_lossy(body);
+            Err(Error::Http(HttpError {
+                endpoint,
+                status,
+                excerpt: excerpt(&clean(text.trim()), EXCERPT_CHARS),
+            }))
+        }
+        Envelope::Error(head) => {
+            let info = codes::decode(endpoint, &head.code, &head.msg);
+            let available_slots = match info.reason {
+                Reason::NotEnoughSlots => codes::available_slots(&head.msg),
+                _ => None,
+            };
+            Err(Error::Api(ApiError {
+                endpoint,
+                code: clean(&head.code),
+                msg: clean(&head.msg),
+                status,
+                reason: info.reason,
+                category: info.reason.category(),
+                basis: info.basis,
+                retryable: info.reason.retryable(),
+                explanation: info.reason.explanation(),
+                available_slots,
+            }))
         }
     }
 }

@@ -49,16 +49,41 @@ impl Error {
     }
 }
 
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl Error {
+    /// The message, in English, token-free (built without `core::fmt`, which costs the wasm).
+    pub fn message(&self) -> String {
         match self {
-            Error::Api(e) => e.fmt(f),
-            Error::Http(e) => e.fmt(f),
-            Error::Decode(e) => e.fmt(f),
-            Error::Validation(e) => e.fmt(f),
-            Error::Config(e) => e.fmt(f),
+            Error::Api(e) => e.message(),
+            Error::Http(e) => e.message(),
+            Error::Decode(e) => e.message(),
+            Error::Validation(e) => e.message(),
+            Error::Config(e) => e.message(),
         }
     }
+}
+
+/// `Display` of each error type: its `message()`.
+macro_rules! display_by_message {
+    ($($t:ty),*) => {$(
+        impl core::fmt::Display for $t {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(&self.message())
+            }
+        }
+    )*};
+}
+display_by_message!(
+    Error,
+    ApiError,
+    HttpError,
+    DecodeError,
+    ValidationError,
+    ConfigError
+);
+
+/// Concatenates parts into one string.
+fn cat(parts: &[&str]) -> String {
+    parts.concat()
 }
 
 impl std::error::Error for Error {}
@@ -93,13 +118,21 @@ pub struct ApiError {
     pub available_slots: Option<u32>,
 }
 
-impl core::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "{} answered respCode {} ({:?}): {} ({})",
-            self.endpoint, self.code, self.category, self.msg, self.explanation
-        )
+impl ApiError {
+    /// `<endpoint> answered respCode <code> (<category>): <msg> (<explanation>)`.
+    pub fn message(&self) -> String {
+        cat(&[
+            self.endpoint.key(),
+            " answered respCode ",
+            &self.code,
+            " (",
+            self.category.as_str(),
+            "): ",
+            &self.msg,
+            " (",
+            self.explanation,
+            ")",
+        ])
     }
 }
 
@@ -121,17 +154,17 @@ pub struct HttpError {
 /// How much of a non-envelope body an error keeps.
 pub const EXCERPT_CHARS: usize = 200;
 
-impl core::fmt::Display for HttpError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "{} answered HTTP {} without an API envelope",
-            self.endpoint, self.status
-        )?;
+impl HttpError {
+    /// `<endpoint> answered HTTP <status> without an API envelope[: <excerpt>]`.
+    pub fn message(&self) -> String {
+        let mut m = cat(&[self.endpoint.key(), " answered HTTP "]);
+        crate::json::push_uint(&mut m, self.status.into());
+        m.push_str(" without an API envelope");
         if !self.excerpt.is_empty() {
-            write!(f, ": {}", self.excerpt)?;
+            m.push_str(": ");
+            m.push_str(&self.excerpt);
         }
-        Ok(())
+        m
     }
 }
 
@@ -152,13 +185,17 @@ pub struct DecodeError {
     pub detail: String,
 }
 
-impl core::fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "cannot decode the {} response (HTTP {}) at `{}`: {}",
-            self.endpoint, self.status, self.path, self.detail
-        )
+impl DecodeError {
+    /// `cannot decode the <endpoint> response (HTTP <status>) at `<path>`: <detail>`.
+    pub fn message(&self) -> String {
+        let mut m = cat(&[
+            "cannot decode the ",
+            self.endpoint.key(),
+            " response (HTTP ",
+        ]);
+        crate::json::push_uint(&mut m, self.status.into());
+        m.push_str(&cat(&[") at `", &self.path, "`: ", &self.detail]));
+        m
     }
 }
 
@@ -172,20 +209,18 @@ pub struct ValidationError {
     pub report: Report,
 }
 
-impl core::fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl ValidationError {
+    /// `<endpoint> input refused: <n> issue(s); first at <path>: <message>`.
+    pub fn message(&self) -> String {
         let n = self.report.issues.len();
-        write!(
-            f,
-            "{} input refused: {n} issue{}",
-            self.endpoint,
-            if n == 1 { "" } else { "s" }
-        )?;
+        let mut m = cat(&[self.endpoint.key(), " input refused: "]);
+        crate::json::push_uint(&mut m, n as u64);
+        m.push_str(if n == 1 { " issue" } else { " issues" });
         if let Some(first) = self.report.issues.first() {
-            let path = serde_json::to_string(&first.path).unwrap_or_default();
-            write!(f, "; first at {path}: {}", first.message)?;
+            let path = crate::json::ser::to_string(&first.path);
+            m.push_str(&cat(&["; first at ", &path, ": ", &first.message]));
         }
-        Ok(())
+        m
     }
 }
 
@@ -217,16 +252,17 @@ pub enum ConfigError {
     },
 }
 
-impl core::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl ConfigError {
+    /// What is wrong with the client's setup.
+    pub fn message(&self) -> String {
         match self {
-            ConfigError::BaseUrl { reason } => write!(f, "unusable base URL: {reason}"),
-            ConfigError::Token => f.write_str("the token is empty or holds whitespace"),
+            ConfigError::BaseUrl { reason } => cat(&["unusable base URL: ", reason]),
+            ConfigError::Token => "the token is empty or holds whitespace".into(),
             ConfigError::NoToken { endpoint } => {
-                write!(f, "{endpoint} needs a token and none is set")
+                cat(&[endpoint.key(), " needs a token and none is set"])
             }
             ConfigError::Option { option, expected } => {
-                write!(f, "option `{option}` must be {expected}")
+                cat(&["option `", option, "` must be ", expected])
             }
         }
     }

@@ -4,15 +4,14 @@
 //! the account the calls count against (base URL and token). The contract has no error code for
 //! a violation, so the server would not say: the client must not send one.
 
-use std::collections::HashMap;
-
 /// The contract's interval between two create-multi-user calls: 10 minutes.
 pub const CREATE_INTERVAL_MS: f64 = 10.0 * 60.0 * 1000.0;
 
 /// Remembers when each key last sent a bulk create.
 #[derive(Clone, Debug, Default)]
 pub struct IntervalGuard {
-    last: HashMap<String, f64>,
+    /// (key, time of its last create); a handful of keys per process, so a list does.
+    last: Vec<(String, f64)>,
 }
 
 impl IntervalGuard {
@@ -23,18 +22,19 @@ impl IntervalGuard {
 
     /// When `key` may send its next create, if that is later than `now`.
     pub fn next_allowed_at(&self, key: &str, now: f64, interval_ms: f64) -> Option<f64> {
-        let at = self.last.get(key)? + interval_ms;
+        let at = self.last.iter().find(|(k, _)| k == key)?.1 + interval_ms;
         (at > now).then_some(at)
     }
 
     /// Records that `key` sent a create at `now`.
     pub fn record(&mut self, key: &str, now: f64) {
-        self.last.insert(key.to_owned(), now);
+        self.forget(key);
+        self.last.push((key.to_owned(), now));
     }
 
     /// Forgets `key` (a create that provably never reached the server need not count).
     pub fn forget(&mut self, key: &str) {
-        self.last.remove(key);
+        self.last.retain(|(k, _)| k != key);
     }
 }
 
@@ -46,7 +46,13 @@ pub fn guard_key(base_url: &str, token: Option<&str>) -> String {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    format!("{base_url}#{h:016x}")
+    let mut key = [base_url, "#"].concat();
+    for shift in (0..16).rev() {
+        key.push(char::from(
+            b"0123456789abcdef"[((h >> (shift * 4)) & 15) as usize],
+        ));
+    }
+    key
 }
 
 #[cfg(test)]

@@ -121,10 +121,7 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
     }
     // Scheme and host are case-insensitive: one spelling, so one create-interval guard key.
     let authority = authority.to_ascii_lowercase();
-    Ok(format!(
-        "{scheme}://{authority}{}",
-        path.trim_end_matches('/')
-    ))
+    Ok([&scheme, "://", &authority, path.trim_end_matches('/')].concat())
 }
 
 /// The planner: base URL, token and options. Cheap to clone.
@@ -202,7 +199,7 @@ impl Api {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<Request<R>, Error> {
-        let mut url = format!("{}{API_PREFIX}/{path}", self.base);
+        let mut url = [&self.base, API_PREFIX, "/", path].concat();
         let mut sep = '?';
         if endpoint != Endpoint::Login {
             let token = self
@@ -250,8 +247,8 @@ impl Api {
         // Validated: absent (null) or an integer in range.
         let int = |v: &dyn IntOr, default: u64| v.int_or(default);
         Ok((
-            int(start, 0).to_string(),
-            int(limit, u64::from(MAX_PAGE)).to_string(),
+            decimal(int(start, 0)),
+            decimal(int(limit, u64::from(MAX_PAGE))),
         ))
     }
 
@@ -336,7 +333,12 @@ impl Api {
             UserPath::Users => "users",
             UserPath::User => "user",
         };
-        self.request(endpoint, &format!("{dir}/get-single-user/{seg}"), &[], None)
+        self.request(
+            endpoint,
+            &[dir, "/get-single-user/", &seg].concat(),
+            &[],
+            None,
+        )
     }
 
     /// `GET users/get-me`.
@@ -390,7 +392,7 @@ impl Api {
         let seg = self.id_segment(endpoint, id)?;
         self.request(
             endpoint,
-            &format!("courses/get-single-course/{seg}"),
+            &["courses/get-single-course/", &seg].concat(),
             &[],
             None,
         )
@@ -491,6 +493,13 @@ impl Api {
     }
 }
 
+/// `n` in decimal.
+fn decimal(n: u64) -> String {
+    let mut s = String::new();
+    crate::json::push_uint(&mut s, n);
+    s
+}
+
 /// A JSON object of members already written as JSON text.
 fn object(members: &[(&str, &str)]) -> String {
     let mut out = String::from("{");
@@ -576,6 +585,11 @@ impl<R> Request<R> {
     /// Whether an automatic retry is safe (GET only: a POST may have taken effect).
     pub fn is_idempotent(&self) -> bool {
         self.endpoint.is_idempotent()
+    }
+
+    /// The token this request carries, for redaction.
+    pub(crate) fn secret(&self) -> Option<&str> {
+        self.secret.as_deref()
     }
 
     pub(crate) fn clean(&self, text: &str) -> String {

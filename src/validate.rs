@@ -34,8 +34,6 @@
 //! | `unknown_field` | platform | a key of a creation item that the contract does not list (likely a typo) |
 //! | `duplicate_id` | platform | the same id twice in one add-courses list |
 
-use std::collections::BTreeMap;
-
 use crate::json::{JsonView, Kind};
 use serde::{Deserialize, Serialize};
 
@@ -326,7 +324,11 @@ fn render(code: &str, field: Field, n: usize, lang: Lang) -> String {
     };
     text.replace("{field_lc}", &label.to_lowercase())
         .replace("{field}", label)
-        .replace("{n}", &n.to_string())
+        .replace("{n}", &{
+            let mut s = String::new();
+            crate::json::push_uint(&mut s, n as u64);
+            s
+        })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -419,6 +421,32 @@ fn plausible_email(s: &str) -> bool {
         return false;
     };
     !local.is_empty() && domain.contains('.') && domain.split('.').all(|label| !label.is_empty())
+}
+
+/// The first index at which each key occurs, for "already in row N" findings: sorted once
+/// (O(n log n) for batches of any size), no map type (a BTreeMap cost the wasm ~10 KB).
+struct FirstSeen<K> {
+    /// (key, its first index), sorted by key.
+    firsts: Vec<(K, usize)>,
+}
+
+impl<K: Ord> FirstSeen<K> {
+    fn new(keys: impl Iterator<Item = Option<K>>) -> Self {
+        let mut firsts: Vec<(K, usize)> = keys
+            .enumerate()
+            .filter_map(|(i, k)| Some((k?, i)))
+            .collect();
+        firsts.sort();
+        firsts.dedup_by(|later, earlier| later.0 == earlier.0);
+        FirstSeen { firsts }
+    }
+
+    /// The first index of `key` when it is before `i`.
+    fn before(&self, key: &K, i: usize) -> Option<usize> {
+        let at = self.firsts.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
+        let first = self.firsts[at].1;
+        (first < i).then_some(first)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -558,7 +586,7 @@ fn check_item<'a, J: JsonView>(
 ///
 /// Platform: see [`validate_create_user`]; plus `duplicate_username` when two usernames differ
 /// only in letter case (the platform's account system compares them case-insensitively).
-pub fn validate_create_users(users: &impl JsonView, opts: ValidateOptions) -> Report {
+pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     let Kind::Arr(items) = users.kind() else {
         sink.push(
@@ -582,33 +610,44 @@ pub fn validate_create_users(users: &impl JsonView, opts: ValidateOptions) -> Re
         );
     }
 
-    let mut emails: BTreeMap<String, usize> = BTreeMap::new();
-    let mut usernames: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut usernames_ci: BTreeMap<String, usize> = BTreeMap::new();
+    // The first row of each e-mail and username (trimmed; e-mails and folded usernames
+    // lower-cased), so that each later row can name it.
+    fn given<'a, J: JsonView>(item: &'a J, key: &str) -> Option<&'a str> {
+        item.get(key)
+            .and_then(J::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
+    let emails = FirstSeen::new(
+        items
+            .iter()
+            .map(|it| given(it, "email").map(str::to_lowercase)),
+    );
+    let usernames = FirstSeen::new(items.iter().map(|it| given(it, "username")));
+    let usernames_ci = FirstSeen::new(
+        items
+            .iter()
+            .map(|it| given(it, "username").map(str::to_lowercase)),
+    );
     for (i, item) in items.iter().enumerate() {
         let prefix = [PathSegment::Index(i)];
         let keys = check_item(item, &prefix, &mut sink);
 
         if let Some(email) = keys.email {
-            let norm = email.trim().to_lowercase();
-            match emails.get(&norm) {
-                Some(&first) => sink.push(
+            if let Some(first) = emails.before(&email.trim().to_lowercase(), i) {
+                sink.push(
                     at(&prefix, key("email")),
                     "duplicate_email",
                     Level::Contract,
                     Field::Email,
                     first + 1,
-                ),
-                None => {
-                    emails.insert(norm, i);
-                }
+                );
             }
         }
 
         if let Some(username) = keys.username {
             let trimmed = username.trim();
-            let folded = trimmed.to_lowercase();
-            if let Some(&first) = usernames.get(trimmed) {
+            if let Some(first) = usernames.before(&trimmed, i) {
                 sink.push(
                     at(&prefix, key("username")),
                     "duplicate_username",
@@ -616,7 +655,7 @@ pub fn validate_create_users(users: &impl JsonView, opts: ValidateOptions) -> Re
                     Field::Username,
                     first + 1,
                 );
-            } else if let Some(&first) = usernames_ci.get(&folded) {
+            } else if let Some(first) = usernames_ci.before(&trimmed.to_lowercase(), i) {
                 sink.push(
                     at(&prefix, key("username")),
                     "duplicate_username",
@@ -625,8 +664,6 @@ pub fn validate_create_users(users: &impl JsonView, opts: ValidateOptions) -> Re
                     first + 1,
                 );
             }
-            usernames.entry(trimmed).or_insert(i);
-            usernames_ci.entry(folded).or_insert(i);
         }
     }
     sink.finish()
@@ -825,17 +862,12 @@ fn check_id_list(
             max,
         );
     }
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    let seen = FirstSeen::new(ids.iter().map(|v| v.as_str()));
     for (i, v) in ids.iter().enumerate() {
         let path = vec![key(name), PathSegment::Index(i)];
         if let Some(id) = check_id(v, path.clone(), item_field, sink) {
-            match seen.get(id) {
-                Some(&first) => {
-                    sink.push(path, "duplicate_id", Level::Platform, item_field, first + 1)
-                }
-                None => {
-                    seen.insert(id, i);
-                }
+            if let Some(first) = seen.before(&id, i) {
+                sink.push(path, "duplicate_id", Level::Platform, item_field, first + 1);
             }
         }
     }

@@ -8,6 +8,7 @@ use js_sys::{Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
+use crate::decode::{check_reply, ReplyPlan};
 use crate::error::{ConfigError, DecodeError, Error, ValidationError};
 use crate::guard::{guard_key, IntervalGuard, CREATE_INTERVAL_MS};
 use crate::json::{self, JsonView, Value};
@@ -233,9 +234,6 @@ async fn pause(endpoint: Endpoint, ms: f64, signal: &JsValue) -> Result<(), Fail
         })
 }
 
-/// Turns (HTTP status, body) into the JS reply.
-type Decoder = Box<dyn FnOnce(u16, &Uint8Array) -> Result<JsValue, Failure>>;
-
 /// A planned call with its decoder, erased to one type so that every method shares one
 /// exchange loop and one promise adapter (each generic copy cost ~7 KB of wasm).
 struct Prepared {
@@ -244,7 +242,8 @@ struct Prepared {
     url: String,
     body: Option<String>,
     idempotent: bool,
-    decode: Decoder,
+    reply: ReplyPlan<'static>,
+    secret: Option<String>,
 }
 
 /// The reply handed to JS: the body as received, parsed by the engine's `JSON.parse`, plus the
@@ -253,34 +252,46 @@ struct Prepared {
 /// bench/boundary.mjs against serializing the typed reply back to JSON text or through
 /// serde-wasm-bindgen: ~1.8x faster for a 100-course page, and no Serialize code in the wasm.
 fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
+    let reply = req.plan();
     Prepared {
         endpoint: req.endpoint(),
         method: req.method().as_str(),
         url: req.url().to_owned(),
         body: req.body().map(str::to_owned),
         idempotent: req.is_idempotent(),
-        decode: Box::new(move |status, body| {
-            let checked = req.check(status, &body.to_vec())?;
-            // JS parses the bytes it already holds (no copy of the text out of wasm). serde_json
-            // does not check UTF-8 inside keys it skips, so the host decodes strictly.
-            let value = host::parse_body(body).map_err(|_| {
-                Failure::Core(Error::Decode(DecodeError {
-                    endpoint: req.endpoint(),
-                    status,
-                    path: ".".into(),
-                    detail: "the body is not valid UTF-8".into(),
-                }))
-            })?;
-            if let Some(derived) = R::derived(&checked.head, checked.tally) {
-                let derived = parse_js(&derived);
-                js_sys::Object::assign(
-                    value.unchecked_ref::<js_sys::Object>(),
-                    derived.unchecked_ref::<js_sys::Object>(),
-                );
-            }
-            Ok(value)
-        }),
+        secret: reply.secret.map(str::to_owned),
+        reply: ReplyPlan {
+            secret: None,
+            ..reply
+        },
     }
+}
+
+/// Turns (HTTP status, body) into the JS reply.
+fn decode(p: &Prepared, status: u16, body: &Uint8Array) -> Result<JsValue, Failure> {
+    let plan = ReplyPlan {
+        secret: p.secret.as_deref(),
+        ..p.reply
+    };
+    let checked = check_reply(&plan, status, &body.to_vec())?;
+    // JS parses the bytes it already holds (no copy of the text out of wasm); the gate has
+    // checked that they are UTF-8 and JSON of the reply's shape.
+    let value = host::parse_body(body).map_err(|_| {
+        Failure::Core(Error::Decode(DecodeError {
+            endpoint: p.endpoint,
+            status,
+            path: ".".into(),
+            detail: "the body is not valid UTF-8".into(),
+        }))
+    })?;
+    if let Some(derived) = (plan.derived)(&checked.head, checked.tally) {
+        let derived = parse_js(&derived);
+        js_sys::Object::assign(
+            value.unchecked_ref::<js_sys::Object>(),
+            derived.unchecked_ref::<js_sys::Object>(),
+        );
+    }
+    Ok(value)
 }
 
 /// Sends the call until it has an answer worth decoding, retrying GETs on transient failures.
@@ -428,7 +439,7 @@ impl Client {
                     keep_interval(&s, wait, &signal).await?;
                 }
                 let (status, body) = exchange(&s, &p, &signal).await?;
-                (p.decode)(status, &body)
+                decode(&p, status, &body)
             };
             run.await.map_err(|f| f.into_js(s.secret().as_deref()))
         })

@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::endpoint::Endpoint;
 use crate::error::{redact, Error};
+use crate::json::push_uint;
 
 use super::convert::{get, to_js};
 
@@ -140,31 +141,51 @@ impl Failure {
     /// The JS error to throw. `secret` is the token, used only to scrub host causes.
     pub fn into_js(self, secret: Option<&str>) -> JsValue {
         let (kind, message, data, cause) = match self {
-            Failure::Core(e) => (e.kind(), e.to_string(), to_js(&e), JsValue::UNDEFINED),
+            Failure::Core(e) => (e.kind(), e.message(), to_js(&e), JsValue::UNDEFINED),
             Failure::Network { endpoint, cause } => (
                 "network",
-                format!("{endpoint}: the request did not complete (network failure)"),
+                [
+                    endpoint.key(),
+                    ": the request did not complete (network failure)",
+                ]
+                .concat(),
                 to_js(&HostData::new("network", endpoint)),
                 clean_host_error(cause, secret, CAUSE_DEPTH),
             ),
-            Failure::Timeout { endpoint, timeout_ms, cause } => (
+            Failure::Timeout {
+                endpoint,
+                timeout_ms,
+                cause,
+            } => (
                 "timeout",
-                format!("{endpoint}: no complete response within {} ms", timeout_ms as u64),
-                to_js(&HostData { timeout_ms: Some(timeout_ms), ..HostData::new("timeout", endpoint) }),
+                {
+                    let mut m = [endpoint.key(), ": no complete response within "].concat();
+                    push_uint(&mut m, timeout_ms as u64);
+                    m + " ms"
+                },
+                to_js(&HostData {
+                    timeout_ms: Some(timeout_ms),
+                    ..HostData::new("timeout", endpoint)
+                }),
                 clean_host_error(cause, secret, CAUSE_DEPTH),
             ),
             Failure::Abort { endpoint, cause } => (
                 "abort",
-                format!("{endpoint}: the call was aborted"),
+                [endpoint.key(), ": the call was aborted"].concat(),
                 to_js(&HostData::new("abort", endpoint)),
                 scrub_reason(cause, secret),
             ),
-            Failure::Interval { endpoint, next_allowed_at, wait_ms } => (
+            Failure::Interval {
+                endpoint,
+                next_allowed_at,
+                wait_ms,
+            } => (
                 "interval",
-                format!(
-                    "{endpoint}: bulk creates must be at least the contract's interval apart; the next is allowed in {} s",
-                    (wait_ms / 1000.0).ceil() as u64
-                ),
+                {
+                    let mut m = [endpoint.key(), ": bulk creates must be at least the contract's interval apart; the next is allowed in "].concat();
+                    push_uint(&mut m, (wait_ms / 1000.0).ceil() as u64);
+                    m + " s"
+                },
                 to_js(&HostData {
                     next_allowed_at: Some(next_allowed_at),
                     wait_ms: Some(wait_ms),
