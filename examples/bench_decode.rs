@@ -66,6 +66,10 @@ fn main() {
             let cs: Vec<Course> = serde_json::from_value(v["courses"].clone()).unwrap();
             assert_eq!(cs.len(), 100);
         });
+        let gate = median_ns(15, 20, || {
+            req.check(200, &body).unwrap();
+        });
+        println!("  gate (check only): {:.0} us", gate / 1e3);
         let value_only = median_ns(15, 20, || {
             let v: Value = serde_json::from_slice(&body).unwrap();
             assert!(v.is_object());

@@ -55,6 +55,8 @@ pub struct Shape {
     pub name: &'static str,
     /// The known fields, in declaration order (bodies usually follow it).
     pub fields: &'static [Field],
+    /// Indexes into `fields`, sorted by wire name (bytewise): the lookup of a key.
+    pub by_name: &'static [u8],
     /// A boolean field counted over every object of this shape (`success` of per-item results),
     /// from which the reply's derived counts come.
     pub tally: Option<usize>,
@@ -64,6 +66,55 @@ pub struct Shape {
 pub trait Described {
     /// The description.
     const TY: Ty;
+}
+
+impl Shape {
+    /// The index of the field named `key`, trying `hint` first, then a binary search by name.
+    #[inline]
+    fn find(&self, key: &json::Str<'_>, hint: usize) -> Option<usize> {
+        if let Some(f) = self.fields.get(hint) {
+            if key.is(f.name) {
+                return Some(hint);
+            }
+        }
+        let owned;
+        let k: &[u8] = if key.escaped() {
+            owned = key.to_owned_string();
+            owned.as_bytes()
+        } else {
+            key.raw()
+        };
+        let (mut lo, mut hi) = (0, self.by_name.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let i = usize::from(*self.by_name.get(mid)?);
+            match bytes_cmp(self.fields.get(i)?.name.as_bytes(), k) {
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid,
+                core::cmp::Ordering::Equal => return Some(i),
+            }
+        }
+        None
+    }
+}
+
+/// Bytewise order of two short byte strings, compared in place (no memcmp call).
+#[inline(always)]
+fn bytes_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// Which field followed which in the last object of a shape: records from one server list their
+/// keys in one order, so after the first record almost every key is found at the first try.
+struct Learned {
+    shape: *const Shape,
+    /// `next[k]`: the field that followed field `k` (`next[64]`: the first field).
+    next: [u8; 65],
 }
 
 impl Described for String {
@@ -218,9 +269,11 @@ fn expected(ty: &Ty) -> &'static str {
 struct Checker<'a> {
     s: json::Scanner<'a>,
     tally: Tally,
+    learned: Vec<Learned>,
 }
 
 impl<'a> Checker<'a> {
+    #[inline(always)]
     fn syntax<T>(r: Result<T, Syntax>) -> R<T> {
         r.or_else(|e| fail(Why::Syntax(e)))
     }
@@ -228,30 +281,17 @@ impl<'a> Checker<'a> {
     fn value(&mut self, ty: &Ty, depth: u32) -> R<()> {
         let s = &mut self.s;
         s.ws();
-        let found = match s.peek() {
-            Some(b'"') => "a string",
-            Some(b'{') => "an object",
-            Some(b'[') => "an array",
-            Some(b't' | b'f') => "a boolean",
-            Some(b'n') => "null",
-            Some(b'-' | b'0'..=b'9') => "a number",
-            Some(_) => return fail(Why::Syntax(Syntax::Unexpected)),
-            None => return fail(Why::Syntax(Syntax::Eof)),
+        let Some(first) = s.peek() else {
+            return fail(Why::Syntax(Syntax::Eof));
         };
-        let mismatch = || {
-            fail(Why::Type {
-                expected: expected(ty),
-                found,
-            })
-        };
-        match (ty, found) {
+        match (ty, first) {
             (Ty::Any, _) => Self::syntax(s.skip(depth)),
-            (Ty::Opt(_), "null") => Self::syntax(s.literal()),
+            (Ty::Opt(_), b'n') => Self::syntax(s.literal()),
             (Ty::Opt(inner), _) => self.value(inner, depth),
-            (Ty::Str, "a string") => Self::syntax(s.string().map(|_| ())),
-            (Ty::Bool, "a boolean") => Self::syntax(s.literal()),
-            (Ty::Num, "a number") => Self::syntax(s.number().map(|_| ())),
-            (Ty::U64, "a number") => {
+            (Ty::Str, b'"') => Self::syntax(s.string().map(|_| ())),
+            (Ty::Bool, b't' | b'f') => Self::syntax(s.literal()),
+            (Ty::Num, b'-' | b'0'..=b'9') => Self::syntax(s.number().map(|_| ())),
+            (Ty::U64, b'-' | b'0'..=b'9') => {
                 let start = s.pos();
                 let n = Self::syntax(s.number())?;
                 if n.is_u64(s.slice(start)) {
@@ -268,13 +308,25 @@ impl<'a> Checker<'a> {
                     })
                 }
             }
-            (Ty::Obj(shape), "an object") => self.object(shape, depth + 1),
-            (Ty::Map(inner), "an object") => self.map(inner, depth + 1),
-            (Ty::Arr(inner), "an array") => self.array(inner, depth + 1),
+            (Ty::Obj(shape), b'{') => self.object(shape, depth + 1),
+            (Ty::Map(inner), b'{') => self.map(inner, depth + 1),
+            (Ty::Arr(inner), b'[') => self.array(inner, depth + 1),
             _ => {
+                let found = match first {
+                    b'"' => "a string",
+                    b'{' => "an object",
+                    b'[' => "an array",
+                    b't' | b'f' => "a boolean",
+                    b'n' => "null",
+                    b'-' | b'0'..=b'9' => "a number",
+                    _ => return fail(Why::Syntax(Syntax::Unexpected)),
+                };
                 // Consume it first: a syntax error inside it concerns the whole body.
                 Self::syntax(s.skip(depth))?;
-                mismatch()
+                fail(Why::Type {
+                    expected: expected(ty),
+                    found,
+                })
             }
         }
     }
@@ -307,26 +359,42 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
-    fn object(&mut self, shape: &Shape, depth: u32) -> R<()> {
+    fn object(&mut self, shape: &'static Shape, depth: u32) -> R<()> {
         self.enter(b'{', depth)?;
         let fields = shape.fields;
+        let li = match self
+            .learned
+            .iter()
+            .position(|l| core::ptr::eq(l.shape, shape))
+        {
+            Some(i) => i,
+            None => {
+                self.learned.push(Learned {
+                    shape,
+                    next: [0; 65],
+                });
+                self.learned.len() - 1
+            }
+        };
         let mut seen: u64 = 0;
-        let mut cursor = 0;
+        let mut prev = 64;
         let mut first = true;
         let mut tallied = false;
         while Self::syntax(self.s.next_item(b'}', first))? {
             first = false;
             let key = Self::syntax(self.s.key())?;
-            // Bodies list fields in declaration order, so the next field is tried first.
-            let hit = match fields.get(cursor) {
-                Some(f) if key.is(f.name) => Some(cursor),
-                _ => fields.iter().position(|f| key.is(f.name)),
-            };
-            let Some(k) = hit else {
+            let hint = self
+                .learned
+                .get(li)
+                .map_or(0, |l| usize::from(l.next[prev]));
+            let Some(k) = shape.find(&key, hint) else {
                 Self::syntax(self.s.skip(depth))?;
                 continue;
             };
-            cursor = k + 1;
+            if let Some(l) = self.learned.get_mut(li) {
+                l.next[prev] = k as u8;
+            }
+            prev = k;
             let bit = 1u64 << (k % 64);
             if seen & bit != 0 {
                 return at(fail(Why::Duplicate(fields[k].name)), || {
@@ -358,9 +426,17 @@ impl<'a> Checker<'a> {
 /// Checks that `body` is one JSON value of type `ty` (whitespace around it allowed). Never
 /// panics, and allocates only to describe a mismatch.
 pub fn check(body: &[u8], ty: &Ty) -> Result<Tally, Mismatch> {
+    let s = json::Scanner::from_bytes(body).map_err(|e| {
+        Fail {
+            why: Why::Syntax(e),
+            rev_path: Vec::new(),
+        }
+        .into_mismatch()
+    })?;
     let mut c = Checker {
-        s: json::Scanner::new(body),
+        s,
         tally: Tally::default(),
+        learned: Vec::new(),
     };
     let run = c.value(ty, 0).and_then(|()| Checker::syntax(c.s.end()));
     match run {
@@ -396,9 +472,22 @@ pub enum Envelope {
 /// data checked against `reply` (keys of the reply are checked in document order, the first
 /// mismatch is the one reported, as a typed decode would).
 pub fn envelope(body: &[u8], reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
+    let s = match json::Scanner::from_bytes(body) {
+        Ok(s) => s,
+        Err(e) => {
+            return Envelope::NotEnvelope(
+                Fail {
+                    why: Why::Syntax(e),
+                    rev_path: Vec::new(),
+                }
+                .into_mismatch(),
+            )
+        }
+    };
     let mut c = Checker {
-        s: json::Scanner::new(body),
+        s,
         tally: Tally::default(),
+        learned: Vec::new(),
     };
     let not = |why: Why, key: Option<&'static str>| {
         let rev_path = key.map(|k| vec![Seg::Key(k.into())]).unwrap_or_default();
@@ -483,7 +572,7 @@ pub fn envelope(body: &[u8], reply: &Shape, accepts: fn(&str) -> bool) -> Envelo
             }
             c.s.set_pos(start);
         }
-        let hit = fields.iter().position(|f| key.is(f.name));
+        let hit = reply.find(&key, usize::MAX);
         let wanted = code.as_deref().is_none_or(accepts);
         match hit {
             Some(k) if data.is_none() && wanted => {

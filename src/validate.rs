@@ -350,7 +350,7 @@ impl Sink {
 
     fn push(
         &mut self,
-        path: Vec<PathSegment>,
+        path: impl Into<Vec<PathSegment>>,
         code: &'static str,
         level: Level,
         field: Field,
@@ -361,7 +361,7 @@ impl Sink {
         }
         let message = render(code, field, n, self.opts.lang);
         self.issues.push(Issue {
-            path,
+            path: path.into(),
             code,
             level,
             message,
@@ -383,6 +383,20 @@ fn at(prefix: &[PathSegment], seg: PathSegment) -> Vec<PathSegment> {
     path
 }
 
+/// The path `prefix` + `key`, built only when an issue is pushed (a valid batch allocates no
+/// paths).
+#[derive(Clone, Copy)]
+struct At<'p> {
+    prefix: &'p [PathSegment],
+    key: &'static str,
+}
+
+impl From<At<'_>> for Vec<PathSegment> {
+    fn from(a: At<'_>) -> Vec<PathSegment> {
+        at(a.prefix, key(a.key))
+    }
+}
+
 fn key(k: &str) -> PathSegment {
     PathSegment::Key(k.to_owned())
 }
@@ -391,7 +405,7 @@ fn key(k: &str) -> PathSegment {
 /// otherwise reports `required` (absent, `null`, blank) or `not_string` (another type).
 fn required_str<'a, J: JsonView>(
     value: Option<&'a J>,
-    path: Vec<PathSegment>,
+    path: impl Into<Vec<PathSegment>>,
     field: Field,
     sink: &mut Sink,
 ) -> Option<&'a str> {
@@ -421,6 +435,15 @@ fn plausible_email(s: &str) -> bool {
         return false;
     };
     !local.is_empty() && domain.contains('.') && domain.split('.').all(|label| !label.is_empty())
+}
+
+/// `s` in lower case, allocating only when it has something to lower.
+fn fold(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
+        std::borrow::Cow::Owned(s.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
 }
 
 /// The first index at which each key occurs, for "already in row N" findings: sorted once
@@ -477,21 +500,27 @@ fn check_item<'a, J: JsonView>(
     }
 
     // name: required; platform: at least 3 characters (Unicode scalar values, after trimming).
-    let path = at(prefix, key("name"));
-    if let Some(name) = required_str(item.get("name"), path.clone(), Field::Name, sink) {
+    let path = At {
+        prefix,
+        key: "name",
+    };
+    if let Some(name) = required_str(item.get("name"), path, Field::Name, sink) {
         if name.trim().chars().count() < NAME_MIN {
             sink.push(path, "too_short", Level::Platform, Field::Name, NAME_MIN);
         }
     }
 
     // username: required; platform: 3-20 characters of a-z A-Z 0-9 (checked as given, untrimmed).
-    let path = at(prefix, key("username"));
-    let username = required_str(item.get("username"), path.clone(), Field::Username, sink);
+    let path = At {
+        prefix,
+        key: "username",
+    };
+    let username = required_str(item.get("username"), path, Field::Username, sink);
     if let Some(u) = username {
         let len = u.chars().count();
         if len < USERNAME_MIN {
             sink.push(
-                path.clone(),
+                path,
                 "too_short",
                 Level::Platform,
                 Field::Username,
@@ -499,7 +528,7 @@ fn check_item<'a, J: JsonView>(
             );
         } else if len > USERNAME_MAX {
             sink.push(
-                path.clone(),
+                path,
                 "too_long",
                 Level::Platform,
                 Field::Username,
@@ -512,8 +541,11 @@ fn check_item<'a, J: JsonView>(
     }
 
     // email: required; platform: plausible.
-    let path = at(prefix, key("email"));
-    let email = required_str(item.get("email"), path.clone(), Field::Email, sink);
+    let path = At {
+        prefix,
+        key: "email",
+    };
+    let email = required_str(item.get("email"), path, Field::Email, sink);
     if let Some(e) = email {
         if !plausible_email(e) {
             sink.push(path, "invalid_email", Level::Platform, Field::Email, 0);
@@ -521,8 +553,11 @@ fn check_item<'a, J: JsonView>(
     }
 
     // password: required; platform: 6-35 characters (as given: spaces in a password count).
-    let path = at(prefix, key("password"));
-    if let Some(p) = required_str(item.get("password"), path.clone(), Field::Password, sink) {
+    let path = At {
+        prefix,
+        key: "password",
+    };
+    if let Some(p) = required_str(item.get("password"), path, Field::Password, sink) {
         let len = p.chars().count();
         if len < PASSWORD_MIN {
             sink.push(
@@ -618,23 +653,15 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
             .map(str::trim)
             .filter(|s| !s.is_empty())
     }
-    let emails = FirstSeen::new(
-        items
-            .iter()
-            .map(|it| given(it, "email").map(str::to_lowercase)),
-    );
+    let emails = FirstSeen::new(items.iter().map(|it| given(it, "email").map(fold)));
     let usernames = FirstSeen::new(items.iter().map(|it| given(it, "username")));
-    let usernames_ci = FirstSeen::new(
-        items
-            .iter()
-            .map(|it| given(it, "username").map(str::to_lowercase)),
-    );
+    let usernames_ci = FirstSeen::new(items.iter().map(|it| given(it, "username").map(fold)));
     for (i, item) in items.iter().enumerate() {
         let prefix = [PathSegment::Index(i)];
         let keys = check_item(item, &prefix, &mut sink);
 
         if let Some(email) = keys.email {
-            if let Some(first) = emails.before(&email.trim().to_lowercase(), i) {
+            if let Some(first) = emails.before(&fold(email.trim()), i) {
                 sink.push(
                     at(&prefix, key("email")),
                     "duplicate_email",
@@ -655,7 +682,7 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
                     Field::Username,
                     first + 1,
                 );
-            } else if let Some(first) = usernames_ci.before(&trimmed.to_lowercase(), i) {
+            } else if let Some(first) = usernames_ci.before(&fold(trimmed), i) {
                 sink.push(
                     at(&prefix, key("username")),
                     "duplicate_username",

@@ -115,6 +115,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
         ));
     }
     let mut fields = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     let mut tally = quote!(None);
     for f in &named.named {
         let a = field_attrs(&f.attrs)?;
@@ -136,6 +137,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             let i = fields.len();
             tally = quote!(Some(#i));
         }
+        names.push(wire.clone());
         fields.push(quote! {
             crate::check::Field {
                 name: #wire,
@@ -144,6 +146,16 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             }
         });
     }
+    if fields.len() > 64 {
+        return Err(syn::Error::new_spanned(
+            input,
+            "Shape: at most 64 fields (a u64 marks the seen ones)",
+        ));
+    }
+    // Field indexes sorted by wire name (bytewise), for a binary search per key.
+    let mut by_name: Vec<usize> = (0..names.len()).collect();
+    by_name.sort_by(|&a, &b| names[a].as_bytes().cmp(names[b].as_bytes()));
+    let by_name = by_name.into_iter().map(|i| i as u8);
     let name = &input.ident;
     let label = name.to_string();
     Ok(quote! {
@@ -151,6 +163,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             const TY: crate::check::Ty = crate::check::Ty::Obj(&crate::check::Shape {
                 name: #label,
                 fields: &[#(#fields),*],
+                by_name: &[#(#by_name),*],
                 tally: #tally,
             });
         }

@@ -65,12 +65,25 @@ pub struct Str<'a> {
 
 impl<'a> Str<'a> {
     /// Whether its decoded content is `s`.
+    #[inline]
     pub fn is(&self, s: &str) -> bool {
         if self.escaped {
             self.decode() == s
         } else {
-            self.raw == s.as_bytes()
+            let (a, b) = (self.raw, s.as_bytes());
+            // Keys are short: compared in place rather than through a memcmp call.
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
         }
+    }
+
+    /// Whether it holds a backslash escape.
+    pub fn escaped(&self) -> bool {
+        self.escaped
+    }
+
+    /// The text between the quotes, as written.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw
     }
 
     /// The decoded content (borrowed when it has no escape).
@@ -158,6 +171,25 @@ pub fn parse_u64(text: &[u8]) -> Option<u64> {
     Some(n)
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Marks (high bit of the byte) the zero bytes of `w`; the lowest mark is exact, marks above
+/// a zero byte may be false.
+#[inline(always)]
+fn zeros(w: u64) -> u64 {
+    w.wrapping_sub(ONES) & !w & HIGHS
+}
+
+/// Marks the bytes of `w` that end a plain run of string content: `"`, `\\`, or a control
+/// character below 0x20 (lowest mark exact).
+#[inline(always)]
+fn special(w: u64) -> u64 {
+    zeros(w ^ (ONES * u64::from(b'"')))
+        | zeros(w ^ (ONES * u64::from(b'\\')))
+        | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS)
+}
+
 /// A cursor over JSON text that checks what it passes.
 pub struct Scanner<'a> {
     b: &'a [u8],
@@ -165,32 +197,48 @@ pub struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    /// A scanner at the start of `b`.
-    pub fn new(b: &'a [u8]) -> Self {
-        Scanner { b, i: 0 }
+    /// A scanner at the start of `text`.
+    pub fn new(text: &'a str) -> Self {
+        Scanner {
+            b: text.as_bytes(),
+            i: 0,
+        }
+    }
+
+    /// A scanner over bytes, which must be UTF-8 (checked once here, in one fast pass, rather
+    /// than string by string).
+    pub fn from_bytes(b: &'a [u8]) -> Result<Self, Syntax> {
+        core::str::from_utf8(b)
+            .map(Scanner::new)
+            .map_err(|_| Syntax::BadUtf8)
     }
 
     /// The current offset.
+    #[inline(always)]
     pub fn pos(&self) -> usize {
         self.i
     }
 
     /// Moves back to an earlier offset.
+    #[inline(always)]
     pub fn set_pos(&mut self, i: usize) {
         self.i = i;
     }
 
     /// The text from `start` to the current offset.
+    #[inline(always)]
     pub fn slice(&self, start: usize) -> &'a [u8] {
         self.b.get(start..self.i).unwrap_or_default()
     }
 
     /// The next byte, not consumed.
+    #[inline(always)]
     pub fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
     /// Skips whitespace.
+    #[inline(always)]
     pub fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.i += 1;
@@ -198,6 +246,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips whitespace, then consumes `b`.
+    #[inline(always)]
     pub fn expect(&mut self, b: u8) -> Result<(), Syntax> {
         self.ws();
         match self.peek() {
@@ -222,6 +271,7 @@ impl<'a> Scanner<'a> {
 
     /// Inside an array or object just opened: whether another item follows (consuming the `,`
     /// between items), or the container closes with `close` (consumed).
+    #[inline(always)]
     pub fn next_item(&mut self, close: u8, first: bool) -> Result<bool, Syntax> {
         self.ws();
         match self.peek() {
@@ -276,6 +326,7 @@ impl<'a> Scanner<'a> {
         )
     }
 
+    #[inline(always)]
     fn digits(&mut self) -> usize {
         let start = self.i;
         while let Some(b'0'..=b'9') = self.peek() {
@@ -333,19 +384,23 @@ impl<'a> Scanner<'a> {
         let start = self.i;
         let mut escaped = false;
         loop {
-            let run = self.i;
-            let mut high = 0u8;
+            // Eight bytes at a time: the mask marks quotes, backslashes and control characters
+            // (its lowest mark is exact). Most strings end inside their first or second word.
+            // UTF-8 was checked once for the whole text (`Scanner::new`).
+            while let Some(chunk) = self.b.get(self.i..self.i + 8) {
+                let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+                let m = special(w);
+                if m != 0 {
+                    self.i += (m.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                self.i += 8;
+            }
             while let Some(&b) = self.b.get(self.i) {
                 if b == b'"' || b == b'\\' || b < 0x20 {
                     break;
                 }
-                high |= b;
                 self.i += 1;
-            }
-            if high >= 0x80 && core::str::from_utf8(self.slice(run)).is_err() {
-                // A run may end inside a sequence only at a quote or backslash, which is not
-                // a continuation byte: so a failure here is real.
-                return Err(Syntax::BadUtf8);
             }
             match self.peek() {
                 None => return Err(Syntax::Eof),

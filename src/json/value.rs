@@ -25,7 +25,7 @@ pub enum Value<'a> {
 
 /// Parses `text` as one JSON value.
 pub fn parse(text: &str) -> Result<Value<'_>, Syntax> {
-    let mut s = Scanner::new(text.as_bytes());
+    let mut s = Scanner::new(text);
     let v = value(&mut s, 0)?;
     s.end()?;
     Ok(v)
