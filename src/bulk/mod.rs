@@ -80,15 +80,12 @@ use crate::validate::{Issue, Lang, Level, PathSegment};
 
 mod grant;
 mod import;
+mod journal;
+mod ledger;
 
-pub use grant::{
-    GrantCounts, GrantEvent, GrantJob, GrantOptions, GrantOutcome, GrantReport, GrantRow,
-    GrantRowReport, GrantRowResult,
-};
-pub use import::{
-    DoubtReason, ImportCounts, ImportEvent, ImportJob, ImportOptions, ImportReport, LookupOutcome,
-    Outcome, PlannedRow, RowReport, RowResult,
-};
+pub use grant::{GrantCounts, GrantJob, GrantOptions, GrantReport, GrantRowReport, GrantRowResult};
+pub use import::{ImportCounts, ImportJob, ImportOptions, ImportReport, RowReport, RowResult};
+pub use journal::{DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
 
 /// The contract's interval between two create calls, in whole milliseconds (from
 /// [`crate::guard::CREATE_INTERVAL_MS`]).
@@ -100,9 +97,9 @@ pub const MAX_CHUNK: usize = MAX_PAGE as usize;
 /// What the caller does next.
 #[derive(Debug)]
 #[must_use]
-pub enum Action<S, L, R> {
+pub enum Action<L, R> {
     /// Append these journal events to durable storage (flushed), then poll again.
-    Persist(Vec<S>),
+    Persist(Vec<Event>),
     /// Send this request and hand the answer to `handle_response` or `handle_failure`.
     Send(crate::plan::Request<L>),
     /// Send this look-up (a GET) and hand the answer back the same way.
@@ -119,9 +116,9 @@ pub enum Action<S, L, R> {
 }
 
 /// The import's action: create chunks, look-ups, the import report.
-pub type ImportAction = Action<ImportEvent, crate::reply::CreateUsersReply, ImportReport>;
+pub type ImportAction = Action<crate::reply::CreateUsersReply, ImportReport>;
 /// The grant's action (it never looks up).
-pub type GrantAction = Action<GrantEvent, crate::reply::AddCoursesReply, GrantReport>;
+pub type GrantAction = Action<crate::reply::AddCoursesReply, GrantReport>;
 
 /// A request that got no HTTP answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -257,83 +254,6 @@ fn check_chunk_size(n: usize) -> Result<usize, BulkError> {
 /// The `started` event's job names.
 const IMPORT_JOB: &str = "import";
 const GRANT_JOB: &str = "grant";
-
-/// Checks a journal's `started` event against the job and input.
-fn check_start(job: &str, rows: usize, want_job: &str, input: usize) -> Result<(), JournalError> {
-    if job != want_job {
-        return Err(JournalError::WrongJob {
-            journal: job.to_owned(),
-        });
-    }
-    if rows != input {
-        return Err(JournalError::RowCount {
-            journal: rows,
-            input,
-        });
-    }
-    Ok(())
-}
-
-fn out_of_order(index: usize, detail: impl Into<String>) -> JournalError {
-    JournalError::OutOfOrder {
-        index,
-        detail: detail.into(),
-    }
-}
-
-/// When chunks may go: the last send time and the interval.
-#[derive(Clone, Debug)]
-struct Pacer {
-    interval_ms: u64,
-    last_send_at: Option<u64>,
-    /// An extra gate (retry delay after a failure), if later than the interval.
-    not_before: u64,
-}
-
-impl Pacer {
-    fn new(interval_ms: u64) -> Pacer {
-        Pacer {
-            interval_ms,
-            last_send_at: None,
-            not_before: 0,
-        }
-    }
-
-    /// The earliest time the next chunk may go.
-    fn next_send_at(&self) -> u64 {
-        let by_interval = self
-            .last_send_at
-            .map_or(0, |at| at.saturating_add(self.interval_ms));
-        by_interval.max(self.not_before)
-    }
-
-    /// The estimated end of `chunks` more chunks, the first at `next_send_at` (one interval
-    /// each, the last one's answer counted as instant).
-    fn estimate_end(&self, now: u64, chunks: usize) -> Option<u64> {
-        if chunks == 0 {
-            return None;
-        }
-        let first = self.next_send_at().max(now);
-        let rest = u64::try_from(chunks - 1).unwrap_or(u64::MAX);
-        Some(first.saturating_add(rest.saturating_mul(self.interval_ms)))
-    }
-}
-
-/// Journal events waiting to be handed out, and progress events.
-#[derive(Debug)]
-struct Queues<E> {
-    journal: Vec<E>,
-    progress: std::collections::VecDeque<Progress>,
-}
-
-impl<E> Default for Queues<E> {
-    fn default() -> Self {
-        Queues {
-            journal: Vec::new(),
-            progress: std::collections::VecDeque::new(),
-        }
-    }
-}
 
 /// How many times a request failing for a reason that may pass is tried before the job gives up
 /// for this run (the journal resumes it).
