@@ -7,8 +7,8 @@ mod common;
 use std::collections::{BTreeSet, HashMap};
 
 use lpm_client::bulk::{
-    Action, BulkError, Event, Failure, GrantJob, GrantOptions, GrantRowResult, ImportJob,
-    ImportOptions, ImportReport, JournalError, Progress, RowResult, DEFAULT_CREATE_INTERVAL_MS,
+    Action, BulkError, Event, Existing, Failure, GrantJob, GrantOptions, ImportJob, ImportOptions,
+    ImportReport, JournalError, Progress, RowResult, DEFAULT_CREATE_INTERVAL_MS,
 };
 use lpm_client::Request;
 use proptest::prelude::*;
@@ -692,13 +692,15 @@ fn conflicts_are_reported_and_never_overwritten() {
     assert_eq!(
         report.rows[1].result,
         RowResult::Conflict {
-            user_id: "acc000000".into(),
-            username: "somebody".into(),
-            emails: vec!["USER1@example.com".into()]
+            existing: Existing {
+                user_id: "acc000000".into(),
+                username: "somebody".into(),
+                emails: vec!["USER1@example.com".into()]
+            }
         }
     );
     assert!(
-        matches!(&report.rows[2].result, RowResult::Conflict { username, .. } if username == "user2")
+        matches!(&report.rows[2].result, RowResult::Conflict { existing } if existing.username == "user2")
     );
     assert!(matches!(report.rows[0].result, RowResult::Created { .. }));
     assert!(matches!(report.rows[3].result, RowResult::Created { .. }));
@@ -951,12 +953,12 @@ fn grants_go_in_chunks_of_100_and_a_lost_answer_is_sent_again() {
     assert_eq!(report.counts.granted, 250);
     assert_eq!(
         report.rows[250].result,
-        GrantRowResult::Failed {
+        RowResult::Failed {
             status: "User not found".into()
         }
     );
     assert!(
-        matches!(&report.rows[251].result, GrantRowResult::SetAside { issues } if issues[0].code == "duplicate_id")
+        matches!(&report.rows[251].result, RowResult::SetAside { issues } if issues[0].code == "duplicate_id")
     );
     for id in &ids[..250] {
         assert_eq!(w.fake.enrolments[id].len(), 2);

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::journal::{DoubtReason, Event, Outcome, PlannedRow};
-use super::ledger::{Ledger, State};
+use super::ledger::Ledger;
 use super::{
-    check_chunk_size, repeat_issue, Action, BulkError, Failure, GrantAction, Progress,
-    DEFAULT_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, GRANT_JOB, MAX_CHUNK,
+    check_chunk_size, repeat_issue, Action, BulkError, Counts, Failure, GrantAction, Progress,
+    RowResult, DEFAULT_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, GRANT_JOB, MAX_CHUNK,
 };
 use crate::error::Error;
 use crate::model::AddCoursesInput;
@@ -48,35 +48,6 @@ impl Default for GrantOptions {
     }
 }
 
-/// What happened to one account of a grant.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum GrantRowResult {
-    /// The account received the courses.
-    Granted,
-    /// Refused by the platform with this status.
-    Failed {
-        /// The platform's status.
-        status: String,
-    },
-    /// The answer had no result for the account.
-    NoResult,
-    /// Not sent: its issues.
-    SetAside {
-        /// The issues.
-        issues: Vec<Issue>,
-    },
-    /// Not sent because the run stopped; resume to send it.
-    NotSent {
-        /// Why.
-        reason: String,
-    },
-}
-
 /// One account in the grant report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -86,23 +57,7 @@ pub struct GrantRowReport {
     /// The account id as given (empty when it is not a string).
     pub user_id: String,
     /// What happened.
-    pub result: GrantRowResult,
-}
-
-/// Counts of the grant report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GrantCounts {
-    /// Accounts in the input.
-    pub total: usize,
-    /// Granted.
-    pub granted: usize,
-    /// Refused by the platform, or missing from its answer.
-    pub failed: usize,
-    /// Set aside.
-    pub set_aside: usize,
-    /// Not sent because the run stopped.
-    pub not_sent: usize,
+    pub result: RowResult,
 }
 
 /// The final report of a grant.
@@ -112,7 +67,7 @@ pub struct GrantReport {
     /// One entry per input account.
     pub rows: Vec<GrantRowReport>,
     /// Counts.
-    pub counts: GrantCounts,
+    pub counts: Counts,
     /// Why the run stopped early, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halted: Option<String>,
@@ -390,50 +345,14 @@ impl GrantJob {
 
     /// The report as things stand.
     pub fn report(&self) -> GrantReport {
-        let stop = self.ledger.stop_reason();
-        let mut counts = GrantCounts {
-            total: self.ids.len(),
-            ..GrantCounts::default()
-        };
-        let rows = self
-            .ledger
-            .states
-            .iter()
+        let (results, counts) = self.ledger.results(|r| &self.issues[r]);
+        let rows = results
+            .into_iter()
             .enumerate()
-            .map(|(row, state)| {
-                let result = match state {
-                    State::Done(Outcome::Granted) => {
-                        counts.granted += 1;
-                        GrantRowResult::Granted
-                    }
-                    State::Done(Outcome::Failed { status }) => {
-                        counts.failed += 1;
-                        GrantRowResult::Failed {
-                            status: status.clone(),
-                        }
-                    }
-                    State::Done(_) => {
-                        counts.failed += 1;
-                        GrantRowResult::NoResult
-                    }
-                    State::SetAside => {
-                        counts.set_aside += 1;
-                        GrantRowResult::SetAside {
-                            issues: self.issues[row].clone(),
-                        }
-                    }
-                    _ => {
-                        counts.not_sent += 1;
-                        GrantRowResult::NotSent {
-                            reason: stop.clone(),
-                        }
-                    }
-                };
-                GrantRowReport {
-                    row,
-                    user_id: self.ids[row].clone(),
-                    result,
-                }
+            .map(|(row, result)| GrantRowReport {
+                row,
+                user_id: self.ids[row].clone(),
+                result,
             })
             .collect();
         GrantReport {

@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::journal::{DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
+use super::journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
 use super::ledger::{Ledger, State};
 use super::{
-    check_chunk_size, repeat_issue, Action, BulkError, Failure, ImportAction, Progress,
-    DEFAULT_ATTEMPTS, DEFAULT_CREATE_INTERVAL_MS, DEFAULT_RETRY_DELAY_MS, IMPORT_JOB, MAX_CHUNK,
+    check_chunk_size, repeat_issue, Action, BulkError, Counts, Failure, ImportAction, Progress,
+    RowResult, DEFAULT_ATTEMPTS, DEFAULT_CREATE_INTERVAL_MS, DEFAULT_RETRY_DELAY_MS, IMPORT_JOB,
+    MAX_CHUNK,
 };
 use crate::codes::{Category, Reason};
 use crate::error::{ApiError, Error};
@@ -52,51 +53,6 @@ impl Default for ImportOptions {
     }
 }
 
-/// What happened to one row, in the final report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum RowResult {
-    /// Created (by the create answer, or found by a look-up after a lost answer).
-    Created {
-        /// The account's id.
-        user_id: String,
-    },
-    /// Refused by the platform with this per-item status.
-    Failed {
-        /// The platform's status.
-        status: String,
-    },
-    /// Not sent: its issues.
-    SetAside {
-        /// The issues (paths relative to the row).
-        issues: Vec<Issue>,
-    },
-    /// Another account holds its e-mail or username.
-    Conflict {
-        /// That account's id.
-        user_id: String,
-        /// Its username.
-        username: String,
-        /// Its e-mail addresses.
-        emails: Vec<String>,
-    },
-    /// Sent, outcome unknown and not resolved in this run: resume to look it up again. Never
-    /// sent again before that.
-    InDoubt {
-        /// Why it is unresolved.
-        reason: String,
-    },
-    /// Not sent because the run stopped (see [`ImportReport::halted`]); resume to send it.
-    NotSent {
-        /// Why.
-        reason: String,
-    },
-}
-
 /// One input row in the report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -114,26 +70,6 @@ pub struct RowReport {
     pub warnings: Vec<Issue>,
 }
 
-/// Counts of the report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ImportCounts {
-    /// Input rows.
-    pub total: usize,
-    /// Created.
-    pub created: usize,
-    /// Refused by the platform.
-    pub failed: usize,
-    /// Set aside before sending.
-    pub set_aside: usize,
-    /// Conflicts with existing accounts.
-    pub conflicts: usize,
-    /// Unresolved doubts.
-    pub in_doubt: usize,
-    /// Not sent because the run stopped.
-    pub not_sent: usize,
-}
-
 /// The final report: one entry per input row, in input order, and counts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -141,7 +77,7 @@ pub struct ImportReport {
     /// One entry per input row.
     pub rows: Vec<RowReport>,
     /// Counts.
-    pub counts: ImportCounts,
+    pub counts: Counts,
     /// Why the run stopped before the end (e.g. an invalid token), if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halted: Option<String>,
@@ -221,9 +157,11 @@ fn judge(slot: &Slot, user: &User) -> LookupOutcome {
         }
     } else {
         LookupOutcome::Conflict {
-            user_id: user.id.clone(),
-            username: user.username.clone(),
-            emails: user.emails.iter().map(|e| e.address.clone()).collect(),
+            existing: Existing {
+                user_id: user.id.clone(),
+                username: user.username.clone(),
+                emails: user.emails.iter().map(|e| e.address.clone()).collect(),
+            },
         }
     }
 }
@@ -654,86 +592,21 @@ impl ImportJob {
 
     /// The report as things stand (what [`Action::Done`] carries at the end).
     pub fn report(&self) -> ImportReport {
-        let stop = self.ledger.stop_reason();
-        let mut counts = ImportCounts {
-            total: self.slots.len(),
-            ..ImportCounts::default()
-        };
-        let rows = self
-            .slots
-            .iter()
-            .zip(&self.ledger.states)
+        let (results, counts) = self.ledger.results(|r| &self.slots[r].issues);
+        let rows = results
+            .into_iter()
+            .zip(&self.slots)
             .enumerate()
-            .map(|(row, (s, state))| {
-                let result = match state {
-                    State::SetAside => {
-                        counts.set_aside += 1;
-                        RowResult::SetAside {
-                            issues: s.issues.clone(),
-                        }
-                    }
-                    State::Done(Outcome::Created { user_id }) => {
-                        counts.created += 1;
-                        RowResult::Created {
-                            user_id: user_id.clone(),
-                        }
-                    }
-                    State::Done(Outcome::Conflict {
-                        user_id,
-                        username,
-                        emails,
-                    }) => {
-                        counts.conflicts += 1;
-                        RowResult::Conflict {
-                            user_id: user_id.clone(),
-                            username: username.clone(),
-                            emails: emails.clone(),
-                        }
-                    }
-                    State::Done(Outcome::Failed { status }) => {
-                        counts.failed += 1;
-                        RowResult::Failed {
-                            status: status.clone(),
-                        }
-                    }
-                    State::Done(other) => {
-                        // A grant's outcome cannot reach an import's ledger; kept, not hidden.
-                        counts.failed += 1;
-                        RowResult::Failed {
-                            status: format!("{other:?}"),
-                        }
-                    }
-                    State::Unresolved(reason) => {
-                        counts.in_doubt += 1;
-                        RowResult::InDoubt {
-                            reason: reason.clone(),
-                        }
-                    }
-                    State::InDoubt { .. } | State::Sent(_) => {
-                        counts.in_doubt += 1;
-                        RowResult::InDoubt {
-                            reason: stop.clone(),
-                        }
-                    }
-                    State::Pending | State::Planned(_) => {
-                        counts.not_sent += 1;
-                        RowResult::NotSent {
-                            reason: stop.clone(),
-                        }
-                    }
-                };
-                let warnings = if *state == State::SetAside {
+            .map(|(row, (result, s))| RowReport {
+                row,
+                email: s.email.clone(),
+                username: s.username.clone(),
+                warnings: if matches!(result, RowResult::SetAside { .. }) {
                     Vec::new()
                 } else {
                     s.warnings.clone()
-                };
-                RowReport {
-                    row,
-                    email: s.email.clone(),
-                    username: s.username.clone(),
-                    result,
-                    warnings,
-                }
+                },
+                result,
             })
             .collect();
         ImportReport {

@@ -23,6 +23,18 @@ pub struct PlannedRow {
     pub user_id: Option<String>,
 }
 
+/// An account a look-up found holding a row's e-mail or username, with other data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Existing {
+    /// Its id.
+    pub user_id: String,
+    /// Its username.
+    pub username: String,
+    /// Its e-mail addresses.
+    pub emails: Vec<String>,
+}
+
 /// A row's final outcome, as journaled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
@@ -45,12 +57,8 @@ pub enum Outcome {
     /// Import: a look-up found an account with the row's e-mail or username but other data;
     /// never overwritten.
     Conflict {
-        /// The existing account's id.
-        user_id: String,
-        /// Its username.
-        username: String,
-        /// Its e-mail addresses.
-        emails: Vec<String>,
+        /// The account found.
+        existing: Existing,
     },
     /// Grant: the account received the courses.
     Granted,
@@ -105,12 +113,8 @@ pub enum LookupOutcome {
     },
     /// An account with the row's e-mail or username but other data.
     Conflict {
-        /// Its id.
-        user_id: String,
-        /// Its username.
-        username: String,
-        /// Its e-mail addresses.
-        emails: Vec<String>,
+        /// The account found.
+        existing: Existing,
     },
     /// No account by e-mail nor by username: the row is sent again in a later chunk.
     NotFound,

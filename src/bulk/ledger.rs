@@ -5,7 +5,8 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use super::journal::{DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
-use super::{chunks_for, JournalError, Progress};
+use super::{chunks_for, Counts, JournalError, Progress, RowResult};
+use crate::validate::Issue;
 
 /// The event index [`Ledger::apply`] gets for a live event (not from a journal).
 const LIVE: usize = usize::MAX;
@@ -337,17 +338,8 @@ impl Ledger {
                     (LookupOutcome::Created { user_id }, _) => State::Done(Outcome::Created {
                         user_id: user_id.clone(),
                     }),
-                    (
-                        LookupOutcome::Conflict {
-                            user_id,
-                            username,
-                            emails,
-                        },
-                        _,
-                    ) => State::Done(Outcome::Conflict {
-                        user_id: user_id.clone(),
-                        username: username.clone(),
-                        emails: emails.clone(),
+                    (LookupOutcome::Conflict { existing }, _) => State::Done(Outcome::Conflict {
+                        existing: existing.clone(),
                     }),
                     (LookupOutcome::NotFound, Some(status)) => State::Done(Outcome::Failed {
                         status: status.clone(),
@@ -436,10 +428,73 @@ impl Ledger {
         self.progress.push_back(p);
     }
 
-    /// Why rows not sent are not: the halt, or a plain stop.
-    pub fn stop_reason(&self) -> String {
-        self.halted
+    /// Each row's result and the counts; `issues(row)` gives a set-aside row's issues.
+    pub fn results<'a>(&self, issues: impl Fn(usize) -> &'a [Issue]) -> (Vec<RowResult>, Counts) {
+        let stop = self
+            .halted
             .clone()
-            .unwrap_or_else(|| "the run stopped".to_owned())
+            .unwrap_or_else(|| "the run stopped".to_owned());
+        let mut c = Counts {
+            total: self.states.len(),
+            ..Counts::default()
+        };
+        let results = self
+            .states
+            .iter()
+            .enumerate()
+            .map(|(row, state)| match state {
+                State::SetAside => {
+                    c.set_aside += 1;
+                    RowResult::SetAside {
+                        issues: issues(row).to_vec(),
+                    }
+                }
+                State::Done(Outcome::Created { user_id }) => {
+                    c.created += 1;
+                    RowResult::Created {
+                        user_id: user_id.clone(),
+                    }
+                }
+                State::Done(Outcome::Granted) => {
+                    c.granted += 1;
+                    RowResult::Granted
+                }
+                State::Done(Outcome::Failed { status }) => {
+                    c.failed += 1;
+                    RowResult::Failed {
+                        status: status.clone(),
+                    }
+                }
+                State::Done(Outcome::NoResult) => {
+                    c.failed += 1;
+                    RowResult::NoResult
+                }
+                State::Done(Outcome::Conflict { existing }) => {
+                    c.conflicts += 1;
+                    RowResult::Conflict {
+                        existing: existing.clone(),
+                    }
+                }
+                State::Unresolved(reason) => {
+                    c.in_doubt += 1;
+                    RowResult::InDoubt {
+                        reason: reason.clone(),
+                    }
+                }
+                State::InDoubt { .. } | State::Sent(_) => {
+                    c.in_doubt += 1;
+                    RowResult::InDoubt {
+                        reason: stop.clone(),
+                    }
+                }
+                State::Pending | State::Planned(_) => {
+                    c.not_sent += 1;
+                    RowResult::NotSent {
+                        reason: stop.clone(),
+                    }
+                }
+            })
+            .collect();
+        (results, c)
     }
 }

@@ -83,9 +83,9 @@ mod import;
 mod journal;
 mod ledger;
 
-pub use grant::{GrantCounts, GrantJob, GrantOptions, GrantReport, GrantRowReport, GrantRowResult};
-pub use import::{ImportCounts, ImportJob, ImportOptions, ImportReport, RowReport, RowResult};
-pub use journal::{DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
+pub use grant::{GrantJob, GrantOptions, GrantReport, GrantRowReport};
+pub use import::{ImportJob, ImportOptions, ImportReport, RowReport};
+pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
 
 /// The contract's interval between two create calls, in whole milliseconds (from
 /// [`crate::guard::CREATE_INTERVAL_MS`]).
@@ -119,6 +119,73 @@ pub enum Action<L, R> {
 pub type ImportAction = Action<crate::reply::CreateUsersReply, ImportReport>;
 /// The grant's action (it never looks up).
 pub type GrantAction = Action<crate::reply::AddCoursesReply, GrantReport>;
+
+/// What happened to one input row, in a final report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum RowResult {
+    /// Import: created (by the create answer, or found by a look-up after a lost answer).
+    Created {
+        /// The account's id.
+        user_id: String,
+    },
+    /// Grant: the account received the courses.
+    Granted,
+    /// Refused by the platform with this per-item status.
+    Failed {
+        /// The platform's status.
+        status: String,
+    },
+    /// Grant: the answer had no result for the account.
+    NoResult,
+    /// Not sent: its issues (paths relative to the row).
+    SetAside {
+        /// The issues.
+        issues: Vec<Issue>,
+    },
+    /// Import: another account holds the row's e-mail or username; it was not touched.
+    Conflict {
+        /// That account.
+        existing: Existing,
+    },
+    /// Import: sent, outcome unknown and not resolved in this run. Never sent again before a
+    /// look-up: resume to look it up.
+    InDoubt {
+        /// Why it is unresolved.
+        reason: String,
+    },
+    /// Not sent because the run stopped (the report's `halted`); resume to send it.
+    NotSent {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Counts of a final report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    /// Input rows.
+    pub total: usize,
+    /// Import: accounts created.
+    pub created: usize,
+    /// Grant: accounts that received the courses.
+    pub granted: usize,
+    /// Refused by the platform (or, for a grant, missing from its answer).
+    pub failed: usize,
+    /// Set aside before sending.
+    pub set_aside: usize,
+    /// Import: conflicts with existing accounts.
+    pub conflicts: usize,
+    /// Import: unresolved doubts.
+    pub in_doubt: usize,
+    /// Not sent because the run stopped.
+    pub not_sent: usize,
+}
 
 /// A request that got no HTTP answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
