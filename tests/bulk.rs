@@ -1136,3 +1136,94 @@ proptest! {
         }
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// Figures (not a pass/fail test): `cargo test --release --test bulk -- --ignored --nocapture`.
+
+/// A server that creates every item: the cheapest answer, so the engine's own cost shows.
+fn echo_create(body: &str, next_id: &mut usize) -> Vec<u8> {
+    let body: Value = serde_json::from_str(body).unwrap();
+    let items: Vec<Value> = body["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            *next_id += 1;
+            json!({"email": u["email"], "username": u["username"], "userId": format!("id{next_id}"),
+                   "success": true, "status": "Success created"})
+        })
+        .collect();
+    let n = items.len();
+    json!({"respCode": "00", "users": items, "msg": format!("{n} success, 0 error")})
+        .to_string()
+        .into_bytes()
+}
+
+#[test]
+#[ignore = "prints figures; run with --release --ignored --nocapture"]
+fn bench_engine_against_a_hand_loop_of_the_same_chunks() {
+    let rows: Vec<Value> = (0..10_000)
+        .map(|i| serde_json::to_value(new_user(i)).unwrap())
+        .collect();
+    let (mut hand_ns, mut engine_ns, mut build_ns) = (Vec::new(), Vec::new(), Vec::new());
+    let mut journal_bytes = 0;
+    for _ in 0..5 {
+        // The hand loop: plan each chunk of 100, "send", decode.
+        let t = std::time::Instant::now();
+        let mut next_id = 0;
+        let mut created = 0;
+        for chunk in rows.chunks(100) {
+            let req = api()
+                .create_users_value(&Value::from(chunk.to_vec()))
+                .unwrap();
+            let body = echo_create(req.body().unwrap(), &mut next_id);
+            created += req.decode(200, &body).unwrap().created;
+        }
+        assert_eq!(created, 10_000);
+        hand_ns.push(t.elapsed().as_nanos());
+
+        // The engine, interval off, journal kept as JSON lines.
+        let input = rows.clone();
+        let t = std::time::Instant::now();
+        let o = ImportOptions {
+            interval_ms: 0,
+            ..ImportOptions::default()
+        };
+        let mut job = ImportJob::from_values(api(), input, o).unwrap();
+        let built = t.elapsed().as_nanos();
+        let mut journal: Vec<String> = Vec::new();
+        let mut next_id = 0;
+        let report = loop {
+            match job.poll(START) {
+                Action::Persist(events) => {
+                    journal.extend(events.iter().map(|e| serde_json::to_string(e).unwrap()))
+                }
+                Action::Send(req) => {
+                    let body = echo_create(req.body().unwrap(), &mut next_id);
+                    job.handle_response(START, 200, &body).unwrap();
+                }
+                Action::Done(report) => break report,
+                other => panic!("{other:?}"),
+            }
+            while job.poll_event().is_some() {}
+        };
+        assert_eq!(report.counts.created, 10_000);
+        engine_ns.push(t.elapsed().as_nanos());
+        build_ns.push(built);
+        journal_bytes = journal.iter().map(String::len).sum();
+    }
+    let median = |v: &mut Vec<u128>| {
+        v.sort_unstable();
+        v[2] as f64 / 1e6
+    };
+    let (hand, engine, build) = (
+        median(&mut hand_ns),
+        median(&mut engine_ns),
+        median(&mut build_ns),
+    );
+    println!(
+        "10,000 rows in 100 chunks (median of 5): hand loop {hand:.1} ms, engine with journal {engine:.1} ms \
+         ({:.2}x; of which checking every row up front {build:.1} ms), journal {journal_bytes} bytes",
+        engine / hand
+    );
+}

@@ -621,3 +621,73 @@ impl ImportJob {
 fn to_value(row: &NewUser) -> Value {
     serde_json::to_value(row).unwrap_or(Value::Null)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn user(id: &str, username: &str, emails: &[&str]) -> User {
+        serde_json::from_value(json!({
+            "_id": id, "createdAt": "2024-09-05T08:10:31.207Z", "username": username,
+            "emails": emails.iter().map(|e| json!({"address": e, "verified": false})).collect::<Vec<_>>(),
+            "profile": {"name": "x"},
+        }))
+        .unwrap()
+    }
+
+    fn rows(values: Vec<Value>) -> Vec<Slot> {
+        check_rows(values, &ImportOptions::default())
+    }
+
+    fn row(email: &str, username: &str) -> Value {
+        json!({"name": "Some One", "username": username, "email": email, "password": "secret-1"})
+    }
+
+    #[test]
+    fn a_found_account_is_ours_only_with_the_same_email_and_username() {
+        let slot = &rows(vec![row(" An@X.io ", "anh")])[0];
+        let same = user("u1", "ANH", &["old@x.io", "an@x.io"]);
+        assert_eq!(
+            judge(slot, &same),
+            LookupOutcome::Created {
+                user_id: "u1".into()
+            }
+        );
+        for other in [user("u2", "someone", &["an@x.io"]), user("u3", "anh", &[])] {
+            assert!(matches!(
+                judge(slot, &other),
+                LookupOutcome::Conflict { .. }
+            ));
+        }
+    }
+
+    #[test]
+    fn repeats_across_the_input_are_set_aside_and_the_first_is_kept() {
+        let slots = rows(vec![
+            row("a@x.io", "anh"),
+            json!({"name": "No Password", "username": "bad", "email": "b@x.io"}),
+            row(" A@X.IO", "other"),
+            row("c@x.io", "anh"),
+            row("d@x.io", "ANH"),
+            row("b@x.io", "bad"),
+        ]);
+        let codes: Vec<Vec<&str>> = slots
+            .iter()
+            .map(|s| s.issues.iter().map(|i| i.code).collect())
+            .collect();
+        assert_eq!(codes[0], Vec::<&str>::new());
+        assert_eq!(codes[1], ["required"]);
+        assert_eq!(codes[2], ["duplicate_email"]);
+        assert_eq!(codes[3], ["duplicate_username"]);
+        // Another case is only a platform finding; and a set-aside row blocks no later one.
+        assert!(codes[4].is_empty());
+        assert_eq!(slots[4].warnings[0].code, "duplicate_username");
+        assert_eq!(slots[4].warnings[0].level, Level::Platform);
+        assert!(codes[5].is_empty());
+        assert_eq!(
+            slots[2].issues[0].message,
+            "Email already used in row 1 of the input"
+        );
+    }
+}

@@ -498,3 +498,145 @@ impl Ledger {
         (results, c)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(row: usize) -> PlannedRow {
+        PlannedRow {
+            row,
+            email: Some(format!("r{row}@x.io")),
+            username: Some(format!("r{row}")),
+            user_id: None,
+        }
+    }
+
+    fn ledger(rows: usize) -> Ledger {
+        let keys = (0..rows).map(key).collect();
+        Ledger::new("import", Vec::new(), keys, &vec![false; rows], 1_000, false)
+    }
+
+    fn started(rows: usize) -> Event {
+        Event::Started {
+            job: "import".into(),
+            rows,
+            courses: Vec::new(),
+        }
+    }
+
+    fn planned(chunk: u32, rows: &[usize]) -> Event {
+        Event::ChunkPlanned {
+            chunk,
+            rows: rows.iter().map(|&r| key(r)).collect(),
+        }
+    }
+
+    fn refused(journal: &[Event]) -> JournalError {
+        ledger(3).start(journal).expect_err("refused")
+    }
+
+    #[test]
+    fn events_that_cannot_follow_are_refused() {
+        let outcome = Event::RowOutcome {
+            row: 0,
+            outcome: Outcome::Failed { status: "x".into() },
+        };
+        // An outcome for a row never sent.
+        let e = refused(&[started(3), planned(0, &[0]), outcome.clone()]);
+        assert!(
+            matches!(e, JournalError::OutOfOrder { index: 2, .. }),
+            "{e:?}"
+        );
+        // A chunk planned twice, a second start, a row outside the input, a sending of another chunk.
+        let sending = |chunk| Event::ChunkSending { chunk, at: 5 };
+        let twice = refused(&[started(3), planned(1, &[0]), planned(1, &[1])]);
+        assert!(matches!(twice, JournalError::OutOfOrder { index: 2, .. }));
+        assert!(matches!(
+            refused(&[started(3), started(3)]),
+            JournalError::OutOfOrder { .. }
+        ));
+        let outside = Event::ChunkPlanned {
+            chunk: 0,
+            rows: vec![key(7)],
+        };
+        assert!(matches!(
+            refused(&[started(3), outside]),
+            JournalError::OutOfOrder { .. }
+        ));
+        assert!(matches!(
+            refused(&[started(3), planned(0, &[0]), sending(1)]),
+            JournalError::OutOfOrder { .. }
+        ));
+        // A look-up of a row not in doubt.
+        let lookup = Event::LookupResult {
+            row: 0,
+            result: LookupOutcome::NotFound,
+        };
+        let e = refused(&[started(3), planned(0, &[0]), sending(0), lookup]);
+        assert!(matches!(e, JournalError::OutOfOrder { index: 3, .. }));
+        // And the one that names another row's data.
+        let mut other = key(1);
+        other.email = Some("someone@else.io".into());
+        let e = refused(&[
+            started(3),
+            Event::ChunkPlanned {
+                chunk: 0,
+                rows: vec![other],
+            },
+        ]);
+        assert_eq!(e, JournalError::RowMismatch { row: 1 });
+        assert_eq!(refused(&[outcome]), JournalError::NoStart);
+    }
+
+    #[test]
+    fn a_replay_settles_planned_and_sent_rows() {
+        let mut l = ledger(3);
+        let journal = [
+            started(3),
+            planned(0, &[0, 1]),
+            Event::ChunkSending { chunk: 0, at: 50 },
+            Event::RowOutcome {
+                row: 0,
+                outcome: Outcome::Created {
+                    user_id: "a".into(),
+                },
+            },
+            planned(1, &[2]),
+        ];
+        l.start(&journal).unwrap();
+        // Row 1 was sent with no outcome: in doubt, journaled; row 2 was never sent: pending.
+        assert_eq!(l.states[1], State::InDoubt { recheck: None });
+        assert_eq!(l.states[2], State::Pending);
+        assert_eq!(
+            l.take_journal().unwrap(),
+            [Event::RowsInDoubt {
+                chunk: 0,
+                rows: vec![1],
+                reason: DoubtReason::Interrupted
+            }]
+        );
+        // The interval counts from the journaled send.
+        assert_eq!(l.pacer.next_send_at(), 1_050);
+        // A chunk number is never reused.
+        assert_eq!(l.plan(&[2], 2_000), 2);
+    }
+
+    #[test]
+    fn the_pacer_estimates_the_end() {
+        let mut p = Pacer {
+            interval_ms: 600,
+            last_send_at: None,
+            not_before: 0,
+        };
+        assert_eq!(p.next_send_at(), 0);
+        assert_eq!(p.estimate_end(10, 0), None);
+        assert_eq!(p.estimate_end(10, 3), Some(1_210));
+        p.last_send_at = Some(100);
+        assert_eq!(p.estimate_end(10, 2), Some(1_300));
+        p.not_before = 5_000;
+        assert_eq!(p.next_send_at(), 5_000);
+        p.last_send_at = Some(u64::MAX);
+        assert_eq!(p.estimate_end(0, usize::MAX), Some(u64::MAX));
+    }
+}
