@@ -55,6 +55,8 @@ struct Fake {
     grant_calls: Vec<usize>,
     enrolments: HashMap<String, BTreeSet<String>>,
     searches: usize,
+    /// Accounts the platform takes in all, if limited.
+    capacity: Option<usize>,
 }
 
 fn query_params(query: Option<String>) -> HashMap<String, String> {
@@ -116,7 +118,19 @@ impl Fake {
                         500,
                         json!({"respCode": "07", "users": null, "msg": "Server not able to authenticate your account"}),
                     ),
-                    None => self.create(&body),
+                    None => match self.capacity.map(|c| c.saturating_sub(self.accounts.len())) {
+                        Some(0) => envelope(
+                            400,
+                            json!({"respCode": "11", "users": null, "msg": "The number of accounts has run out"}),
+                        ),
+                        Some(free) if free < body["users"].as_array().map_or(0, Vec::len) => {
+                            envelope(
+                                400,
+                                json!({"respCode": "12", "users": null, "msg": format!("There are only {free} available accounts")}),
+                            )
+                        }
+                        _ => self.create(&body),
+                    },
                 }
             }
             Some("search-user") => {
@@ -879,6 +893,24 @@ fn a_refused_call_stops_the_run_and_resumes_later() {
     let report = drive(&mut job, &mut w, None).unwrap();
     assert_exactly_once(&rows, &good, &w.fake, &report);
     assert_eq!(w.fake.create_calls.len(), 5);
+    assert_spaced(&w.fake, DEFAULT_CREATE_INTERVAL_MS);
+}
+
+#[test]
+fn a_short_capacity_sends_what_fits_then_stops() {
+    let (rows, _) = rows_with_bad(30, &[]);
+    let mut w = World::new();
+    w.fake.capacity = Some(14);
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    let report = drive(&mut job, &mut w, None).unwrap();
+    // 10, then "only 4 available" (refused): 4, then "run out": the run stops.
+    let sizes: Vec<usize> = w.fake.create_calls.iter().map(|c| c.1).collect();
+    assert_eq!(sizes, [10, 10, 4, 4], "the cap holds for the run");
+    assert_eq!((report.counts.created, report.counts.not_sent), (14, 16));
+    assert!(report.halted.as_deref().unwrap().contains("11"));
+    assert!(
+        matches!(&report.rows[29].result, RowResult::NotSent { reason } if reason.contains("run out"))
+    );
     assert_spaced(&w.fake, DEFAULT_CREATE_INTERVAL_MS);
 }
 

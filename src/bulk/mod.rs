@@ -14,8 +14,8 @@
 //!
 //! - **Persist before acting.** [`Action::Persist`] hands out journal events; the caller appends
 //!   them to durable storage (flushed) *before* it polls again. The engine never hands out a
-//!   request while events are unpersisted, so a `ChunkSending` event is always on disk before its
-//!   chunk is sent.
+//!   request while events are unpersisted, so a `chunkSending` event is always on disk before its
+//!   chunk is sent. If persisting fails, stop driving: the job resumes from what is on disk.
 //! - **Set aside, never block.** Rows with contract-level issues, and rows repeating an e-mail
 //!   (trimmed, case-insensitive) or a username (trimmed) of an earlier row anywhere in the input,
 //!   are set aside with their issues; platform-level findings are reported as warnings and, with
@@ -34,8 +34,20 @@
 //!   finished rows are skipped, in-doubt rows are looked up. A journal that names rows the input
 //!   does not hold (another file) is refused with [`JournalError`]. Rows the journal does not name
 //!   may change between runs (fixing set-aside rows is the expected workflow).
-//! - **Cancel** by no longer driving the job; the journal resumes it.
-//! - The journal never holds a password: rows are named by index, e-mail and username.
+//! - **One request at a time.** Each `Send`/`Lookup` gets exactly one `handle_*` call; polling
+//!   in between answers [`Action::Busy`].
+//! - **Cancel** by no longer driving the job (an aborted request in flight may be handed back as
+//!   [`Failure::Aborted`] first); the journal resumes it.
+//! - **Failures in a row.** Lost answers, refusals that may pass and failed look-ups are tried
+//!   again after [`ImportOptions::retry_delay_ms`]; after [`ImportOptions::attempts`] in a row,
+//!   and at once on a refusal that cannot pass (invalid token, no permission), the run stops with
+//!   the reason in the report's `halted`, rows not sent reported as such. A refusal means the
+//!   server did nothing, so those rows are simply sent on resume.
+//! - The journal never holds a password: rows are named by index, e-mail and username
+//!   ([`PlannedRow`]); a grant's by account id.
+//! - **Grants** ([`GrantJob`]) go the same way through add-courses, 100 accounts a call, no
+//!   interval by default; a grant chunk in doubt is sent again without look-ups, since granting
+//!   a course twice is harmless.
 //!
 //! # Driving loop
 //!
