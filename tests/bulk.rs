@@ -1144,6 +1144,55 @@ proptest! {
     }
 
     #[test]
+    fn grants_end_with_every_account_accounted_for(
+        ids in prop::collection::vec(prop_oneof![
+            6 => (0..30usize).prop_map(|i| Value::from(format!("acc{i:06}"))),
+            1 => Just(Value::from("nobody")),
+            1 => Just(Value::from("")),
+            1 => Just(Value::from(5)),
+        ], 0..120),
+        faults in prop::collection::vec(arb_fault(), 0..12),
+        kills in prop::collection::vec(0..12usize, 0..3),
+        chunk in 1..40usize,
+    ) {
+        let mut w = World::new();
+        for i in 0..30 {
+            w.fake.add(&format!("k{i}@x.io"), &format!("k{i}"));
+        }
+        w.faults = faults;
+        let o = GrantOptions { chunk_size: chunk, ..GrantOptions::default() };
+        let courses = vec!["c1".to_owned()];
+        let mut job = GrantJob::resume_values(api(), ids.clone(), courses.clone(), o.clone(), &[]).unwrap();
+        let mut kills = kills.into_iter();
+        let mut runs = 0;
+        let report = loop {
+            runs += 1;
+            prop_assert!(runs < 100);
+            match drive_grant(&mut job, &mut w, kills.next()) {
+                Some(r) if r.halted.is_none() => break r,
+                _ => {
+                    job = GrantJob::resume_values(api(), ids.clone(), courses.clone(), o.clone(), &w.events()).unwrap();
+                }
+            }
+        };
+        prop_assert!(w.fake.grant_calls.iter().all(|&n| n <= chunk));
+        let mut first = HashMap::new();
+        for (i, id) in ids.iter().enumerate() {
+            let result = &report.rows[i].result;
+            match id.as_str() {
+                Some(s) if s.starts_with("acc") && *first.entry(s.to_owned()).or_insert(i) == i => {
+                    prop_assert_eq!(result, &RowResult::Granted);
+                    prop_assert!(w.fake.enrolments[s].contains("c1"));
+                }
+                Some("nobody") if *first.entry("nobody".to_owned()).or_insert(i) == i => {
+                    prop_assert_eq!(result, &RowResult::Failed { status: "User not found".into() });
+                }
+                _ => prop_assert!(matches!(result, RowResult::SetAside { .. }), "{:?}", result),
+            }
+        }
+    }
+
+    #[test]
     fn damaged_journals_are_refused_or_resumed_without_panics(
         cut in 0..60usize,
         drop in 0..60usize,

@@ -190,3 +190,79 @@ pub enum Event {
         result: LookupOutcome,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The wire shape stores and the JS layer rely on: one object per event, tagged, camelCase.
+    #[test]
+    fn events_have_a_stable_json_shape() {
+        let cases = [
+            (
+                Event::Started {
+                    job: "import".into(),
+                    rows: 3,
+                    courses: vec![],
+                },
+                json!({"event": "started", "job": "import", "rows": 3}),
+            ),
+            (
+                Event::ChunkPlanned {
+                    chunk: 0,
+                    rows: vec![PlannedRow {
+                        row: 2,
+                        email: Some("a@x.io".into()),
+                        username: Some("anh".into()),
+                        user_id: None,
+                    }],
+                },
+                json!({"event": "chunkPlanned", "chunk": 0,
+                       "rows": [{"row": 2, "email": "a@x.io", "username": "anh"}]}),
+            ),
+            (
+                Event::ChunkSending { chunk: 0, at: 7 },
+                json!({"event": "chunkSending", "chunk": 0, "at": 7}),
+            ),
+            (
+                Event::RowsInDoubt {
+                    chunk: 0,
+                    rows: vec![2],
+                    reason: DoubtReason::Transport {
+                        failure: Failure::Timeout,
+                    },
+                },
+                json!({"event": "rowsInDoubt", "chunk": 0, "rows": [2],
+                       "reason": {"kind": "transport", "failure": "timeout"}}),
+            ),
+            (
+                Event::RowOutcome {
+                    row: 2,
+                    outcome: Outcome::Created {
+                        user_id: "u1".into(),
+                    },
+                },
+                json!({"event": "rowOutcome", "row": 2, "outcome": {"kind": "created", "userId": "u1"}}),
+            ),
+            (
+                Event::LookupResult {
+                    row: 2,
+                    result: LookupOutcome::Conflict {
+                        existing: Existing {
+                            user_id: "u9".into(),
+                            username: "other".into(),
+                            emails: vec!["a@x.io".into()],
+                        },
+                    },
+                },
+                json!({"event": "lookupResult", "row": 2, "result": {"kind": "conflict",
+                       "existing": {"userId": "u9", "username": "other", "emails": ["a@x.io"]}}}),
+            ),
+        ];
+        for (event, wire) in cases {
+            assert_eq!(serde_json::to_value(&event).unwrap(), wire);
+            assert_eq!(serde_json::from_value::<Event>(wire).unwrap(), event);
+        }
+    }
+}
