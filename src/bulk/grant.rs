@@ -22,6 +22,7 @@ use crate::validate::{self, Issue, Lang, Level, PathSegment, ValidateOptions};
 
 /// Options of a grant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct GrantOptions {
     /// Accounts per call, 1..=100 (default 100).
@@ -50,6 +51,7 @@ impl Default for GrantOptions {
 
 /// One account in the grant report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct GrantRowReport {
     /// 0-based index in the input.
@@ -62,6 +64,7 @@ pub struct GrantRowReport {
 
 /// The final report of a grant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct GrantReport {
     /// One entry per input account.

@@ -22,6 +22,7 @@ use crate::validate::{self, Issue, Lang, Level, PathSegment, Report, ValidateOpt
 
 /// Options of an import.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ImportOptions {
     /// Rows per create call, 1..=100 (default 100).
@@ -55,6 +56,7 @@ impl Default for ImportOptions {
 
 /// One input row in the report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RowReport {
     /// 0-based index in the input.
@@ -72,6 +74,7 @@ pub struct RowReport {
 
 /// The final report: one entry per input row, in input order, and counts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
     /// One entry per input row.

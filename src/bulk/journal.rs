@@ -8,6 +8,7 @@ use super::Failure;
 /// row by e-mail (trimmed, lower case) and username (trimmed), a grant by account id. Never a
 /// password.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedRow {
     /// 0-based index in the input.
@@ -25,6 +26,7 @@ pub struct PlannedRow {
 
 /// An account a look-up found holding a row's e-mail or username, with other data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Existing {
     /// Its id.
@@ -37,6 +39,7 @@ pub struct Existing {
 
 /// A row's final outcome, as journaled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -68,6 +71,7 @@ pub enum Outcome {
 
 /// Why rows of a sent chunk are in doubt.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -100,6 +104,7 @@ pub enum DoubtReason {
 
 /// What a look-up of a row in doubt found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -124,6 +129,7 @@ pub enum LookupOutcome {
 /// again; give them all back, in order, to `resume`. Serialized as one JSON object with an
 /// `event` tag (`{"event":"chunkSending","chunk":3,"at":1700000000000}`), one per line in a file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(
     tag = "event",
     rename_all = "camelCase",

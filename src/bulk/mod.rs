@@ -134,6 +134,7 @@ pub type GrantAction = Action<crate::reply::AddCoursesReply, GrantReport>;
 
 /// What happened to one input row, in a final report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -179,6 +180,7 @@ pub enum RowResult {
 
 /// Counts of a final report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
     /// Input rows.
@@ -201,6 +203,7 @@ pub struct Counts {
 
 /// A request that got no HTTP answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Failure {
     /// The connection failed or dropped.
@@ -213,6 +216,7 @@ pub enum Failure {
 
 /// Where a job stands, for a progress bar.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
     /// Rows finished well (created, or granted).
