@@ -808,6 +808,13 @@ fn the_interval_is_kept_across_a_resume_and_can_be_shortened() {
     assert_spaced(&w.fake, DEFAULT_CREATE_INTERVAL_MS);
     assert_eq!(w.fake.create_calls[1].0, START + DEFAULT_CREATE_INTERVAL_MS);
 
+    // A create the job does not know of holds the first call.
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows[..5].to_vec(), opts(20)).unwrap();
+    job.hold_until(START + 3 * MIN);
+    drive(&mut job, &mut w, None).unwrap();
+    assert_eq!(w.fake.create_calls[0].0, START + 3 * MIN);
+
     // A shorter interval is kept too.
     let mut w = World::new();
     let short = ImportOptions {
