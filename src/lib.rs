@@ -19,6 +19,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bulk;
 pub mod check;
 pub mod codes;
 pub mod decode;

@@ -1,0 +1,367 @@
+//! Granting courses to more than 100 accounts: chunked add-courses with a journal and resume.
+//!
+//! Decision: granting the same course twice is harmless on the platform (an existing enrolment
+//! is kept), so a grant chunk in doubt is simply sent again; no look-ups.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::journal::{DoubtReason, Event, Outcome, PlannedRow};
+use super::ledger::Ledger;
+use super::{
+    check_chunk_size, repeat_issue, Action, BulkError, Counts, Failure, GrantAction, Progress,
+    RowResult, DEFAULT_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, GRANT_JOB, MAX_CHUNK,
+};
+use crate::error::Error;
+use crate::model::AddCoursesInput;
+use crate::plan::{Api, Request};
+use crate::reply::AddCoursesReply;
+use crate::validate::{self, Issue, Lang, Level, PathSegment, ValidateOptions};
+
+/// Options of a grant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", default)]
+pub struct GrantOptions {
+    /// Accounts per call, 1..=100 (default 100).
+    pub chunk_size: usize,
+    /// Milliseconds between two calls (default 0: the contract sets no interval for add-courses).
+    pub interval_ms: u64,
+    /// Language of the issues' messages.
+    pub lang: Lang,
+    /// Wait after a lost answer or a refusal that may pass.
+    pub retry_delay_ms: u64,
+    /// Such failures in a row before the run stops; the journal resumes it.
+    pub attempts: u32,
+}
+
+impl Default for GrantOptions {
+    fn default() -> Self {
+        GrantOptions {
+            chunk_size: MAX_CHUNK,
+            interval_ms: 0,
+            lang: Lang::En,
+            retry_delay_ms: DEFAULT_RETRY_DELAY_MS,
+            attempts: DEFAULT_ATTEMPTS,
+        }
+    }
+}
+
+/// One account in the grant report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct GrantRowReport {
+    /// 0-based index in the input.
+    pub row: usize,
+    /// The account id as given (empty when it is not a string).
+    pub user_id: String,
+    /// What happened.
+    pub result: RowResult,
+}
+
+/// The final report of a grant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct GrantReport {
+    /// One entry per input account.
+    pub rows: Vec<GrantRowReport>,
+    /// Counts.
+    pub counts: Counts,
+    /// Why the run stopped early, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub halted: Option<String>,
+}
+
+struct InFlight {
+    chunk: u32,
+    rows: Vec<usize>,
+    request: Request<AddCoursesReply>,
+}
+
+/// A resumable grant of courses to any number of accounts.
+pub struct GrantJob {
+    api: Api,
+    opts: GrantOptions,
+    courses: Vec<String>,
+    ids: Vec<String>,
+    issues: Vec<Vec<Issue>>,
+    ledger: Ledger,
+    ready: Option<InFlight>,
+    in_flight: Option<InFlight>,
+}
+
+/// The one call into validation for a grant: the contract-level findings of `users` (an
+/// account list) and `courses`.
+fn validate_grant(users: Value, courses: &[String], lang: Lang) -> Vec<Issue> {
+    let opts = ValidateOptions {
+        lang,
+        platform_rules: true,
+    };
+    validate::validate_add_courses(&users, &Value::from(courses.to_vec()), opts)
+        .issues
+        .into_iter()
+        .filter(|i| i.level == Level::Contract)
+        .collect()
+}
+
+impl GrantJob {
+    /// A new grant of `courses` to `users` (account ids).
+    pub fn new(
+        api: Api,
+        users: Vec<String>,
+        courses: Vec<String>,
+        options: GrantOptions,
+    ) -> Result<GrantJob, BulkError> {
+        Self::resume(api, users, courses, options, &[])
+    }
+
+    /// Rebuilds a grant from the same input and its journal (an empty journal starts afresh).
+    /// Refused when the journal is of another input: other accounts at the rows it names, other
+    /// courses, another size, another job.
+    pub fn resume(
+        api: Api,
+        users: Vec<String>,
+        courses: Vec<String>,
+        options: GrantOptions,
+        journal: &[Event],
+    ) -> Result<GrantJob, BulkError> {
+        let users = users.into_iter().map(Value::from).collect();
+        Self::resume_values(api, users, courses, options, journal)
+    }
+
+    /// [`GrantJob::resume`] with raw JSON account ids (non-strings are set aside with their
+    /// issues).
+    pub fn resume_values(
+        api: Api,
+        users: Vec<Value>,
+        courses: Vec<String>,
+        opts: GrantOptions,
+        journal: &[Event],
+    ) -> Result<GrantJob, BulkError> {
+        check_chunk_size(opts.chunk_size)?;
+        if api.token().is_none() {
+            return Err(BulkError::NoToken);
+        }
+        // The course list alone, checked beside a placeholder account.
+        let course_issues = validate_grant(Value::from(vec!["x"]), &courses, opts.lang);
+        if !course_issues.is_empty() {
+            return Err(BulkError::Courses(
+                course_issues.into_iter().map(|i| i.message).collect(),
+            ));
+        }
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut ids = Vec::with_capacity(users.len());
+        let mut issues = Vec::with_capacity(users.len());
+        for (i, user) in users.into_iter().enumerate() {
+            let id = user.as_str().unwrap_or_default().to_owned();
+            // The account's findings, with the `users[0]` prefix dropped.
+            let mut found: Vec<Issue> =
+                validate_grant(Value::Array(vec![user]), &courses, opts.lang)
+                    .into_iter()
+                    .map(|mut issue| {
+                        issue.path.retain(|s| {
+                            !matches!(s, PathSegment::Index(0))
+                                && !matches!(s, PathSegment::Key(k) if k == "users")
+                        });
+                        issue
+                    })
+                    .collect();
+            if found.is_empty() {
+                match seen.get(&id) {
+                    Some(&first) => found.push(repeat_issue(
+                        "duplicate_id",
+                        "",
+                        first,
+                        Level::Contract,
+                        opts.lang,
+                    )),
+                    None => {
+                        seen.insert(id.clone(), i);
+                    }
+                }
+            }
+            ids.push(id);
+            issues.push(found);
+        }
+        let keys = ids
+            .iter()
+            .enumerate()
+            .map(|(row, id)| PlannedRow {
+                row,
+                email: None,
+                username: None,
+                user_id: Some(id.clone()),
+            })
+            .collect();
+        let aside: Vec<bool> = issues.iter().map(|i| !i.is_empty()).collect();
+        let mut ledger = Ledger::new(
+            GRANT_JOB,
+            courses.clone(),
+            keys,
+            &aside,
+            opts.interval_ms,
+            true,
+        );
+        ledger.start(journal)?;
+        let mut job = GrantJob {
+            api,
+            opts,
+            courses,
+            ids,
+            issues,
+            ledger,
+            ready: None,
+            in_flight: None,
+        };
+        job.push_progress(0);
+        Ok(job)
+    }
+
+    fn push_progress(&mut self, now: u64) {
+        self.ledger.push_progress(now, self.opts.chunk_size);
+    }
+
+    /// What to do next at `now` (ms). Persist what [`Action::Persist`] hands out first.
+    pub fn poll(&mut self, now: u64) -> GrantAction {
+        loop {
+            if let Some(events) = self.ledger.take_journal() {
+                return Action::Persist(events);
+            }
+            if let Some(ready) = self.ready.take() {
+                let request = ready.request.clone();
+                self.in_flight = Some(ready);
+                return Action::Send(request);
+            }
+            if self.in_flight.is_some() {
+                return Action::Busy;
+            }
+            if self.ledger.halted.is_some() || self.ledger.pending.is_empty() {
+                return Action::Done(self.report());
+            }
+            let at = self.ledger.pacer.next_send_at();
+            if now < at {
+                return Action::Wait { until: at };
+            }
+            let rows: Vec<usize> = self
+                .ledger
+                .pending
+                .iter()
+                .take(self.opts.chunk_size)
+                .copied()
+                .collect();
+            let input = AddCoursesInput {
+                users: rows.iter().map(|&r| self.ids[r].clone()).collect(),
+                courses: self.courses.clone(),
+            };
+            match self.api.add_courses_to_users(&input) {
+                Ok(request) => {
+                    let chunk = self.ledger.plan(&rows, now);
+                    self.ready = Some(InFlight {
+                        chunk,
+                        rows,
+                        request,
+                    });
+                    self.push_progress(now);
+                }
+                Err(e) => self.ledger.halted = Some(format!("the chunk could not be planned: {e}")),
+            }
+        }
+    }
+
+    /// Hands back the HTTP answer of the request the last action handed out.
+    pub fn handle_response(&mut self, now: u64, status: u16, body: &[u8]) -> Result<(), BulkError> {
+        let f = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
+        match f.request.decode(status, body) {
+            Ok(reply) => {
+                self.ledger.failures = 0;
+                // Results are matched by account id, not by position.
+                let by_id: HashMap<&str, _> = reply
+                    .result
+                    .iter()
+                    .map(|o| (o.user_id.as_str(), o))
+                    .collect();
+                for &row in &f.rows {
+                    let outcome = match by_id.get(self.ids[row].as_str()) {
+                        Some(o) if o.success => Outcome::Granted,
+                        Some(o) => Outcome::Failed {
+                            status: o.status.as_str().to_owned(),
+                        },
+                        None => Outcome::NoResult,
+                    };
+                    self.ledger.record(Event::RowOutcome { row, outcome });
+                }
+            }
+            Err(Error::Api(e)) => {
+                self.ledger.record(Event::ChunkRefused {
+                    chunk: f.chunk,
+                    code: e.code.clone(),
+                    msg: e.msg.clone(),
+                });
+                if e.retryable {
+                    self.failed_once(now, e.to_string());
+                } else {
+                    self.ledger.halted = Some(e.to_string());
+                }
+            }
+            Err(_) => self.lost(now, f, DoubtReason::Unreadable { status }),
+        }
+        self.push_progress(now);
+        Ok(())
+    }
+
+    /// Hands back a request that got no answer.
+    pub fn handle_failure(&mut self, now: u64, failure: Failure) -> Result<(), BulkError> {
+        let f = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
+        self.lost(now, f, DoubtReason::Transport { failure });
+        self.push_progress(now);
+        Ok(())
+    }
+
+    /// The answer is lost: the rows go back to be sent (granting twice is harmless).
+    fn lost(&mut self, now: u64, f: InFlight, reason: DoubtReason) {
+        self.ledger.record(Event::RowsInDoubt {
+            chunk: f.chunk,
+            rows: f.rows,
+            reason,
+        });
+        self.failed_once(now, "add-courses calls got no readable answer".to_owned());
+    }
+
+    fn failed_once(&mut self, now: u64, reason: String) {
+        let (attempts, delay) = (self.opts.attempts, self.opts.retry_delay_ms);
+        self.ledger.failed_once(now, attempts, delay, reason);
+    }
+
+    /// The next progress event, if any.
+    pub fn poll_event(&mut self) -> Option<Progress> {
+        self.ledger.progress.pop_front()
+    }
+
+    /// Where the grant stands at `now`.
+    pub fn progress(&self, now: u64) -> Progress {
+        self.ledger.progress_at(now, self.opts.chunk_size)
+    }
+
+    /// The report as things stand.
+    pub fn report(&self) -> GrantReport {
+        let (results, counts) = self.ledger.results(|r| &self.issues[r]);
+        let rows = results
+            .into_iter()
+            .enumerate()
+            .map(|(row, result)| GrantRowReport {
+                row,
+                user_id: self.ids[row].clone(),
+                result,
+            })
+            .collect();
+        GrantReport {
+            rows,
+            counts,
+            halted: self.ledger.halted.clone(),
+        }
+    }
+}

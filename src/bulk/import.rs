@@ -1,0 +1,703 @@
+//! The account import: chunked create-multi-user with a journal, look-ups of rows in doubt, and
+//! resume. The rules are in the module above.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
+use super::ledger::{Ledger, State};
+use super::{
+    check_chunk_size, repeat_issue, Action, BulkError, Counts, Failure, ImportAction, Progress,
+    RowResult, DEFAULT_ATTEMPTS, DEFAULT_CREATE_INTERVAL_MS, DEFAULT_RETRY_DELAY_MS, IMPORT_JOB,
+    MAX_CHUNK,
+};
+use crate::codes::{Category, Reason};
+use crate::error::{ApiError, Error};
+use crate::model::{CreateStatus, NewUser, User};
+use crate::plan::{Api, Request};
+use crate::reply::{CreateUsersReply, UserReply};
+use crate::validate::{self, Issue, Lang, Level, PathSegment, Report, ValidateOptions};
+
+/// Options of an import.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", default)]
+pub struct ImportOptions {
+    /// Rows per create call, 1..=100 (default 100).
+    pub chunk_size: usize,
+    /// Milliseconds between two create calls (default: the contract's 10 minutes).
+    pub interval_ms: u64,
+    /// Also set aside rows with platform-level findings (default `false`: they are sent and their
+    /// findings reported as warnings, since the server may not enforce those rules).
+    pub set_aside_platform: bool,
+    /// Language of the issues' messages.
+    pub lang: Lang,
+    /// Wait after a failed look-up, and after a lost create answer before looking its rows up.
+    pub retry_delay_ms: u64,
+    /// Failures in a row (lost answers, refusals that may pass, failed look-ups) before the run
+    /// stops; the journal resumes it.
+    pub attempts: u32,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            chunk_size: MAX_CHUNK,
+            interval_ms: DEFAULT_CREATE_INTERVAL_MS,
+            set_aside_platform: false,
+            lang: Lang::En,
+            retry_delay_ms: DEFAULT_RETRY_DELAY_MS,
+            attempts: DEFAULT_ATTEMPTS,
+        }
+    }
+}
+
+/// One input row in the report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct RowReport {
+    /// 0-based index in the input.
+    pub row: usize,
+    /// Its e-mail (trimmed).
+    pub email: String,
+    /// Its username (trimmed).
+    pub username: String,
+    /// What happened.
+    pub result: RowResult,
+    /// Platform-level findings of a row that was sent anyway.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Issue>,
+}
+
+/// The final report: one entry per input row, in input order, and counts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ImportReport {
+    /// One entry per input row.
+    pub rows: Vec<RowReport>,
+    /// Counts.
+    pub counts: Counts,
+    /// Why the run stopped before the end (e.g. an invalid token), if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub halted: Option<String>,
+}
+
+/// One input row as this job keeps it.
+struct Slot {
+    value: Value,
+    /// Trimmed as given (what is searched).
+    email: String,
+    /// Trimmed, lower case (what is compared and journaled).
+    email_key: String,
+    /// Trimmed.
+    username: String,
+    issues: Vec<Issue>,
+    warnings: Vec<Issue>,
+}
+
+enum InFlight {
+    Create {
+        chunk: u32,
+        rows: Vec<usize>,
+        request: Request<CreateUsersReply>,
+    },
+    Lookup {
+        row: usize,
+        by_email: bool,
+        request: Request<UserReply>,
+    },
+}
+
+/// A resumable account import. See the module docs for the driving loop and the rules.
+pub struct ImportJob {
+    api: Api,
+    opts: ImportOptions,
+    slots: Vec<Slot>,
+    ledger: Ledger,
+    /// Look-ups wait until then (after a failure, or to let a lost create settle).
+    lookup_not_before: u64,
+    lookup_failures: u32,
+    /// A cap on the chunk from a "only n free slots" refusal.
+    slot_cap: Option<usize>,
+    ready: Option<InFlight>,
+    in_flight: Option<InFlight>,
+}
+
+/// The one call into validation: a row's findings, platform rules included.
+fn validate_row(row: &Value, lang: Lang) -> Report {
+    validate::validate_create_user(
+        row,
+        ValidateOptions {
+            lang,
+            platform_rules: true,
+        },
+    )
+}
+
+fn text(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Compares a found account with a row: the same e-mail (any of its addresses) and username,
+/// both ignoring case and surrounding spaces (the platform's accounts match both so).
+fn judge(slot: &Slot, user: &User) -> LookupOutcome {
+    let email = user
+        .emails
+        .iter()
+        .any(|e| e.address.trim().to_lowercase() == slot.email_key);
+    let username = user.username.trim().to_lowercase() == slot.username.to_lowercase();
+    if email && username {
+        LookupOutcome::Created {
+            user_id: user.id.clone(),
+        }
+    } else {
+        LookupOutcome::Conflict {
+            existing: Existing {
+                user_id: user.id.clone(),
+                username: user.username.clone(),
+                emails: user.emails.iter().map(|e| e.address.clone()).collect(),
+            },
+        }
+    }
+}
+
+/// Validates every row and finds repeats across the whole input.
+fn check_rows(rows: Vec<Value>, opts: &ImportOptions) -> Vec<Slot> {
+    let lang = opts.lang;
+    // First row of each key among rows that will be sent.
+    let mut emails: HashMap<String, usize> = HashMap::new();
+    let mut usernames: HashMap<String, usize> = HashMap::new();
+    let mut usernames_lc: HashMap<String, usize> = HashMap::new();
+    let mut slots = Vec::with_capacity(rows.len());
+    for (i, value) in rows.into_iter().enumerate() {
+        let (mut issues, mut warnings): (Vec<Issue>, Vec<Issue>) = validate_row(&value, lang)
+            .issues
+            .into_iter()
+            .partition(|issue| issue.level == Level::Contract);
+        let email = text(&value, "email");
+        let email_key = email.to_lowercase();
+        let username = text(&value, "username");
+        if issues.is_empty() {
+            let repeat = |code, field, first, level| repeat_issue(code, field, first, level, lang);
+            if let Some(&first) = emails.get(&email_key) {
+                issues.push(repeat("duplicate_email", "email", first, Level::Contract));
+            } else if let Some(&first) = usernames.get(&username) {
+                issues.push(repeat(
+                    "duplicate_username",
+                    "username",
+                    first,
+                    Level::Contract,
+                ));
+            } else if let Some(&first) = usernames_lc.get(&username.to_lowercase()) {
+                warnings.push(repeat(
+                    "duplicate_username",
+                    "username",
+                    first,
+                    Level::Platform,
+                ));
+            }
+        }
+        if opts.set_aside_platform && issues.is_empty() && !warnings.is_empty() {
+            issues.append(&mut warnings);
+        }
+        if issues.is_empty() {
+            emails.insert(email_key.clone(), i);
+            usernames.insert(username.clone(), i);
+            usernames_lc.entry(username.to_lowercase()).or_insert(i);
+        }
+        slots.push(Slot {
+            value,
+            email,
+            email_key,
+            username,
+            issues,
+            warnings,
+        });
+    }
+    slots
+}
+
+impl ImportJob {
+    /// A new import of typed rows.
+    pub fn new(
+        api: Api,
+        rows: Vec<NewUser>,
+        options: ImportOptions,
+    ) -> Result<ImportJob, BulkError> {
+        Self::resume(api, rows, options, &[])
+    }
+
+    /// A new import of raw JSON rows (a form's or a CSV reader's objects); rows that are not
+    /// objects or miss fields are set aside with their issues.
+    pub fn from_values(
+        api: Api,
+        rows: Vec<Value>,
+        options: ImportOptions,
+    ) -> Result<ImportJob, BulkError> {
+        Self::resume_values(api, rows, options, &[])
+    }
+
+    /// Rebuilds an import from the same input and its journal (every event persisted, in order).
+    /// An empty journal starts afresh. Refused when the journal names rows this input does not
+    /// hold as it recorded them, or is another job's.
+    pub fn resume(
+        api: Api,
+        rows: Vec<NewUser>,
+        options: ImportOptions,
+        journal: &[Event],
+    ) -> Result<ImportJob, BulkError> {
+        Self::resume_values(api, rows.iter().map(to_value).collect(), options, journal)
+    }
+
+    /// [`ImportJob::resume`] with raw JSON rows.
+    pub fn resume_values(
+        api: Api,
+        rows: Vec<Value>,
+        opts: ImportOptions,
+        journal: &[Event],
+    ) -> Result<ImportJob, BulkError> {
+        check_chunk_size(opts.chunk_size)?;
+        if api.token().is_none() {
+            return Err(BulkError::NoToken);
+        }
+        let slots = check_rows(rows, &opts);
+        let keys = slots
+            .iter()
+            .enumerate()
+            .map(|(row, s)| PlannedRow {
+                row,
+                email: Some(s.email_key.clone()),
+                username: Some(s.username.clone()),
+                user_id: None,
+            })
+            .collect();
+        let aside: Vec<bool> = slots.iter().map(|s| !s.issues.is_empty()).collect();
+        let mut ledger = Ledger::new(
+            IMPORT_JOB,
+            Vec::new(),
+            keys,
+            &aside,
+            opts.interval_ms,
+            false,
+        );
+        ledger.start(journal)?;
+        let mut job = ImportJob {
+            api,
+            opts,
+            slots,
+            ledger,
+            lookup_not_before: 0,
+            lookup_failures: 0,
+            slot_cap: None,
+            ready: None,
+            in_flight: None,
+        };
+        job.push_progress(0);
+        Ok(job)
+    }
+
+    /// Holds the next create call until `at` (ms) at least: for a create this job does not know
+    /// of, e.g. one the client's interval guard ([`crate::guard::IntervalGuard`]) recorded.
+    pub fn hold_until(&mut self, at: u64) {
+        let pacer = &mut self.ledger.pacer;
+        pacer.not_before = pacer.not_before.max(at);
+    }
+
+    /// Rows per chunk now.
+    fn chunk_size(&self) -> usize {
+        self.slot_cap
+            .map_or(self.opts.chunk_size, |cap| cap.min(self.opts.chunk_size))
+    }
+
+    fn push_progress(&mut self, now: u64) {
+        let size = self.chunk_size();
+        self.ledger.push_progress(now, size);
+    }
+
+    /// What to do next at `now` (ms). Persist what [`Action::Persist`] hands out before polling
+    /// again.
+    pub fn poll(&mut self, now: u64) -> ImportAction {
+        loop {
+            if let Some(events) = self.ledger.take_journal() {
+                return Action::Persist(events);
+            }
+            if let Some(ready) = self.ready.take() {
+                let action = match &ready {
+                    InFlight::Create { request, .. } => Action::Send(request.clone()),
+                    InFlight::Lookup { request, .. } => Action::Lookup(request.clone()),
+                };
+                self.in_flight = Some(ready);
+                return action;
+            }
+            if self.in_flight.is_some() {
+                return Action::Busy;
+            }
+            if self.ledger.halted.is_some() {
+                return Action::Done(self.report());
+            }
+            // Every doubt is resolved before anything is sent again.
+            if let Some(&row) = self.ledger.in_doubt.iter().next() {
+                if now < self.lookup_not_before {
+                    return Action::Wait {
+                        until: self.lookup_not_before,
+                    };
+                }
+                self.plan_lookup(row, true);
+                continue;
+            }
+            if self.ledger.pending.is_empty() {
+                return Action::Done(self.report());
+            }
+            let at = self.ledger.pacer.next_send_at();
+            if now < at {
+                return Action::Wait { until: at };
+            }
+            self.plan_chunk(now);
+        }
+    }
+
+    fn plan_lookup(&mut self, row: usize, by_email: bool) {
+        let slot = &self.slots[row];
+        let planned = if by_email {
+            self.api.search_user(Some(&slot.email), None)
+        } else {
+            self.api.search_user(None, Some(&slot.username))
+        };
+        match planned {
+            Ok(request) => {
+                self.ready = Some(InFlight::Lookup {
+                    row,
+                    by_email,
+                    request,
+                })
+            }
+            Err(e) => self.ledger.set(
+                row,
+                State::Unresolved(format!("the look-up could not be planned: {e}")),
+            ),
+        }
+    }
+
+    fn plan_chunk(&mut self, now: u64) {
+        let rows: Vec<usize> = self
+            .ledger
+            .pending
+            .iter()
+            .take(self.chunk_size())
+            .copied()
+            .collect();
+        let values = Value::Array(rows.iter().map(|&r| self.slots[r].value.clone()).collect());
+        match self.api.create_users_value(&values) {
+            Ok(request) => {
+                let chunk = self.ledger.plan(&rows, now);
+                self.ready = Some(InFlight::Create {
+                    chunk,
+                    rows,
+                    request,
+                });
+                self.push_progress(now);
+            }
+            Err(Error::Validation(v)) => {
+                // The planner is stricter than this job's checks (e.g. strict platform rules):
+                // the rows it names are set aside with its issues, the others stay pending.
+                let whole = v.to_string();
+                let mut named: HashMap<usize, Vec<Issue>> = HashMap::new();
+                for mut issue in v.report.issues {
+                    if let Some(PathSegment::Index(i)) = issue.path.first() {
+                        if let Some(&r) = rows.get(*i) {
+                            issue.path.remove(0);
+                            named.entry(r).or_default().push(issue);
+                        }
+                    }
+                }
+                if named.is_empty() {
+                    self.ledger.halted = Some(format!("the chunk could not be planned: {whole}"));
+                }
+                for (r, issues) in named {
+                    self.slots[r].issues = issues;
+                    self.ledger.set(r, State::SetAside);
+                }
+            }
+            Err(e) => self.ledger.halted = Some(format!("the chunk could not be planned: {e}")),
+        }
+    }
+
+    /// Hands back the HTTP answer of the request the last action handed out.
+    pub fn handle_response(&mut self, now: u64, status: u16, body: &[u8]) -> Result<(), BulkError> {
+        match self.in_flight.take().ok_or(BulkError::NothingInFlight)? {
+            InFlight::Create {
+                chunk,
+                rows,
+                request,
+            } => match request.decode(status, body) {
+                Ok(reply) => self.created(chunk, &rows, &reply),
+                Err(Error::Api(e)) => self.refused(now, chunk, &rows, &e),
+                Err(_) => self.lost(now, chunk, rows, DoubtReason::Unreadable { status }),
+            },
+            InFlight::Lookup {
+                row,
+                by_email,
+                request,
+            } => match request.decode(status, body) {
+                Ok(reply) => {
+                    self.lookup_failures = 0;
+                    let result = judge(&self.slots[row], &reply.user);
+                    self.ledger.record(Event::LookupResult { row, result });
+                }
+                Err(Error::Api(e)) if e.category == Category::NotFound => {
+                    self.lookup_failures = 0;
+                    if by_email {
+                        self.plan_lookup(row, false);
+                    } else {
+                        self.ledger.record(Event::LookupResult {
+                            row,
+                            result: LookupOutcome::NotFound,
+                        });
+                    }
+                }
+                Err(e) => self.lookup_failed(now, e.to_string()),
+            },
+        }
+        self.push_progress(now);
+        Ok(())
+    }
+
+    /// Hands back a request that got no answer.
+    pub fn handle_failure(&mut self, now: u64, failure: Failure) -> Result<(), BulkError> {
+        match self.in_flight.take().ok_or(BulkError::NothingInFlight)? {
+            InFlight::Create { chunk, rows, .. } => {
+                self.lost(now, chunk, rows, DoubtReason::Transport { failure })
+            }
+            InFlight::Lookup { .. } => {
+                self.lookup_failed(now, format!("the look-up failed: {failure:?}"))
+            }
+        }
+        self.push_progress(now);
+        Ok(())
+    }
+
+    fn created(&mut self, chunk: u32, rows: &[usize], reply: &CreateUsersReply) {
+        self.ledger.failures = 0;
+        let mut doubts: Vec<(DoubtReason, Vec<usize>)> = Vec::new();
+        let mut outcomes = Vec::new();
+        for (i, &row) in rows.iter().enumerate() {
+            let slot = &self.slots[row];
+            // Items are matched by position, and must echo the row's e-mail and username.
+            let item = reply.users.get(i).filter(|it| {
+                it.email
+                    .as_deref()
+                    .is_none_or(|e| e.trim().to_lowercase() == slot.email_key)
+                    && it
+                        .username
+                        .as_deref()
+                        .is_none_or(|u| u.trim() == slot.username)
+            });
+            let doubt = match item {
+                None => Some(DoubtReason::NoMatchingItem),
+                Some(it) if it.success => match it.user_id.as_deref().filter(|id| !id.is_empty()) {
+                    Some(id) => {
+                        outcomes.push((
+                            row,
+                            Outcome::Created {
+                                user_id: id.to_owned(),
+                            },
+                        ));
+                        None
+                    }
+                    None => Some(DoubtReason::NoUserId),
+                },
+                Some(it) => {
+                    let status = it.status.as_str().to_owned();
+                    let in_use = matches!(
+                        it.status,
+                        CreateStatus::EmailInUse | CreateStatus::UsernameInUse
+                    );
+                    if in_use && self.ledger.doubted.contains(&row) {
+                        Some(DoubtReason::AlreadyInUse { status })
+                    } else {
+                        outcomes.push((row, Outcome::Failed { status }));
+                        None
+                    }
+                }
+            };
+            if let Some(reason) = doubt {
+                match doubts.iter_mut().find(|(r, _)| *r == reason) {
+                    Some((_, rows)) => rows.push(row),
+                    None => doubts.push((reason, vec![row])),
+                }
+            }
+        }
+        for (row, outcome) in outcomes {
+            self.ledger.record(Event::RowOutcome { row, outcome });
+        }
+        for (reason, rows) in doubts {
+            self.ledger.record(Event::RowsInDoubt {
+                chunk,
+                rows,
+                reason,
+            });
+        }
+    }
+
+    fn refused(&mut self, now: u64, chunk: u32, rows: &[usize], e: &ApiError) {
+        self.ledger.record(Event::ChunkRefused {
+            chunk,
+            code: e.code.clone(),
+            msg: e.msg.clone(),
+        });
+        let slots = e.available_slots.map(|n| n as usize);
+        if e.reason == Reason::NotEnoughSlots && slots.is_some_and(|n| n > 0 && n < rows.len()) {
+            // Decision: the platform says how many accounts it still takes; send that many.
+            self.slot_cap = slots;
+        } else if e.retryable {
+            let (attempts, delay) = (self.opts.attempts, self.opts.retry_delay_ms);
+            self.ledger.failed_once(now, attempts, delay, e.to_string());
+        } else {
+            self.ledger.halted = Some(e.to_string());
+        }
+    }
+
+    fn lost(&mut self, now: u64, chunk: u32, rows: Vec<usize>, reason: DoubtReason) {
+        self.ledger.record(Event::RowsInDoubt {
+            chunk,
+            rows,
+            reason,
+        });
+        // Let the server finish what it may still be doing before looking.
+        self.lookup_not_before = now.saturating_add(self.opts.retry_delay_ms);
+        let (attempts, delay) = (self.opts.attempts, self.opts.retry_delay_ms);
+        let reason = "create calls got no readable answer".to_owned();
+        self.ledger.failed_once(now, attempts, delay, reason);
+    }
+
+    fn lookup_failed(&mut self, now: u64, reason: String) {
+        self.lookup_failures += 1;
+        if self.lookup_failures >= self.opts.attempts {
+            self.ledger.halted = Some(format!(
+                "{} look-ups in a row failed; the last: {reason}",
+                self.lookup_failures
+            ));
+        } else {
+            self.lookup_not_before = now.saturating_add(self.opts.retry_delay_ms);
+        }
+    }
+
+    /// The next progress event, if any (one is queued after every change).
+    pub fn poll_event(&mut self) -> Option<Progress> {
+        self.ledger.progress.pop_front()
+    }
+
+    /// Where the job stands at `now`.
+    pub fn progress(&self, now: u64) -> Progress {
+        self.ledger.progress_at(now, self.chunk_size())
+    }
+
+    /// The report as things stand (what [`Action::Done`] carries at the end).
+    pub fn report(&self) -> ImportReport {
+        let (results, counts) = self.ledger.results(|r| &self.slots[r].issues);
+        let rows = results
+            .into_iter()
+            .zip(&self.slots)
+            .enumerate()
+            .map(|(row, (result, s))| RowReport {
+                row,
+                email: s.email.clone(),
+                username: s.username.clone(),
+                warnings: if matches!(result, RowResult::SetAside { .. }) {
+                    Vec::new()
+                } else {
+                    s.warnings.clone()
+                },
+                result,
+            })
+            .collect();
+        ImportReport {
+            rows,
+            counts,
+            halted: self.ledger.halted.clone(),
+        }
+    }
+}
+
+/// Typed rows as JSON (serializing these plain structs cannot fail).
+fn to_value(row: &NewUser) -> Value {
+    serde_json::to_value(row).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn user(id: &str, username: &str, emails: &[&str]) -> User {
+        serde_json::from_value(json!({
+            "_id": id, "createdAt": "2024-09-05T08:10:31.207Z", "username": username,
+            "emails": emails.iter().map(|e| json!({"address": e, "verified": false})).collect::<Vec<_>>(),
+            "profile": {"name": "x"},
+        }))
+        .unwrap()
+    }
+
+    fn rows(values: Vec<Value>) -> Vec<Slot> {
+        check_rows(values, &ImportOptions::default())
+    }
+
+    fn row(email: &str, username: &str) -> Value {
+        json!({"name": "Some One", "username": username, "email": email, "password": "secret-1"})
+    }
+
+    #[test]
+    fn a_found_account_is_ours_only_with_the_same_email_and_username() {
+        let slot = &rows(vec![row(" An@X.io ", "anh")])[0];
+        let same = user("u1", "ANH", &["old@x.io", "an@x.io"]);
+        assert_eq!(
+            judge(slot, &same),
+            LookupOutcome::Created {
+                user_id: "u1".into()
+            }
+        );
+        for other in [user("u2", "someone", &["an@x.io"]), user("u3", "anh", &[])] {
+            assert!(matches!(
+                judge(slot, &other),
+                LookupOutcome::Conflict { .. }
+            ));
+        }
+    }
+
+    #[test]
+    fn repeats_across_the_input_are_set_aside_and_the_first_is_kept() {
+        let slots = rows(vec![
+            row("a@x.io", "anh"),
+            json!({"name": "No Password", "username": "bad", "email": "b@x.io"}),
+            row(" A@X.IO", "other"),
+            row("c@x.io", "anh"),
+            row("d@x.io", "ANH"),
+            row("b@x.io", "bad"),
+        ]);
+        let codes: Vec<Vec<&str>> = slots
+            .iter()
+            .map(|s| s.issues.iter().map(|i| i.code).collect())
+            .collect();
+        assert_eq!(codes[0], Vec::<&str>::new());
+        assert_eq!(codes[1], ["required"]);
+        assert_eq!(codes[2], ["duplicate_email"]);
+        assert_eq!(codes[3], ["duplicate_username"]);
+        // Another case is only a platform finding; and a set-aside row blocks no later one.
+        assert!(codes[4].is_empty());
+        assert_eq!(slots[4].warnings[0].code, "duplicate_username");
+        assert_eq!(slots[4].warnings[0].level, Level::Platform);
+        assert!(codes[5].is_empty());
+        assert_eq!(
+            slots[2].issues[0].message,
+            "Email already used in row 1 of the input"
+        );
+    }
+}

@@ -1,0 +1,384 @@
+//! Bulk work beyond 100 rows: resumable, sans-IO import and grant engines.
+//!
+//! The API takes at most 100 accounts a call and asks for 10 minutes between account-creation
+//! calls, so an import of thousands of rows is a job of hours that will be interrupted. The
+//! engines here make such a job impossible to get wrong: every row ends up created exactly once or
+//! reported, whatever happens in between.
+//!
+//! Like quinn-proto, an engine does no I/O and reads no clock: the caller passes `now`
+//! (milliseconds since the epoch) into [`ImportJob::poll`], performs the [`Action`] it gets, and
+//! hands the answer back with `handle_response(now, status, body)` or
+//! `handle_failure(now, failure)`. The same inputs always give the same outputs.
+//!
+//! # Rules
+//!
+//! - **Persist before acting.** [`Action::Persist`] hands out journal events; the caller appends
+//!   them to durable storage (flushed) *before* it polls again. The engine never hands out a
+//!   request while events are unpersisted, so a `chunkSending` event is always on disk before its
+//!   chunk is sent. If persisting fails, stop driving: the job resumes from what is on disk.
+//! - **Set aside, never block.** Rows with contract-level issues, and rows repeating an e-mail
+//!   (trimmed, case-insensitive) or a username (trimmed) of an earlier row anywhere in the input,
+//!   are set aside with their issues; platform-level findings are reported as warnings and, with
+//!   [`ImportOptions::set_aside_platform`], set aside too. The other rows go on.
+//! - **Chunks and interval.** At most [`ImportOptions::chunk_size`] rows a call, one call per
+//!   [`ImportOptions::interval_ms`] (the contract's 10 minutes by default), counted from the last
+//!   `ChunkSending` in the journal, so a resumed job keeps the interval too.
+//! - **In doubt, look before sending again.** A chunk whose answer was lost (network error,
+//!   timeout, abort, an unreadable reply, or a process killed after `ChunkSending`) is in doubt.
+//!   Before anything is sent again each of its rows is looked up (`search-user` by e-mail, then by
+//!   username): the same e-mail and username means created; other data is a conflict, reported
+//!   and never overwritten; not found means sent again in a later chunk. A row sent again after a
+//!   doubt that fails with "already in use" is looked up once more, so a create that was still
+//!   being committed when it was first looked up is recognised as created.
+//! - **Resume.** [`ImportJob::resume`] rebuilds the state from the same input and the journal:
+//!   finished rows are skipped, in-doubt rows are looked up. A journal that names rows the input
+//!   does not hold (another file) is refused with [`JournalError`]. Rows the journal does not name
+//!   may change between runs (fixing set-aside rows is the expected workflow).
+//! - **One request at a time.** Each `Send`/`Lookup` gets exactly one `handle_*` call; polling
+//!   in between answers [`Action::Busy`].
+//! - **Cancel** by no longer driving the job (an aborted request in flight may be handed back as
+//!   [`Failure::Aborted`] first); the journal resumes it.
+//! - **Failures in a row.** Lost answers, refusals that may pass and failed look-ups are tried
+//!   again after [`ImportOptions::retry_delay_ms`]; after [`ImportOptions::attempts`] in a row,
+//!   and at once on a refusal that cannot pass (invalid token, no permission), the run stops with
+//!   the reason in the report's `halted`, rows not sent reported as such. A refusal means the
+//!   server did nothing, so those rows are simply sent on resume.
+//! - The journal never holds a password: rows are named by index, e-mail and username
+//!   ([`PlannedRow`]); a grant's by account id.
+//! - **Grants** ([`GrantJob`]) go the same way through add-courses, 100 accounts a call, no
+//!   interval by default; a grant chunk in doubt is sent again without look-ups, since granting
+//!   a course twice is harmless.
+//!
+//! # Driving loop
+//!
+//! ```
+//! use lpm_client::bulk::{Action, ImportJob, ImportOptions};
+//! use lpm_client::{Api, NewUser};
+//!
+//! let api = Api::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
+//! let rows = vec![NewUser {
+//!     name: "Lan Anh".into(), username: "lananh".into(), email: "lan@example.com".into(),
+//!     password: "secret-123".into(), phone: None, city: None, district: None, street: None,
+//!     gender: None, job: None,
+//! }];
+//! let mut job = ImportJob::new(api, rows, ImportOptions::default()).unwrap();
+//! let mut journal = Vec::new(); // your durable, append-only store
+//! let now = 1_700_000_000_000;
+//! let report = loop {
+//!     match job.poll(now) {
+//!         Action::Persist(events) => journal.extend(events), // append + flush, then poll again
+//!         Action::Send(request) => {
+//!             // POST request.url() with request.body(); here the server created the account:
+//!             let body = br#"{"respCode":"00","msg":"1 success, 0 error","users":[{"email":"lan@example.com","username":"lananh","userId":"u1","success":true,"status":"Success created"}]}"#;
+//!             job.handle_response(now, 200, body).unwrap();
+//!         }
+//!         Action::Lookup(_request) => unreachable!("nothing is in doubt here"),
+//!         Action::Wait { until } => unreachable!("one chunk never waits: {until}"),
+//!         Action::Busy => unreachable!("one request at a time"),
+//!         Action::Done(report) => break report,
+//!     }
+//!     while let Some(progress) = job.poll_event() {
+//!         let _ = progress.remaining; // show it
+//!     }
+//! };
+//! assert_eq!(report.counts.created, 1);
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::guard::CREATE_INTERVAL_MS;
+use crate::plan::MAX_PAGE;
+use crate::validate::{Issue, Lang, Level, PathSegment};
+
+mod grant;
+mod import;
+mod journal;
+mod ledger;
+
+pub use grant::{GrantJob, GrantOptions, GrantReport, GrantRowReport};
+pub use import::{ImportJob, ImportOptions, ImportReport, RowReport};
+pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
+
+/// The contract's interval between two create calls, in whole milliseconds (from
+/// [`crate::guard::CREATE_INTERVAL_MS`]).
+pub const DEFAULT_CREATE_INTERVAL_MS: u64 = CREATE_INTERVAL_MS as u64;
+
+/// The most rows one call takes (the contract's 100).
+pub const MAX_CHUNK: usize = MAX_PAGE as usize;
+
+/// What the caller does next.
+#[derive(Debug)]
+#[must_use]
+pub enum Action<L, R> {
+    /// Append these journal events to durable storage (flushed), then poll again.
+    Persist(Vec<Event>),
+    /// Send this request and hand the answer to `handle_response` or `handle_failure`.
+    Send(crate::plan::Request<L>),
+    /// Send this look-up (a GET) and hand the answer back the same way.
+    Lookup(crate::plan::Request<crate::reply::UserReply>),
+    /// Nothing to do before `until` (ms); poll again then.
+    Wait {
+        /// When to poll again.
+        until: u64,
+    },
+    /// A request is out: hand its answer back before polling again.
+    Busy,
+    /// The job is over; the report has one entry per input row.
+    Done(R),
+}
+
+/// The import's action: create chunks, look-ups, the import report.
+pub type ImportAction = Action<crate::reply::CreateUsersReply, ImportReport>;
+/// The grant's action (it never looks up).
+pub type GrantAction = Action<crate::reply::AddCoursesReply, GrantReport>;
+
+/// What happened to one input row, in a final report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum RowResult {
+    /// Import: created (by the create answer, or found by a look-up after a lost answer).
+    Created {
+        /// The account's id.
+        user_id: String,
+    },
+    /// Grant: the account received the courses.
+    Granted,
+    /// Refused by the platform with this per-item status.
+    Failed {
+        /// The platform's status.
+        status: String,
+    },
+    /// Grant: the answer had no result for the account.
+    NoResult,
+    /// Not sent: its issues (paths relative to the row).
+    SetAside {
+        /// The issues.
+        issues: Vec<Issue>,
+    },
+    /// Import: another account holds the row's e-mail or username; it was not touched.
+    Conflict {
+        /// That account.
+        existing: Existing,
+    },
+    /// Import: sent, outcome unknown and not resolved in this run. Never sent again before a
+    /// look-up: resume to look it up.
+    InDoubt {
+        /// Why it is unresolved.
+        reason: String,
+    },
+    /// Not sent because the run stopped (the report's `halted`); resume to send it.
+    NotSent {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Counts of a final report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    /// Input rows.
+    pub total: usize,
+    /// Import: accounts created.
+    pub created: usize,
+    /// Grant: accounts that received the courses.
+    pub granted: usize,
+    /// Refused by the platform (or, for a grant, missing from its answer).
+    pub failed: usize,
+    /// Set aside before sending.
+    pub set_aside: usize,
+    /// Import: conflicts with existing accounts.
+    pub conflicts: usize,
+    /// Import: unresolved doubts.
+    pub in_doubt: usize,
+    /// Not sent because the run stopped.
+    pub not_sent: usize,
+}
+
+/// A request that got no HTTP answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum Failure {
+    /// The connection failed or dropped.
+    Network,
+    /// No answer in time.
+    Timeout,
+    /// The caller aborted the request.
+    Aborted,
+}
+
+/// Where a job stands, for a progress bar.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// Rows finished well (created, or granted).
+    pub done: usize,
+    /// Rows the platform refused, and conflicts.
+    pub failed: usize,
+    /// Rows set aside before sending.
+    pub set_aside: usize,
+    /// Rows in doubt that could not be resolved in this run.
+    pub unresolved: usize,
+    /// Rows still to send or to look up.
+    pub remaining: usize,
+    /// When the next chunk may go (ms), if one is waiting.
+    pub next_send_at: Option<u64>,
+    /// When the job should end (ms): next chunk time plus the remaining chunks' intervals.
+    pub estimated_end_at: Option<u64>,
+}
+
+/// Why a job could not be set up or resumed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BulkError {
+    /// `chunk_size` must be 1..=100.
+    ChunkSize(usize),
+    /// The planner has no token.
+    NoToken,
+    /// The grant's course list is not usable (its issues).
+    Courses(Vec<String>),
+    /// The journal does not belong to this input, or is damaged.
+    Journal(JournalError),
+    /// `handle_*` was called while no request was out.
+    NothingInFlight,
+}
+
+/// Why a journal was refused on resume.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JournalError {
+    /// The first event is not the job's `started` event.
+    NoStart,
+    /// The journal is of another kind of job (`import` vs `grant`).
+    WrongJob {
+        /// The journal's job.
+        journal: String,
+    },
+    /// The journal was written for an input with another number of rows.
+    RowCount {
+        /// Rows the journal's input had.
+        journal: usize,
+        /// Rows given now.
+        input: usize,
+    },
+    /// A row the journal names holds other data now: another input (0-based row).
+    RowMismatch {
+        /// The row.
+        row: usize,
+    },
+    /// An event that cannot follow the ones before it (0-based event index).
+    OutOfOrder {
+        /// Index of the event in the journal.
+        index: usize,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+impl core::fmt::Display for BulkError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            BulkError::ChunkSize(n) => write!(f, "chunk size {n} is outside 1..={MAX_CHUNK}"),
+            BulkError::NoToken => f.write_str("the planner has no API token"),
+            BulkError::Courses(issues) => {
+                write!(f, "the course list is not usable: {}", issues.join("; "))
+            }
+            BulkError::Journal(e) => write!(f, "the journal was refused: {e}"),
+            BulkError::NothingInFlight => f.write_str("no request is out to take an answer for"),
+        }
+    }
+}
+
+impl core::fmt::Display for JournalError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            JournalError::NoStart => f.write_str("it does not start with the job's `started` event"),
+            JournalError::WrongJob { journal } => write!(f, "it is the journal of a `{journal}` job"),
+            JournalError::RowCount { journal, input } => write!(
+                f,
+                "it was written for an input of {journal} rows, this input has {input}: another file?"
+            ),
+            JournalError::RowMismatch { row } => write!(
+                f,
+                "row {} holds another e-mail, username or account than the journal records: another file?",
+                row + 1
+            ),
+            JournalError::OutOfOrder { index, detail } => {
+                write!(f, "event {} cannot follow the ones before it: {detail}", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for BulkError {}
+impl std::error::Error for JournalError {}
+
+impl From<JournalError> for BulkError {
+    fn from(e: JournalError) -> Self {
+        BulkError::Journal(e)
+    }
+}
+
+/// Checks a chunk size option.
+fn check_chunk_size(n: usize) -> Result<usize, BulkError> {
+    if (1..=MAX_CHUNK).contains(&n) {
+        Ok(n)
+    } else {
+        Err(BulkError::ChunkSize(n))
+    }
+}
+
+/// The `started` event's job names.
+const IMPORT_JOB: &str = "import";
+const GRANT_JOB: &str = "grant";
+
+/// How many times a request failing for a reason that may pass is tried before the job gives up
+/// for this run (the journal resumes it).
+const DEFAULT_ATTEMPTS: u32 = 3;
+/// How long to wait after such a failure before trying again.
+const DEFAULT_RETRY_DELAY_MS: u64 = 30_000;
+
+/// Chunks needed for `rows` rows.
+fn chunks_for(rows: usize, chunk_size: usize) -> usize {
+    rows.div_ceil(chunk_size.max(1))
+}
+
+/// An issue this module finds across the whole input: a repeat of an earlier row.
+fn repeat_issue(
+    code: &'static str,
+    field: &str,
+    first_row: usize,
+    level: Level,
+    lang: Lang,
+) -> Issue {
+    // Rows in messages count from 1 for people.
+    let n = first_row + 1;
+    let message = match (code, lang) {
+        ("duplicate_email", Lang::En) => format!("Email already used in row {n} of the input"),
+        ("duplicate_email", Lang::Vi) => format!("Email đã xuất hiện ở dòng {n} của dữ liệu"),
+        ("duplicate_username", Lang::En) => {
+            format!("Username already used in row {n} of the input")
+        }
+        ("duplicate_username", Lang::Vi) => {
+            format!("Tên đăng nhập đã xuất hiện ở dòng {n} của dữ liệu")
+        }
+        (_, Lang::En) => format!("Account ID already listed in row {n} of the input"),
+        (_, Lang::Vi) => format!("Mã tài khoản đã có ở dòng {n} của dữ liệu"),
+    };
+    Issue {
+        path: if field.is_empty() {
+            Vec::new()
+        } else {
+            vec![PathSegment::Key(field.to_owned())]
+        },
+        code,
+        level,
+        message,
+    }
+}
