@@ -99,6 +99,14 @@ try {
       return `${info.v}${info.lts ? ` (${info.lts})` : ''}: import and require('lpm-client')`;
     });
   }
+  await step('require(\'lpm-client\') where Node cannot require ESM (below engines)', async () => {
+    // Node 22.12 with require(esm) switched off behaves as 20.0-20.18 and 22.0-22.11 do.
+    const err = await run(NODES[1].bin, ['--no-experimental-require-module', 'require.cjs', ...args]).then(() => null, (e) => e.message);
+    assert.ok(err, 'require() loaded the ES module without require(esm)');
+    assert.match(err, /ERR_REQUIRE_ESM/);
+    assert.match(err, /dynamic import\(\)/, 'the error tells the caller to use import()');
+    return 'ERR_REQUIRE_ESM, "change the require of node.js ... to a dynamic import()"';
+  });
   await step('node engines bounds are the versions tested', async () => {
     const tested = await Promise.all(NODES.map(async (n) => (await run(n.bin, ['-v'])).trim().slice(1)));
     for (const b of lowerBounds) assert.ok(tested.includes(b), `engines allows ${b} (${manifest.engines.node}) but tests ${tested.join(', ')}`);
@@ -108,9 +116,10 @@ try {
   await step('deno (npm compatibility, node_modules)', async () => {
     const env = { DENO_DIR: path.join(proj, '.deno'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
     const perms = [`--allow-read=${proj}`, '--allow-net=127.0.0.1', '--no-lock', '--quiet'];
-    assert.deepEqual(lastJson(await run(DENO, ['run', ...perms, 'run.mjs', ...args], { env })), reference);
-    const v = (await run(DENO, ['--version'], { env })).split('\n')[0];
-    return `${v}, with --allow-read=<project> --allow-net=127.0.0.1 only`;
+    assert.deepEqual(lastJson(await run(DENO, ['run', ...perms, 'run.mjs', ...args], { env })), reference, 'import');
+    assert.deepEqual(lastJson(await run(DENO, ['run', ...perms, 'require.cjs', ...args], { env })), reference, 'require');
+    const v = (await run(DENO, ['--version'], { env })).split(' (')[0];
+    return `${v}: import and require, with --allow-read=<project> --allow-net=127.0.0.1 only`;
   });
 
   await step('bun (npm compatibility)', async () => {

@@ -20,13 +20,11 @@ if [ ! -f "$here/node_modules/.package-lock.json" ] || [ "$here/package-lock.jso
   (cd "$here" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
 fi
 
+# shellcheck source=../pack/install-tarball.sh
+source "$root/tests/pack/install-tarball.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tarball=$(cd "$pkg" && npm pack --silent --pack-destination "$tmp" | tail -n 1)
 proj="$tmp/project"
-mkdir "$proj"
-cat > "$proj/package.json" <<JSON
-{ "name": "lpm-client-runtimes-project", "private": true, "type": "module", "dependencies": { "lpm-client": "file:../$tarball" } }
-JSON
-(cd "$proj" && npm install --silent --offline --no-audit --no-fund --no-package-lock)
+install_tarball "$tmp/$tarball" "$proj"
 node "$here/check.mjs" "$proj"
