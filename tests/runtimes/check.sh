@@ -14,7 +14,7 @@ here="$root/tests/runtimes"
 pkg=$(cd "${1:-$root/pkg}" && pwd)
 [ -f "$pkg/package.json" ] || { echo "no package in $pkg: run scripts/build-pkg.sh first" >&2; exit 1; }
 
-# The runtimes' own install scripts are not needed: every binary is in its platform package.
+# The platform packages carry the binaries (linux x64, as CI), so no install script is needed.
 if [ ! -f "$here/node_modules/.package-lock.json" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
   echo "installing the runtimes (tests/runtimes/package-lock.json)"
   (cd "$here" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
