@@ -247,21 +247,37 @@ ${[...wasmModules.keys()].map((n) => `    (name = "${n}", wasm = embed "${n}"),`
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync'],
     });
-    const version = context.browser()?.version() ?? '';
+    const version = `Chromium ${context.browser()?.version() ?? ''}`.trim();
+    const load = async (url) => {
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(url);
+      await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
+      const r = await page.evaluate(() => window.__result);
+      await page.close();
+      assert.ok(!r.error, `${r.error}\n${errors.join('\n')}`);
+      assert.deepEqual(r.summary, reference);
+    };
+    const query = new URLSearchParams({ token: DEMO.adminToken });
     for (const bundler of ['vite', 'esbuild']) {
       await step(`chromium loads the ${bundler} bundle`, async () => {
-        const page = await context.newPage();
-        const errors = [];
-        page.on('pageerror', (e) => errors.push(e.message));
-        await page.goto(`${emu.url}/${bundler}/index.html?${new URLSearchParams({ token: DEMO.adminToken })}`);
-        await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
-        const r = await page.evaluate(() => window.__result);
-        await page.close();
-        assert.ok(!r.error, `${r.error}\n${errors.join('\n')}`);
-        assert.deepEqual(r.summary, reference);
-        return `Chromium ${version}`.trim();
+        await load(`${emu.url}/${bundler}/index.html?${query}`);
+        return version;
       });
     }
+    // What users meet first: the dev server, which pre-bundles the package; the page calls the
+    // emulator cross-origin (it allows any origin).
+    await step('chromium loads the app from the vite dev server', async () => {
+      const server = await vite.createServer({ root: proj, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0 } });
+      try {
+        await server.listen();
+        await load(`${server.resolvedUrls.local[0]}index.html?${query}&${new URLSearchParams({ api: emu.url })}`);
+      } finally {
+        await server.close();
+      }
+      return version;
+    });
   } finally {
     await context?.close().catch(() => {});
     rmSync(profile, { recursive: true, force: true });
@@ -298,6 +314,9 @@ ${[...wasmModules.keys()].map((n) => `    (name = "${n}", wasm = embed "${n}"),`
     assert.ok(below, `typescript ${TS_BELOW} compiles the package's types too: lower the README's minimum (${TS_MIN})`);
     return `${TS_BELOW} fails on the package's types (${below.replace(/^.*error /, '').slice(0, 100)})`;
   });
+} catch (e) {
+  failed += 1;
+  console.log(`FAIL harness: ${e.message}`);
 } finally {
   await emu.stop();
   rmSync(site, { recursive: true, force: true });
