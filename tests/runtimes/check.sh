@@ -2,8 +2,8 @@
 # The package in every runtime it claims (README "Requirements"), as a user installs it: packs
 # pkg/ (or $1), installs the tarball into a throwaway project, and runs tests/runtimes/check.mjs:
 # Node at the oldest versions `engines` allows and the LTS (import and require), Deno, Bun,
-# Cloudflare's workerd (the "workerd" entry), Vite and esbuild bundles in headless Chromium, and
-# the oldest TypeScript the types support. One line per runtime, then "N passed, N failed".
+# Cloudflare's workerd (the "workerd" entry), Vite (build and dev server) and esbuild in headless
+# Chromium, and the oldest TypeScript the types support. One line each, then "N passed, N failed".
 # Installs the runtimes and tools from the npm registry into tests/runtimes/node_modules
 # (package-lock.json pins them; skipped when already installed). Needs the package built
 # (scripts/build-pkg.sh), target/debug/lpm-emulator (cargo build -p lpm-emulator), the root
