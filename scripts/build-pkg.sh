@@ -23,7 +23,7 @@ wasm-bindgen target/wasm32-unknown-unknown/release/lpm_client.wasm \
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 sed "s/__VERSION__/$version/" pkg-templates/package.json > "$out/package.json"
 cp pkg-templates/*.js pkg-templates/*.d.ts pkg-templates/README.md "$out/"
-cp LICENSE "$out/" 2>/dev/null || true
+cp LICENSE CHANGELOG.md "$out/"
 
 node -e '
 const fs = require("fs"), zlib = require("zlib"), path = require("path");

@@ -17,6 +17,8 @@ pkg=$(cd "${1:-$root/pkg}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin="$root/node_modules/.bin"
+# shellcheck source=install-tarball.sh
+source "$here/install-tarball.sh"
 
 [ -f "$pkg/package.json" ] || { echo "no package in $pkg: run scripts/build-pkg.sh first" >&2; exit 1; }
 [ -x "$bin/publint" ] && [ -x "$bin/attw" ] || { echo "publint/attw missing: npm ci at the repo root" >&2; exit 1; }
@@ -31,10 +33,11 @@ echo "--- publint (strict: warnings fail too; suggestions are printed)"
 
 echo
 echo "--- arethetypeswrong (profile esm-only)"
-# The package is ESM-only by design ("type": "module", no "require" condition; Node 18+). The
-# esm-only profile skips the node10 and node16-from-CJS resolutions, whose only finding is the
-# expected `cjs-resolves-to-esm` (a CommonJS caller must use `import()`); every other rule still
-# fails the check for the ESM and bundler resolutions.
+# The package is ESM-only by design ("type": "module", no "require" condition). Node's own
+# require(esm) loads it in every version `engines` allows (tests/runtimes), but TypeScript's
+# node16-from-CJS resolution, like node10, still reports the expected `cjs-resolves-to-esm`; the
+# esm-only profile skips those two, and every other rule still fails the check for the ESM and
+# bundler resolutions.
 "$bin/attw" --profile esm-only --no-color "$tgz"
 
 echo
@@ -46,11 +49,7 @@ node "$here/inspect.mjs" "$tmp/unpacked/package"
 echo
 echo "--- installed and loaded"
 proj="$tmp/project"
-mkdir "$proj"
-cat > "$proj/package.json" <<EOF
-{ "name": "lpm-client-pack-check", "private": true, "type": "module", "dependencies": { "lpm-client": "file:../$tarball" } }
-EOF
-(cd "$proj" && npm install --silent --offline --no-audit --no-fund --no-package-lock)
+install_tarball "$tgz" "$proj"
 installed_deps=$(cd "$proj" && find node_modules -mindepth 1 -maxdepth 1 ! -name lpm-client ! -name '.*' | wc -l)
 [ "$installed_deps" -eq 0 ] || { echo "installing the tarball pulled in other packages:" >&2; ls "$proj/node_modules" >&2; exit 1; }
 cp "$here/entry.mjs" "$proj/"

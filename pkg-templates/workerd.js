@@ -1,0 +1,11 @@
+// Cloudflare Workers (workerd): compiling wasm from bytes at run time is forbidden there, so the
+// module is imported precompiled. Wrangler (and any bundler rule for Workers) turns this `.wasm`
+// import into a WebAssembly.Module, which initSync instantiates without compiling.
+import module from './wasm/lpm_client_bg.wasm';
+import { initSync } from './wasm/lpm_client.js';
+import { install } from './lib.js';
+
+initSync({ module });
+install();
+
+export * from './lib.js';

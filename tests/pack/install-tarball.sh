@@ -1,0 +1,11 @@
+# Sourced by the package checks. `install_tarball TGZ DIR` makes DIR a throwaway ESM project
+# that depends on the packed package TGZ and installs it offline (the package has no
+# dependencies, so nothing is fetched; the tarball is unpacked, not linked to pkg/).
+install_tarball() {
+  local tgz=$1 dir=$2
+  mkdir -p "$dir"
+  cat > "$dir/package.json" <<JSON
+{ "name": "lpm-client-check-project", "private": true, "type": "module", "dependencies": { "lpm-client": "file:$tgz" } }
+JSON
+  (cd "$dir" && npm install --silent --offline --no-audit --no-fund --no-package-lock)
+}
