@@ -37,7 +37,8 @@ export function describe(e: unknown): Described {
       text,
       detail: t("serverSaid", { code: e.code, msg: e.msg }),
       retry: e.retryable || e.category === "server",
-      signOut: e.category === "authentication",
+      // "could not authenticate" may pass on a retry; an invalid or expired token will not.
+      signOut: e.category === "authentication" && !e.retryable,
     };
   }
   if (e instanceof HttpError) return { ...base, text: e.status >= 500 ? t("errServer") : t("errHttp", { status: e.status }), detail: t("errHttp", { status: e.status }), retry: e.status >= 500 || e.status === 429 };

@@ -17,6 +17,8 @@ const s = {
   loadedPage: -1,
   loading: false,
   error: null as Described | null,
+  /** What the error box's retry re-runs: the call that failed. */
+  retry: null as (() => void) | null,
   query: "",
   searching: false,
   searchResult: undefined as User | null | undefined,
@@ -72,7 +74,8 @@ async function loadPage(page: number): Promise<void> {
     s.loadedPage = page;
     setTableData(table, users);
   } catch (e) {
-    s.error = handle(e, () => void loadPage(page));
+    s.retry = () => void loadPage(page);
+    s.error = handle(e, s.retry);
   } finally {
     s.loading = false;
     update();
@@ -95,7 +98,10 @@ async function search(ev: Event): Promise<void> {
     s.searchResult = user;
   } catch (e) {
     if (e instanceof ApiError && e.category === "notFound") s.searchResult = null;
-    else s.error = handle(e, () => void search(ev));
+    else {
+      s.retry = () => void search(ev);
+      s.error = handle(e, s.retry);
+    }
   } finally {
     s.searching = false;
     update();
@@ -230,7 +236,7 @@ export function accountsView(id?: string) {
       ? html`<p role="status" class="found"><a href="#/accounts/${s.searchResult._id}">${accountLabel(s.searchResult)}</a>
           <label class="check"><input type="checkbox" .checked=${live(app.picked.has(s.searchResult._id))} @change=${(e: Event) => togglePick(s.searchResult!, (e.target as HTMLInputElement).checked)} /> ${t("colSelect")}</label></p>`
       : nothing}
-    ${errorBox(s.error, () => void loadPage(s.page))}
+    ${errorBox(s.error, s.retry ?? undefined)}
     ${app.picked.size ? html`<p class="picked">${t("selectedForGrant", { n: app.picked.size })} <a href="#/grant">${t("goGrant")}</a></p>` : nothing}
     ${s.loading ? html`<p role="status">${t("loading")}</p>` : nothing}
     ${s.loadedPage >= 0
