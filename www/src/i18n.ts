@@ -134,7 +134,7 @@ const S = {
   leaveOutBad: ["Bỏ ra các dòng có lỗi", "Leave out rows with errors"],
   createButton: ["Tạo {n} tài khoản", "Create {n} accounts"],
   blockedByErrors: ["Sửa hoặc bỏ ra các dòng có lỗi trước khi tạo.", "Fix or leave out the rows with errors first."],
-  chunks: ["Gửi theo từng đợt tối đa {n} tài khoản, cách nhau {min} phút (quy định của nền tảng).", "Sent in chunks of at most {n} accounts, {min} minutes apart (the platform's rule)."],
+  chunks: ["Gửi theo từng đợt tối đa {n} tài khoản, cách nhau {time} (quy định của nền tảng).", "Sent in chunks of at most {n} accounts, {time} apart (the platform's rule)."],
   countdown: ["Đợt tiếp theo được gửi sau {time}", "Next chunk can be sent in {time}"],
   nextAllowed: ["Lần tạo hàng loạt tiếp theo được phép sau {time}", "The next bulk create is allowed in {time}"],
   progressLine: ["Đã xử lý {done}/{total} dòng: {ok} tạo được, {fail} lỗi", "{done}/{total} rows processed: {ok} created, {fail} failed"],

@@ -96,6 +96,7 @@ async function run(rows: NewUser[]): Promise<void> {
   s.runRows = rows;
   s.error = null;
   s.resumable = null;
+  s.progress = { total: rows.length, done: 0, created: 0, failed: 0, results: [], waitingUntil: null };
   s.abort = new AbortController();
   update();
   try {
@@ -203,7 +204,6 @@ function editView() {
   const dup = [...issues.values()].flat().filter((i) => i.code.startsWith("duplicate")).length;
   const missing = REQUIRED.filter((f) => !s.mapping.includes(f));
   const next = client().nextCreateAllowedAt();
-  const intervalMin = Math.round((app.config.createIntervalMs ?? 600_000) / 60_000 * 10) / 10;
   return html`
     <p>${t("bulkIntro")}</p>
     <div class="input-pair">
@@ -235,7 +235,7 @@ function editView() {
       : nothing}
     ${s.rows.length
       ? html`<p role="status">${t("rowsSummary", { n: s.rows.length, bad: bad.length, out: s.rows.length - included.length, dup })}</p>
-          <p>${t("chunks", { n: CHUNK, min: intervalMin })}</p>
+          <p>${t("chunks", { n: CHUNK, time: formatWait(app.config.createIntervalMs ?? 600_000) })}</p>
           ${next && next.getTime() > Date.now() ? html`<p class="countdown" role="timer">${t("nextAllowed", { time: formatWait(next.getTime() - Date.now()) })}</p>` : nothing}
           <p>
             <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; update(); }}>${t("leaveOutBad")}</button>
