@@ -147,7 +147,7 @@ const S = {
   stCreated: ["Đã tạo", "Created"],
   stFailed: ["Lỗi", "Failed"],
   stPending: ["Chờ gửi", "Pending"],
-  stVerified: ["Đã tạo (kiểm tra lại sau khi tải lại trang)", "Created (checked after a reload)"],
+  stVerified: ["Đã tạo (xác nhận lại vì câu trả lời bị mất)", "Created (confirmed after its answer was lost)"],
   downloadFailed: ["Tải CSV các dòng lỗi", "Download the failed rows (CSV)"],
   done: ["Hoàn tất: {ok} tạo được, {fail} lỗi.", "Done: {ok} created, {fail} failed."],
   newImport: ["Lượt tạo mới", "New import"],
