@@ -94,6 +94,8 @@ const S = {
   progress: ["Tiến độ", "Progress"],
   lessonsDone: ["{done}/{total} bài đã xong", "{done}/{total} lessons done"],
   finished: ["Đã hoàn thành", "Finished"],
+  notStarted: ["Chưa bắt đầu", "Not started"],
+  cartDELETED: ["đã xoá khỏi giỏ", "removed from the cart"],
   currentLesson: ["Bài đang học: {slug}", "Current lesson: {slug}"],
   cart: ["Giỏ hàng", "Cart"],
   emptyCart: ["Giỏ hàng trống.", "The cart is empty."],

@@ -6,7 +6,7 @@ import { ApiError, type User } from "lpm-client";
 import { app, client, handle, loadCourses, update } from "../app";
 import type { Described } from "../errors";
 import { formatDate, formatVnd, formatWait } from "../format";
-import { t } from "../i18n";
+import { t, tMaybe } from "../i18n";
 import { errorBox, makeTable, setTableData, tableView } from "../ui";
 
 export const PAGE = 100;
@@ -195,7 +195,7 @@ function detailView(id: string) {
                         <td>${formatDate(en.activatedDate)}</td>
                         <td>${formatDate(en.expiredAt)}</td>
                         <td>
-                          ${en.finish ? t("finished") : t("lessonsDone", { done: ls.filter((l) => l.finish).length, total: ls.length })}
+                          ${en.finish ? t("finished") : ls.length ? t("lessonsDone", { done: ls.filter((l) => l.finish).length, total: ls.length }) : t("notStarted")}
                           ${en.currentLesson ? html`<br /><span class="hint">${t("currentLesson", { slug: en.currentLesson.lessonSlug })}</span>` : nothing}
                         </td>
                       </tr>`;
@@ -207,7 +207,7 @@ function detailView(id: string) {
           <section aria-labelledby="h-cart">
             <h2 id="h-cart">${t("cart")}</h2>
             ${u.myCart?.length
-              ? html`<ul>${u.myCart.map((c) => html`<li>${title(c.courseId)} · ${c.status}</li>`)}</ul>`
+              ? html`<ul>${u.myCart.map((c) => html`<li>${title(c.courseId)} · ${tMaybe(`cart${c.status}`) ?? c.status}</li>`)}</ul>`
               : html`<p>${t("emptyCart")}</p>`}
           </section>
           <section aria-labelledby="h-balance">
