@@ -266,7 +266,7 @@ try {
   });
   await check("bulk: every cell's issues live, duplicates flagged, creation blocked", async () => {
     assert.match(await text("table.edit tbody tr:nth-child(2)"), /Bắt buộc nhập tên/);
-    assert.match(await text("table.edit tbody tr:nth-child(4)"), /Email đã xuất hiện/);
+    assert.match(await text("table.edit tbody tr:nth-child(4)"), /Email đã xuất hiện ở dòng 1/);
     assert.match(await text("main p[role=status]"), /2 dòng có lỗi · 0 dòng bỏ ra · 1 trùng lặp/);
     assert.equal(await page.getByRole("button", { name: /^Tạo \d+ tài khoản$/ }).isDisabled(), true);
   });
@@ -310,6 +310,16 @@ try {
     await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
     await page.locator(".countdown", { hasText: "Lần tạo hàng loạt tiếp theo được phép sau" }).waitFor();
     await page.locator(".countdown").waitFor({ state: "detached", timeout: (INTERVAL_SECS + 2) * 1000 });
+  });
+
+  await check("bulk: comma-separated rows with English headers are mapped too", async () => {
+    await page.fill("#paste", `Full name,User name,E-mail address,Password,Gender,Job\n"Hồ, Xuân Hương",huong${stamp},h.${stamp}@truong.vn,matkhau7,Nữ,Giáo viên`);
+    await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
+    assert.deepEqual(
+      await page.locator(".mapping select").evaluateAll((els) => els.map((e) => e.value)),
+      ["name", "username", "email", "password", "gender", "job"],
+    );
+    assert.equal(await page.getByLabel("Họ tên, dòng 1").inputValue(), "Hồ, Xuân Hương");
   });
 
   // A batch of 150 in two chunks; reload while the second waits for the interval; resume.

@@ -77,6 +77,7 @@ const S = {
   sortBy: ["Sắp xếp theo {col}", "Sort by {col}"],
   pageN: ["Trang {n}", "Page {n}"],
   prevPage: ["Trang trước", "Previous page"],
+  reload: ["Tải lại trang này", "Reload this page"],
   nextPage: ["Trang sau", "Next page"],
   pageRange: ["Tài khoản {from}–{to}", "Accounts {from}–{to}"],
   selectedForGrant: ["Đã chọn {n} tài khoản để cấp khoá học.", "{n} accounts selected for a course grant."],

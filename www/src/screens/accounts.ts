@@ -246,6 +246,7 @@ export function accountsView(id?: string) {
             <button type="button" ?disabled=${s.page === 0 || s.loading} @click=${() => void loadPage(s.page - 1)}>${t("prevPage")}</button>
             <span>${t("pageN", { n: s.page + 1 })}</span>
             <button type="button" ?disabled=${s.users.length < PAGE || s.loading} @click=${() => void loadPage(s.page + 1)}>${t("nextPage")}</button>
+            <button type="button" ?disabled=${s.loading} @click=${() => void loadPage(s.page)}>${t("reload")}</button>
           </nav>`
       : nothing}
   </main>`;

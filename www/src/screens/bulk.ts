@@ -71,17 +71,18 @@ function toNewUser(r: Row): NewUser {
 }
 
 /**
- * Issues per row index (into s.rows), from validateCreateUsers over the included rows in order.
- * The batch-size issue is dropped: the runner sends chunks of at most 100.
+ * Issues per row index (into s.rows), from validateCreateUsers over every row in display order,
+ * so its "already in row N" messages name the rows the user sees. A left-out row is validated as
+ * an empty placeholder (empty values never count as duplicates) and its issues are dropped; so is
+ * the batch-size issue, as the runner sends chunks of at most 100.
  */
+const LEFT_OUT: NewUser = { name: "", username: "", email: "", password: "" };
 function issuesByRow(): Map<number, Issue[]> {
-  const included = s.rows.flatMap((r, i) => (r.include ? [i] : []));
-  const issues = validateCreateUsers(included.map((i) => toNewUser(s.rows[i])), { lang: getLang() });
+  const issues = validateCreateUsers(s.rows.map((r) => (r.include ? toNewUser(r) : LEFT_OUT)), { lang: getLang() });
   const out = new Map<number, Issue[]>();
   for (const issue of issues) {
-    const [k] = issue.path;
-    if (typeof k !== "number") continue;
-    const row = included[k];
+    const [row] = issue.path;
+    if (typeof row !== "number" || !s.rows[row]?.include) continue;
     out.set(row, [...(out.get(row) ?? []), issue]);
   }
   return out;
