@@ -392,6 +392,21 @@ try {
     assert.equal(await page.locator(".picked-list strong.ok").count(), 3);
   });
   await screen("grant", "grant");
+  await check("grant: more than 100 accounts go in chunks of 100, every account gets its result", async () => {
+    await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
+    await page.getByLabel("Chọn mọi tài khoản trên trang này").check();
+    const n = Number((await text(".picked")).match(/\d+/)[0]);
+    assert.ok(n > 100, `${n} picked`);
+    await page.getByRole("link", { name: "Cấp khoá học cho các tài khoản đã chọn" }).click();
+    const sizes = [];
+    const onRequest = (r) => r.url().includes("add-multi-course-to-multi-user") && sizes.push(JSON.parse(r.postData()).users.length);
+    page.on("request", onRequest);
+    await page.getByRole("button", { name: `Cấp 1 khoá học cho ${n} tài khoản` }).click();
+    await page.locator(".done", { hasText: `${n} tài khoản được cấp, 0 lỗi` }).waitFor();
+    page.off("request", onRequest);
+    assert.deepEqual(sizes, [100, n - 100]);
+    assert.equal(await page.locator(".picked-list strong.ok").count(), n);
+  });
 
   // ---------------------------------------------------------------- session end
   await check("an expired token mid-session returns to sign-in with the reason, token forgotten", async () => {

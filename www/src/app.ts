@@ -90,7 +90,8 @@ export function restoreSession(): void {
 /** Forgets the token everywhere (memory and sessionStorage) and shows sign-in with `note`. */
 export function endSession(note: string): void {
   sessionStorage.removeItem(SESSION_KEY);
-  app.session?.client.free();
+  // Not free()d here: a call of this client may still be in flight; the wasm side is released
+  // when the object is collected.
   app.session = null;
   app.signInNote = note;
   app.picked.clear();

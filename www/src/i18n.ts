@@ -73,6 +73,7 @@ const S = {
   colCreated: ["Ngày tạo", "Created"],
   colCourses: ["Số khoá học", "Courses"],
   colSelect: ["Chọn", "Select"],
+  selectPage: ["Chọn mọi tài khoản trên trang này", "Select every account on this page"],
   selectAccount: ["Chọn {name} để cấp khoá học", "Select {name} for a course grant"],
   sortBy: ["Sắp xếp theo {col}", "Sort by {col}"],
   pageN: ["Trang {n}", "Page {n}"],

@@ -95,6 +95,7 @@ export function tableView<T>(table: Table<T>, caption: string): TemplateResult {
             const label = typeof def === "function" ? String(def(h.getContext())) : String(def ?? "");
             const sorted = h.column.getIsSorted();
             return html`<th scope="col" aria-sort=${sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}>
+              ${(h.column.columnDef.meta as { headerControl?: () => unknown } | undefined)?.headerControl?.() ?? nothing}
               ${h.column.getCanSort()
                 ? html`<button type="button" class="sort" title=${t("sortBy", { col: label })} @click=${h.column.getToggleSortingHandler()}>
                     ${label} <span aria-hidden="true">${sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>

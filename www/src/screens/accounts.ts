@@ -33,6 +33,16 @@ const s = {
 const email = (u: User) => u.emails[0]?.address ?? "";
 export const accountLabel = (u: User) => `${u.profile.name} <${email(u) || u.username}>`;
 
+function selectPageBox() {
+  const all = s.users.length > 0 && s.users.every((u) => app.picked.has(u._id));
+  return html`<input type="checkbox" aria-label=${t("selectPage")} .checked=${live(all)}
+    @change=${(e: Event) => {
+      const on = (e.target as HTMLInputElement).checked;
+      for (const u of s.users) if (on) app.picked.set(u._id, accountLabel(u)); else app.picked.delete(u._id);
+      update();
+    }} />`;
+}
+
 function togglePick(u: User, on: boolean): void {
   if (on) app.picked.set(u._id, accountLabel(u));
   else app.picked.delete(u._id);
@@ -44,6 +54,7 @@ const table = makeTable<User>({
     {
       id: "select",
       header: () => t("colSelect"),
+      meta: { headerControl: () => selectPageBox() },
       enableSorting: false,
       cell: (c) => {
         const u = c.row.original;
