@@ -146,6 +146,7 @@ const S = {
   stop: ["Tạm dừng", "Pause"],
   resumeFound: ["Có một lượt tạo chưa xong ({done}/{total} dòng). Dữ liệu (kể cả mật khẩu) được giữ trong trình duyệt này cho đến khi xong hoặc bạn huỷ.", "An unfinished import was found ({done}/{total} rows). Its rows (passwords included) stay in this browser until it completes or you discard it."],
   resume: ["Tiếp tục", "Resume"],
+  resumeFirst: ["Tiếp tục hoặc huỷ lượt tạo chưa xong trước khi bắt đầu lượt mới.", "Resume or discard the unfinished import before starting a new one."],
   discard: ["Huỷ lượt tạo", "Discard the import"],
   resultCol: ["Kết quả", "Result"],
   stCreated: ["Đã tạo", "Created"],

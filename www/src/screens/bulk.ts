@@ -240,9 +240,10 @@ function editView() {
           ${next && next.getTime() > Date.now() ? html`<p class="countdown" role="timer">${t("nextAllowed", { time: formatWait(next.getTime() - Date.now()) })}</p>` : nothing}
           <p>
             <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; update(); }}>${t("leaveOutBad")}</button>
-            <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0}
+            <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0 || !!s.resumable}
               @click=${() => void run(included.map(toNewUser))}>${t("createButton", { n: included.length })}</button>
             ${bad.length ? html`<span class="hint">${t("blockedByErrors")}</span>` : nothing}
+            ${s.resumable ? html`<span class="hint">${t("resumeFirst")}</span>` : nothing}
           </p>
           <div class="scroll">
             <table class="edit">
