@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
-# The main job: builds the npm package, starts the emulator with its demo data, and runs the Node
-# example against it (examples/node-demo.mjs). With --keep the emulator stays up afterwards
-# (Ctrl-C stops it) so you can point your own code or curl at it.
+# The main job: builds the npm package and the dashboard (www/), starts the emulator with its demo
+# data serving the dashboard on the same origin (--static), runs the Node tour
+# (examples/node-demo.mjs), then prints the dashboard's address and the demo sign-in and keeps
+# serving until Ctrl-C. With --tour-only it runs the tour and exits.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+
+tour_only=false
+case "${1:-}" in
+  --tour-only) tour_only=true ;;
+  ""|--keep) ;; # --keep: the old spelling of the default (keep serving)
+  *) echo "usage: bash scripts/demo.sh [--tour-only]" >&2; exit 2 ;;
+esac
 
 bash scripts/setup.sh
 bash scripts/build-pkg.sh
 cargo build --quiet --release -p lpm-emulator
 (cd examples && npm install --no-audit --no-fund --silent)
+static=()
+if ! $tour_only; then
+  (cd www && npm ci --no-audit --no-fund --silent && npm run --silent build)
+  static=(--static www/dist)
+fi
 
 log=$(mktemp)
-target/release/lpm-emulator --port 0 > "$log" &
+target/release/lpm-emulator --port 0 "${static[@]}" > "$log" &
 emulator=$!
 trap 'kill $emulator 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do grep -q '^lpm-emulator listening on ' "$log" && break; sleep 0.1; done
@@ -24,7 +37,11 @@ echo
 
 LPM_BASE_URL="$url" node examples/node-demo.mjs
 
-if [ "${1:-}" = "--keep" ]; then
-  echo; echo "emulator still running at $url (Ctrl-C to stop)"
-  wait $emulator
-fi
+$tour_only && exit 0
+email=$(sed -n 's/^admin-email: //p' "$log")
+password=$(sed -n 's/^admin-password: //p' "$log")
+echo
+echo "dashboard: $url/"
+echo "  sign in with $email / $password (or paste the admin-token above)"
+echo "  serving until Ctrl-C"
+wait $emulator

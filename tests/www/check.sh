@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The dashboard (www/) in headless Chromium: builds the package if missing, the emulator, and the
+# dashboard (npm ci + vite build, which prints its size and first render), then drives every flow
+# against the emulator serving the built dashboard on the same origin (run.mjs). Screenshots go to
+# target/www-screens/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+[ -f pkg/package.json ] || bash scripts/build-pkg.sh
+[ -x target/debug/lpm-emulator ] || cargo build -p lpm-emulator
+(cd www && npm ci --no-audit --no-fund --silent && npm run --silent build)
+node tests/www/run.mjs

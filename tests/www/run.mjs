@@ -1,0 +1,438 @@
+// Drives the built dashboard (www/dist) in headless Chromium against the emulator serving it on
+// the same origin (--static): every screen and flow, axe-core on every screen (no serious or
+// critical violation), and a Tab walk of every screen (focus reaches each enabled control).
+// Screenshots of each screen go to target/www-screens/. Prints one line per check.
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+import { startEmulator, DEMO } from "../js/emulator.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+const shots = path.join(root, "target/www-screens");
+mkdirSync(shots, { recursive: true });
+const axeSource = readFileSync(createRequire(path.join(root, "www/package.json")).resolve("axe-core/axe.min.js"), "utf8");
+
+// The dashboard as deployed, plus a config.json giving the client the emulator's short interval.
+const INTERVAL_SECS = 3;
+const site = mkdtempSync(path.join(tmpdir(), "lpm-www-site-"));
+cpSync(path.join(root, "www/dist"), site, { recursive: true });
+writeFileSync(path.join(site, "config.json"), JSON.stringify({ createIntervalMs: INTERVAL_SECS * 1000 }));
+
+const started = Date.now();
+let page;
+let passed = 0;
+let failed = 0;
+async function check(name, fn) {
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed += 1;
+    await page?.screenshot({ path: path.join(shots, `FAIL-${failed}.png`) }).catch(() => {});
+    console.log(`FAIL ${name}: ${String(e.message).split("\n").slice(0, 4).join(" | ")}`);
+  }
+}
+
+const emu = await startEmulator(["--static", site, "--create-interval-secs", String(INTERVAL_SECS)]);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_BIN || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 } });
+page = await context.newPage();
+const pageErrors = [];
+page.on("pageerror", (e) => pageErrors.push(e.message));
+page.setDefaultTimeout(10_000);
+
+const text = (sel) => page.locator(sel).first().innerText();
+const main = () => page.locator("main");
+
+/** axe-core on the current screen: no serious or critical violation. */
+async function axe(name) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, target: v.nodes[0]?.target.join(" ") }));
+  });
+  const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert.deepEqual(bad, [], `${name}: ${JSON.stringify(bad)}`);
+}
+
+/** Tabs through the screen from the top; every enabled, visible control must receive focus. */
+async function keyboard(name) {
+  const total = await page.evaluate(() => {
+    const sel = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])";
+    const els = [...document.querySelectorAll(sel)].filter((el) => {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0 && !el.classList.contains("skip")) return false;
+      // One radio per group is in the tab order (the checked one); arrows move inside the group.
+      if (el.type === "radio" && !el.checked) return false;
+      return getComputedStyle(el).visibility !== "hidden";
+    });
+    els.forEach((el, i) => el.setAttribute("data-kb", String(i)));
+    document.activeElement?.blur();
+    window.__kbSeen = new Set();
+    document.addEventListener("focusin", (e) => window.__kbSeen.add(e.target.getAttribute("data-kb")), true);
+    return els.length;
+  });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator("body").focus().catch(() => {});
+  for (let i = 0; i < total + 3; i++) await page.keyboard.press("Tab");
+  const missed = await page.evaluate((n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) if (!window.__kbSeen.has(String(i))) out.push(document.querySelector(`[data-kb="${i}"]`)?.outerHTML.slice(0, 90));
+    return out;
+  }, total);
+  assert.deepEqual(missed, [], `${name}: not reachable by Tab`);
+  assert.ok(total > 0);
+}
+
+async function screen(name, file, { fullPage = false } = {}) {
+  await check(`${name}: axe-core finds no serious or critical violation`, () => axe(name));
+  await check(`${name}: every control is reachable by keyboard`, () => keyboard(name));
+  await page.evaluate(() => {
+    document.activeElement?.blur();
+    document.querySelectorAll(".scroll").forEach((e) => (e.scrollLeft = 0));
+    window.scrollTo(0, 0);
+  });
+  await page.screenshot({ path: path.join(shots, `${file}.png`), fullPage });
+}
+
+const control = emu.control;
+const go = async (hash) => {
+  await page.evaluate((h) => (location.hash = h), hash);
+};
+
+try {
+  // ---------------------------------------------------------------- sign in
+  await page.goto(`${emu.url}/`);
+  await page.waitForSelector("#email");
+  await check("sign-in: Vietnamese by default, the sessionStorage risk is stated", async () => {
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "vi");
+    assert.match(await text("h1"), /Đăng nhập quản trị/);
+    assert.match(await text("#remember-risk"), /Rủi ro/);
+  });
+  await screen("sign-in", "sign-in");
+  await check("sign-in: English one click away", async () => {
+    await page.getByRole("button", { name: "Switch to English" }).click();
+    await page.getByRole("heading", { name: "Admin sign-in" }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
+    await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+    await page.getByRole("heading", { name: "Đăng nhập quản trị" }).waitFor();
+  });
+  await check("sign-in: a wrong password is refused in plain words", async () => {
+    await page.fill("#email", DEMO.adminEmail);
+    await page.fill("#password", "wrong-password");
+    await page.click("button[type=submit]");
+    await page.locator(".error").waitFor();
+    assert.match(await text(".error"), /Máy chủ: mã 07/);
+    assert.equal(await page.locator("#email").count(), 1);
+  });
+  await check("sign-in: an expired token is refused with the reason, and never shown", async () => {
+    await page.getByLabel("Dán token").check();
+    await page.fill("#token", DEMO.expiredToken);
+    await page.click("button[type=submit]");
+    await page.locator(".error", { hasText: "token sai hoặc đã hết hạn" }).waitFor();
+    assert.ok(!(await page.content()).includes(DEMO.expiredToken.slice(0, 20) + "0000000000000"), "token in the page");
+  });
+  await check("sign-in: e-mail and password, remembered in this tab on request", async () => {
+    await page.getByLabel("E-mail và mật khẩu").check();
+    await page.fill("#email", DEMO.adminEmail);
+    await page.fill("#password", DEMO.adminPassword);
+    await page.check("#remember");
+    await page.click("button[type=submit]");
+    await page.getByRole("heading", { name: "Tài khoản" }).waitFor();
+    assert.ok(await page.evaluate(() => sessionStorage.getItem("lpm.session")));
+    assert.ok(!page.url().includes("token"), "token in the URL");
+  });
+
+  // ---------------------------------------------------------------- accounts
+  await page.locator("main table tbody tr").nth(99).waitFor();
+  const total = (await control("GET", "state")).accounts;
+  await check(`accounts: 100 a page, next pages through getUsers (${total} demo accounts)`, async () => {
+    assert.match(await text("main > p:not(.picked)"), /1–100/);
+    await page.getByRole("button", { name: "Trang sau" }).click();
+    await page.getByText("Tài khoản 101–200").waitFor();
+    await page.getByRole("button", { name: "Trang sau" }).click();
+    await page.getByText(`Tài khoản 201–${total}`).waitFor();
+    assert.equal(await page.locator("main table tbody tr").count(), total - 200);
+    assert.equal(await page.getByRole("button", { name: "Trang sau" }).isDisabled(), true);
+    await page.getByRole("button", { name: "Trang trước" }).click();
+    await page.getByRole("button", { name: "Trang trước" }).click();
+    await page.getByText("Tài khoản 1–100").waitFor();
+  });
+  await check("accounts: sorting by name (TanStack Table)", async () => {
+    await page.locator("th button.sort").nth(0).click();
+    assert.equal(await page.locator("th").nth(1).getAttribute("aria-sort"), "ascending");
+    const names = await page.locator("main table tbody tr td:nth-child(2)").allInnerTexts();
+    const vi = new Intl.Collator("vi", { sensitivity: "base", numeric: true });
+    assert.deepEqual(names, [...names].sort(vi.compare));
+  });
+  const firstEmail = (await page.locator("main table tbody tr td:nth-child(4)").first().innerText()).trim();
+  const firstUsername = (await page.locator("main table tbody tr td:nth-child(3)").first().innerText()).trim();
+  await check("accounts: search by e-mail and by username", async () => {
+    await page.fill("#acc-search", firstEmail);
+    await page.getByRole("button", { name: "Tìm", exact: true }).click();
+    await page.locator(".found").waitFor();
+    await page.fill("#acc-search", firstUsername);
+    await page.getByRole("button", { name: "Tìm", exact: true }).click();
+    await page.locator(".found", { hasText: firstEmail }).waitFor();
+    await page.fill("#acc-search", "nobody-here@example.com");
+    await page.getByRole("button", { name: "Tìm", exact: true }).click();
+    await page.getByText("Không có kết quả.").waitFor();
+    await page.getByRole("button", { name: "Xoá tìm kiếm" }).click();
+  });
+  await screen("accounts", "accounts");
+  await check("accounts: a 500 from the server is explained, and retry loads the page", async () => {
+    await control("POST", "faults", { endpoint: "get-multi-user", kind: "html500", count: 3 });
+    await page.getByRole("button", { name: "Trang sau" }).click();
+    await page.locator(".error", { hasText: "Máy chủ gặp lỗi" }).waitFor();
+    await page.locator(".error").getByRole("button", { name: "Thử lại" }).click();
+    await page.getByText("Tài khoản 101–200").waitFor();
+    assert.equal(await page.locator(".error").count(), 0);
+  });
+  await check("accounts: an unreachable server raises the banner; its retry recovers", async () => {
+    await page.route("**/manage/api/**", (r) => r.abort("connectionrefused"));
+    await page.getByRole("button", { name: "Trang trước" }).click();
+    await page.locator(".unreachable", { hasText: "Không kết nối được máy chủ" }).waitFor();
+    await page.unroute("**/manage/api/**");
+    await page.locator(".unreachable").getByRole("button", { name: "Thử lại" }).click();
+    await page.getByText("Tài khoản 1–100").waitFor();
+    assert.equal(await page.locator(".unreachable").count(), 0);
+  });
+  await check("accounts: detail with profile, enrolments joined to course titles, progress, cart, balance", async () => {
+    // The demo account with the most enrolments on this page.
+    const counts = await page.locator("main table tbody tr td:nth-child(6)").allInnerTexts();
+    const best = counts.map(Number).reduce((b, n, i, a) => (n > a[b] ? i : b), 0);
+    await page.locator("main table tbody tr").nth(best).locator("a").click();
+    await page.getByRole("heading", { name: "Khoá học đã ghi danh" }).waitFor();
+    await page.locator("section[aria-labelledby=h-enrol] tbody tr").first().waitFor();
+    const titles = await page.locator("section[aria-labelledby=h-enrol] tbody tr td:first-child").allInnerTexts();
+    assert.ok(titles.length > 0 && titles.every((x) => !x.includes("không còn trong danh mục")), titles.join());
+    assert.match(await text("section[aria-labelledby=h-enrol]"), /bài đã xong|Đã hoàn thành|Chưa bắt đầu/);
+    await page.getByRole("heading", { name: "Giỏ hàng" }).waitFor();
+    await page.getByRole("heading", { name: "Số dư" }).waitFor();
+  });
+  await check("accounts: the 'log in as' button shows exactly when the package has createLoginToken", async () => {
+    const { Client } = await import(pathToFileURL(path.join(root, "pkg/node.js")).href);
+    const has = typeof Client.prototype.createLoginToken === "function";
+    assert.equal(await page.getByRole("button", { name: "Tạo liên kết đăng nhập vào tài khoản này" }).count(), has ? 1 : 0);
+  });
+  await screen("account detail", "account-detail");
+
+  // ---------------------------------------------------------------- courses
+  await page.getByRole("link", { name: "Khoá học", exact: true }).click();
+  await page.locator("main table tbody tr").first().waitFor();
+  await check("courses: VND prices, types and labels", async () => {
+    const price = await text("main table tbody tr td:nth-child(4)");
+    assert.match(price, /₫/);
+    assert.match(price, /\d\.\d{3}/, "vi-VN groups thousands with dots");
+    const types = await page.locator("main table tbody tr td:nth-child(2)").allInnerTexts();
+    assert.ok(types.every((x) => ["Đang bán", "Sắp ra mắt"].includes(x) || x.length > 0));
+  });
+  await check("courses: 'trac nghiem' finds 'Trắc nghiệm'", async () => {
+    await page.fill("#course-search", "trac nghiem");
+    const titles = await page.locator("main table tbody tr td:nth-child(1)").allInnerTexts();
+    assert.ok(titles.length > 0 && titles.every((x) => /trắc nghiệm/i.test(x)), titles.join(" / "));
+  });
+  await screen("courses", "courses");
+  await page.fill("#course-search", "");
+
+  // ---------------------------------------------------------------- bulk create
+  await page.getByRole("link", { name: "Tạo hàng loạt" }).click();
+  await page.locator("#paste").waitFor();
+  const stamp = Date.now().toString(36);
+  const csv =
+    "\uFEFFHọ tên;Tên đăng nhập;Email;Mật khẩu;Số điện thoại\n" +
+    `Nguyễn Văn An;an${stamp};an.${stamp}@truong.vn;matkhau1;0901000001\n` +
+    `;binh${stamp};binh.${stamp}@truong.vn;matkhau2;\n` +
+    `Lê Thị Cúc;cuc${stamp};cuc.${stamp}@truong.vn;matkhau3;\n` +
+    `Phạm Dũng;dung${stamp};an.${stamp}@truong.vn;matkhau4;\n` +
+    `Quản trị;adm${stamp};${DEMO.adminEmail};matkhau5;\n`;
+  await check("bulk: a CSV (BOM, semicolons, Vietnamese headers) is read and mapped", async () => {
+    await page.setInputFiles("#csv-file", { name: "hoc-vien.csv", mimeType: "text/csv", buffer: Buffer.from(csv, "utf8") });
+    await page.locator("table.edit tbody tr").nth(4).waitFor();
+    const selects = page.locator(".mapping select");
+    assert.deepEqual(
+      await selects.evaluateAll((els) => els.map((e) => e.value)),
+      ["name", "username", "email", "password", "phone"],
+    );
+  });
+  await check("bulk: every cell's issues live, duplicates flagged, creation blocked", async () => {
+    assert.match(await text("table.edit tbody tr:nth-child(2)"), /Bắt buộc nhập tên/);
+    assert.match(await text("table.edit tbody tr:nth-child(4)"), /Email đã xuất hiện ở dòng 1/);
+    assert.match(await text("main p[role=status]"), /2 dòng có lỗi · 0 dòng bỏ ra · 1 trùng lặp/);
+    assert.equal(await page.getByRole("button", { name: /^Tạo \d+ tài khoản$/ }).isDisabled(), true);
+  });
+  await screen("bulk create (editing)", "bulk-edit", { fullPage: true });
+  await check("bulk: fixing a cell inline clears its issue as you type; a bad row is left out", async () => {
+    await page.getByLabel("Họ tên, dòng 2").fill("Trần Bình");
+    assert.doesNotMatch(await text("table.edit tbody tr:nth-child(2)"), /Bắt buộc/);
+    await page.getByRole("button", { name: "Bỏ ra các dòng có lỗi" }).click();
+    assert.equal(await page.getByLabel("Gửi dòng 4").isChecked(), false);
+    assert.match(await text("main p[role=status]"), /0 dòng có lỗi · 1 dòng bỏ ra/);
+  });
+  await check("bulk: the issues follow the language (English)", async () => {
+    await page.getByLabel("E-mail, dòng 3").fill("not-an-email");
+    await page.getByRole("button", { name: "Switch to English" }).click();
+    assert.match(await text("table.edit tbody tr:nth-child(3)"), /e-?mail/i);
+    assert.doesNotMatch(await text("table.edit tbody tr:nth-child(3)"), /Địa chỉ/);
+    await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+    await page.getByLabel("E-mail, dòng 3").fill(`cuc.${stamp}@truong.vn`);
+  });
+  const before = await control("GET", "state");
+  await check("bulk: create gives per-row results; the server's refusal is per row", async () => {
+    await page.getByRole("button", { name: "Tạo 4 tài khoản" }).click();
+    await page.locator(".done").waitFor();
+    assert.match(await text(".done"), /3 tạo được, 1 lỗi/);
+    assert.match(await text("table.results tbody tr:nth-child(4)"), /Lỗi: Email already in use/);
+    const after = await control("GET", "state");
+    assert.equal(after.accounts, before.accounts + 3);
+  });
+  await check("bulk: the failed rows download as CSV", async () => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Tải CSV các dòng lỗi" }).click()]);
+    const body = readFileSync(await download.path(), "utf8");
+    assert.ok(body.startsWith("\uFEFF"));
+    assert.match(body, new RegExp(`adm${stamp}`));
+    assert.match(body, /Email already in use/);
+    assert.equal(body.trim().split(/\r?\n/).length, 2);
+  });
+  await screen("bulk create (results)", "bulk-results");
+  await check("bulk: the interval is counted down until the next create is allowed", async () => {
+    await page.getByRole("button", { name: "Lượt tạo mới" }).click();
+    await page.fill("#paste", `name\tusername\temail\tpassword\nMai Lan\tlan${stamp}\tlan.${stamp}@truong.vn\tmatkhau9`);
+    await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
+    await page.locator(".countdown", { hasText: "Lần tạo hàng loạt tiếp theo được phép sau" }).waitFor();
+    await page.locator(".countdown").waitFor({ state: "detached", timeout: (INTERVAL_SECS + 2) * 1000 });
+  });
+
+  await check("bulk: comma-separated rows with English headers are mapped too", async () => {
+    await page.fill("#paste", `Full name,User name,E-mail address,Password,Gender,Job\n"Hồ, Xuân Hương",huong${stamp},h.${stamp}@truong.vn,matkhau7,Nữ,Giáo viên`);
+    await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
+    assert.deepEqual(
+      await page.locator(".mapping select").evaluateAll((els) => els.map((e) => e.value)),
+      ["name", "username", "email", "password", "gender", "job"],
+    );
+    assert.equal(await page.getByLabel("Họ tên, dòng 1").inputValue(), "Hồ, Xuân Hương");
+  });
+
+  // A batch of 150 in two chunks; reload while the second waits for the interval; resume.
+  const rows150 = Array.from({ length: 150 }, (_, i) => `Học viên ${i}\tr${stamp}${i}\tr${i}.${stamp}@truong.vn\tmatkhau${i}`).join("\n");
+  const calls0 = (await control("GET", "create-calls")).calls.length;
+  const accounts0 = (await control("GET", "state")).accounts;
+  await check("bulk: 150 rows go in chunks of 100 with the countdown between them", async () => {
+    await page.fill("#paste", `Tên;Tên đăng nhập;Mail;Pass\n`.replace(/;/g, "\t") + rows150);
+    await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
+    await page.getByRole("button", { name: "Tạo 150 tài khoản" }).click();
+    await page.locator(".countdown", { hasText: "Đợt tiếp theo được gửi sau" }).waitFor();
+    assert.match(await text("main p[role=status]"), /100\/150/);
+    await page.screenshot({ path: path.join(shots, "bulk-countdown.png") });
+  });
+  await check("bulk: a reload in the middle resumes from the IndexedDB journal, nothing twice", async () => {
+    await page.reload();
+    await page.getByRole("heading", { name: "Tạo tài khoản hàng loạt" }).waitFor();
+    await page.locator(".note", { hasText: "100/150" }).waitFor();
+    await page.getByRole("button", { name: "Tiếp tục" }).click();
+    await page.locator(".done", { hasText: "150 tạo được, 0 lỗi" }).waitFor({ timeout: (INTERVAL_SECS + 8) * 1000 });
+    const log = await control("GET", "create-calls");
+    assert.deepEqual(log.calls.slice(calls0).map((c) => c.items), [100, 50]);
+    assert.deepEqual(log.violations, []);
+    assert.equal((await control("GET", "state")).accounts, accounts0 + 150);
+    assert.equal(await page.evaluate(() => new Promise((r) => {
+      const req = indexedDB.open("lpm-dashboard");
+      req.onsuccess = () => req.result.transaction("imports").objectStore("imports").count().onsuccess = (e) => r(e.target.result);
+    })), 0, "the journal (with passwords) is gone once done");
+  });
+
+  await check("bulk: an answer lost mid-response is checked by e-mail on resume, never sent twice", async () => {
+    await page.getByRole("button", { name: "Lượt tạo mới" }).click();
+    const rows = [0, 1, 2].map((i) => `Khách ${i}\tk${stamp}${i}\tk${i}.${stamp}@truong.vn\tmatkhau${i}`).join("\n");
+    await page.fill("#paste", `Họ và tên\tTài khoản\tE-mail\tMật khẩu\n${rows}`);
+    await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
+    const calls = (await control("GET", "create-calls")).calls.length;
+    const accounts = (await control("GET", "state")).accounts;
+    await control("POST", "faults", { endpoint: "create-multi-user", kind: "close" });
+    await page.getByRole("button", { name: "Tạo 3 tài khoản" }).click();
+    await page.locator(".note", { hasText: "0/3" }).waitFor({ timeout: (INTERVAL_SECS + 8) * 1000 });
+    await page.locator(".error").waitFor();
+    await page.getByRole("button", { name: "Tiếp tục" }).click();
+    await page.locator(".done", { hasText: "3 tạo được, 0 lỗi" }).waitFor();
+    assert.match(await text("table.results tbody"), /xác nhận lại/);
+    assert.equal((await control("GET", "create-calls")).calls.length, calls + 1);
+    assert.equal((await control("GET", "state")).accounts, accounts + 3);
+    await page.locator(".unreachable").getByRole("button", { name: "Đóng" }).click().catch(() => {});
+  });
+
+  // ---------------------------------------------------------------- grant
+  await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
+  await page.locator("main table tbody tr").nth(1).waitFor();
+  await page.getByRole("button", { name: "Trang sau" }).waitFor();
+  const pickNames = [];
+  await check("grant: accounts picked in the table, one added by search, a course chosen, per-account results", async () => {
+    for (const i of [0, 1]) {
+      const row = page.locator("main table tbody tr").nth(i);
+      pickNames.push(await row.locator("td:nth-child(2)").innerText());
+      await row.locator("input[type=checkbox]").check();
+    }
+    await page.getByRole("link", { name: "Cấp khoá học cho các tài khoản đã chọn" }).click();
+    await page.getByRole("heading", { name: /Tài khoản nhận \(2\)/ }).waitFor();
+    await page.fill("#grant-add", `an${stamp}`);
+    await page.getByRole("button", { name: "Thêm", exact: true }).click();
+    await page.getByRole("heading", { name: /Tài khoản nhận \(3\)/ }).waitFor();
+    await page.fill("#grant-filter", "trac nghiem");
+    await page.locator(".course-picks input").first().check();
+    await page.getByRole("button", { name: "Cấp 1 khoá học cho 3 tài khoản" }).click();
+    await page.locator(".done", { hasText: "3 tài khoản được cấp, 0 lỗi" }).waitFor();
+    assert.equal(await page.locator(".picked-list strong.ok").count(), 3);
+  });
+  await screen("grant", "grant");
+  await check("grant: more than 100 accounts go in chunks of 100, every account gets its result", async () => {
+    await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
+    await page.getByLabel("Chọn mọi tài khoản trên trang này").check();
+    const n = Number((await text(".picked")).match(/\d+/)[0]);
+    assert.ok(n > 100, `${n} picked`);
+    await page.getByRole("link", { name: "Cấp khoá học cho các tài khoản đã chọn" }).click();
+    const sizes = [];
+    const onRequest = (r) => r.url().includes("add-multi-course-to-multi-user") && sizes.push(JSON.parse(r.postData()).users.length);
+    page.on("request", onRequest);
+    await page.getByRole("button", { name: `Cấp 1 khoá học cho ${n} tài khoản` }).click();
+    await page.locator(".done", { hasText: `${n} tài khoản được cấp, 0 lỗi` }).waitFor();
+    page.off("request", onRequest);
+    assert.deepEqual(sizes, [100, n - 100]);
+    assert.equal(await page.locator(".picked-list strong.ok").count(), n);
+  });
+
+  // ---------------------------------------------------------------- session end
+  await check("an expired token mid-session returns to sign-in with the reason, token forgotten", async () => {
+    await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
+    await control("POST", "faults", { endpoint: "get-multi-user", kind: "respcode", respCode: "05", msg: "Invalid token || Token has expired", status: 401 });
+    await page.getByRole("button", { name: "Trang sau" }).click();
+    await page.locator(".note", { hasText: "Phiên đăng nhập đã hết hạn" }).waitFor();
+    await page.locator("#email").waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("lpm.session")), null);
+  });
+  await check("sign-out forgets the token", async () => {
+    await page.getByLabel("Dán token").check();
+    await page.fill("#token", DEMO.adminToken);
+    await page.click("button[type=submit]");
+    await page.getByRole("button", { name: "Đăng xuất" }).click();
+    await page.locator(".note", { hasText: "Bạn đã đăng xuất" }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("lpm.session")), null);
+    assert.ok(!(await page.content()).includes(DEMO.adminToken));
+  });
+  await check("no uncaught error in the page", () => assert.deepEqual(pageErrors, []));
+  if (pageErrors.length) console.log(pageErrors.join("\n"));
+} finally {
+  await browser.close();
+  await emu.stop();
+  rmSync(site, { recursive: true, force: true });
+}
+console.log(`screenshots: ${path.relative(root, shots)}/`);
+console.log(`${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+process.exit(failed ? 1 : 0);

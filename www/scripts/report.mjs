@@ -1,0 +1,77 @@
+// Printed by `npm run build`: the size of what the browser downloads (raw and gzip), and the
+// first render of the sign-in screen measured in headless Chromium (median of 5 cold loads).
+// The first-render part needs Debian's chromium and playwright-core (scripts/setup.sh --browser);
+// without them it says so and prints the sizes only.
+import { createServer } from "node:http";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist");
+const files = [];
+const walk = (d) => {
+  for (const f of readdirSync(d)) {
+    const p = path.join(d, f);
+    if (statSync(p).isDirectory()) walk(p);
+    else files.push(p);
+  }
+};
+walk(dist);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+let raw = 0;
+let gz = 0;
+console.log("dashboard size (dist/):");
+for (const f of files.sort()) {
+  const body = readFileSync(f);
+  const g = gzipSync(body, { level: 9 }).length;
+  raw += body.length;
+  gz += g;
+  console.log(`  ${path.relative(dist, f).padEnd(40)} ${kb(body.length).padStart(10)} raw ${kb(g).padStart(10)} gzip`);
+}
+console.log(`  ${"total".padEnd(40)} ${kb(raw).padStart(10)} raw ${kb(gz).padStart(10)} gzip`);
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
+let chromium;
+try {
+  ({ chromium } = await import("playwright-core"));
+} catch {
+  console.log("first render: skipped (playwright-core not installed; run scripts/setup.sh --browser)");
+  process.exit(0);
+}
+const server = createServer((req, res) => {
+  const p = path.join(dist, decodeURIComponent(new URL(req.url, "http://x").pathname));
+  try {
+    const body = readFileSync(p.endsWith("/") ? path.join(p, "index.html") : p);
+    res.writeHead(200, { "content-type": TYPES[path.extname(p)] ?? "text/html" });
+    res.end(body);
+  } catch {
+    res.writeHead(404);
+    res.end();
+  }
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const url = `http://127.0.0.1:${server.address().port}/`;
+let browser;
+try {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_BIN || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForSelector("#email");
+    times.push(await page.evaluate(() => performance.getEntriesByName("lpm-first-render")[0].startTime));
+    await context.close();
+  }
+  times.sort((a, b) => a - b);
+  console.log(`first render (sign-in screen, wasm loaded, headless Chromium, local server): median ${times[2].toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times[4].toFixed(0)}) over 5 cold loads`);
+} catch (e) {
+  console.log(`first render: skipped (${e.message.split("\n")[0]})`);
+} finally {
+  await browser?.close();
+  server.close();
+}

@@ -1,0 +1,128 @@
+// The app's shared state: the session (client and token, in memory), the route, the language,
+// the "server unreachable" banner, and a render scheduler the screens call after changing state.
+import { Client, type Course } from "lpm-client";
+import { describe, type Described } from "./errors";
+import { setLang, t, type Lang } from "./i18n";
+
+export interface Config {
+  /** Platform address; default this page's origin. */
+  baseUrl?: string;
+  /** The bulk-create interval; default the contract's 10 minutes (tests and the emulator use less). */
+  createIntervalMs?: number;
+}
+
+export interface Session {
+  client: Client;
+  baseUrl: string;
+}
+
+const SESSION_KEY = "lpm.session";
+const LANG_KEY = "lpm.lang";
+
+export const app = {
+  config: {} as Config,
+  session: null as Session | null,
+  /** Why the sign-in screen is shown (expired token, signed out). */
+  signInNote: "",
+  unreachable: null as null | { retry: () => void },
+  /** Accounts picked on the Accounts screen for the Grant screen: id → label. */
+  picked: new Map<string, string>(),
+  courses: null as Course[] | null,
+};
+
+let renderer: () => void = () => {};
+let scheduled = false;
+export function setRenderer(r: () => void): void {
+  renderer = r;
+}
+/** Re-renders once after the current task; screens call it after changing state. */
+export function update(): void {
+  if (scheduled) return;
+  scheduled = true;
+  queueMicrotask(() => {
+    scheduled = false;
+    renderer();
+  });
+}
+
+export function initLang(): void {
+  const saved = localStorage.getItem(LANG_KEY);
+  setLang(saved === "en" ? "en" : "vi");
+}
+export function switchLang(l: Lang): void {
+  localStorage.setItem(LANG_KEY, l);
+  setLang(l);
+  update();
+}
+
+export function defaultBaseUrl(): string {
+  return app.config.baseUrl ?? location.origin;
+}
+
+export function makeClient(baseUrl: string, token?: string): Client {
+  return new Client({
+    baseUrl,
+    token,
+    ...(app.config.createIntervalMs !== undefined ? { createInterval: { intervalMs: app.config.createIntervalMs } } : {}),
+  });
+}
+
+/** Keeps the session; the token goes to sessionStorage only when the user asked for it. */
+export function startSession(baseUrl: string, token: string, remember: boolean): void {
+  app.session = { client: makeClient(baseUrl, token), baseUrl };
+  app.signInNote = "";
+  if (remember) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ baseUrl, token }));
+  else sessionStorage.removeItem(SESSION_KEY);
+  update();
+}
+
+export function restoreSession(): void {
+  const raw = sessionStorage.getItem(SESSION_KEY);
+  if (!raw) return;
+  try {
+    const { baseUrl, token } = JSON.parse(raw) as { baseUrl: string; token: string };
+    app.session = { client: makeClient(baseUrl, token), baseUrl };
+  } catch {
+    sessionStorage.removeItem(SESSION_KEY);
+  }
+}
+
+/** Forgets the token everywhere (memory and sessionStorage) and shows sign-in with `note`. */
+export function endSession(note: string): void {
+  sessionStorage.removeItem(SESSION_KEY);
+  // Not free()d here: a call of this client may still be in flight; the wasm side is released
+  // when the object is collected.
+  app.session = null;
+  app.signInNote = note;
+  app.picked.clear();
+  app.courses = null;
+  app.unreachable = null;
+  update();
+}
+
+export function client(): Client {
+  if (!app.session) throw new Error("not signed in");
+  return app.session.client;
+}
+
+/**
+ * Handles what every screen handles the same way: an expired token returns to sign-in with the
+ * reason, an unreachable server raises the banner (its retry re-runs `retry`). Returns the
+ * description for the screen to show inline.
+ */
+export function handle(e: unknown, retry?: () => void): Described {
+  const d = describe(e);
+  if (d.signOut) endSession(t("expiredReason"));
+  else if (d.unreachable && retry) app.unreachable = { retry };
+  update();
+  return d;
+}
+
+/** Every course, loaded once per session and shared by the screens that join to titles. */
+export async function loadCourses(): Promise<Course[]> {
+  if (app.courses) return app.courses;
+  const out: Course[] = [];
+  for await (const c of client().allCourses()) out.push(c);
+  app.courses = out;
+  return out;
+}

@@ -1,0 +1,274 @@
+// Accounts: a table paged by the server (getUsers, 100 a page) and sorted on the page by
+// TanStack Table, search by e-mail or username, and a detail view joined to course titles.
+import { html, nothing } from "lit-html";
+import { live } from "lit-html/directives/live.js";
+import { ApiError, type User } from "lpm-client";
+import { app, client, handle, loadCourses, update } from "../app";
+import type { Described } from "../errors";
+import { formatDate, formatVnd, formatWait } from "../format";
+import { t, tMaybe } from "../i18n";
+import { errorBox, makeTable, setTableData, tableView } from "../ui";
+
+export const PAGE = 100;
+
+const s = {
+  page: 0,
+  users: [] as User[],
+  loadedPage: -1,
+  loading: false,
+  error: null as Described | null,
+  /** What the error box's retry re-runs: the call that failed. */
+  retry: null as (() => void) | null,
+  query: "",
+  searching: false,
+  searchResult: undefined as User | null | undefined,
+  detailId: "",
+  detail: null as User | null,
+  detailError: null as Described | null,
+  loginLink: "",
+  loginBusy: false,
+  loginNextAt: 0,
+};
+
+const email = (u: User) => u.emails[0]?.address ?? "";
+export const accountLabel = (u: User) => `${u.profile.name} <${email(u) || u.username}>`;
+
+function selectPageBox() {
+  const all = s.users.length > 0 && s.users.every((u) => app.picked.has(u._id));
+  return html`<input type="checkbox" aria-label=${t("selectPage")} .checked=${live(all)}
+    @change=${(e: Event) => {
+      const on = (e.target as HTMLInputElement).checked;
+      for (const u of s.users) if (on) app.picked.set(u._id, accountLabel(u)); else app.picked.delete(u._id);
+      update();
+    }} />`;
+}
+
+function togglePick(u: User, on: boolean): void {
+  if (on) app.picked.set(u._id, accountLabel(u));
+  else app.picked.delete(u._id);
+  update();
+}
+
+const table = makeTable<User>({
+  columns: [
+    {
+      id: "select",
+      header: () => t("colSelect"),
+      meta: { headerControl: () => selectPageBox() },
+      enableSorting: false,
+      cell: (c) => {
+        const u = c.row.original;
+        return html`<input type="checkbox" aria-label=${t("selectAccount", { name: u.profile.name })} .checked=${live(app.picked.has(u._id))} @change=${(e: Event) => togglePick(u, (e.target as HTMLInputElement).checked)} />`;
+      },
+    },
+    {
+      id: "name",
+      accessorFn: (u) => u.profile.name,
+      header: () => t("colName"),
+      cell: (c) => html`<a href="#/accounts/${c.row.original._id}">${c.getValue()}</a>`,
+    },
+    { id: "username", accessorKey: "username", header: () => t("colUsername") },
+    { id: "email", accessorFn: email, header: () => t("colEmail") },
+    { id: "createdAt", accessorKey: "createdAt", header: () => t("colCreated"), cell: (c) => formatDate(String(c.getValue())) },
+    { id: "courses", accessorFn: (u) => u.myCourses?.length ?? 0, header: () => t("colCourses") },
+  ],
+});
+
+async function loadPage(page: number): Promise<void> {
+  s.loading = true;
+  s.error = null;
+  update();
+  try {
+    const { users } = await client().getUsers({ start: page * PAGE, limit: PAGE });
+    s.users = users;
+    s.page = page;
+    s.loadedPage = page;
+    setTableData(table, users);
+  } catch (e) {
+    s.retry = () => void loadPage(page);
+    s.error = handle(e, s.retry);
+  } finally {
+    s.loading = false;
+    update();
+  }
+}
+
+async function search(ev: Event): Promise<void> {
+  ev.preventDefault();
+  const q = s.query.trim();
+  if (!q) {
+    s.searchResult = undefined;
+    return update();
+  }
+  s.searching = true;
+  s.error = null;
+  update();
+  try {
+    // An "@" makes it an e-mail; anything else is a username.
+    const { user } = await client().searchUser(q.includes("@") ? { email: q } : { username: q });
+    s.searchResult = user;
+  } catch (e) {
+    if (e instanceof ApiError && e.category === "notFound") s.searchResult = null;
+    else {
+      s.retry = () => void search(ev);
+      s.error = handle(e, s.retry);
+    }
+  } finally {
+    s.searching = false;
+    update();
+  }
+}
+
+async function loadDetail(id: string): Promise<void> {
+  s.detailId = id;
+  s.detail = null;
+  s.detailError = null;
+  s.loginLink = "";
+  update();
+  try {
+    const [{ user }] = await Promise.all([client().getUser(id), loadCourses()]);
+    if (s.detailId === id) s.detail = user;
+  } catch (e) {
+    s.detailError = handle(e, () => void loadDetail(id));
+  } finally {
+    update();
+  }
+}
+
+/** The platform advises at least 5 s between two create-user-login-token calls. */
+const LOGIN_TOKEN_GAP_MS = 5000;
+
+type WithLoginToken = { createLoginToken(userId: string): Promise<{ token: string }> };
+function loginTokenMethod(): WithLoginToken["createLoginToken"] | null {
+  const c = client() as unknown as Partial<WithLoginToken>;
+  return typeof c.createLoginToken === "function" ? c.createLoginToken.bind(c) : null;
+}
+
+async function createLoginLink(id: string): Promise<void> {
+  const make = loginTokenMethod();
+  if (!make || s.loginBusy || Date.now() < s.loginNextAt) return;
+  s.loginBusy = true;
+  update();
+  try {
+    const { token } = await make(id);
+    const site = new URL(app.session!.baseUrl);
+    site.searchParams.set("login_token", token);
+    s.loginLink = site.toString();
+  } catch (e) {
+    s.detailError = handle(e);
+  } finally {
+    s.loginBusy = false;
+    s.loginNextAt = Date.now() + LOGIN_TOKEN_GAP_MS;
+    setTimeout(update, LOGIN_TOKEN_GAP_MS);
+    update();
+  }
+}
+
+function detailView(id: string) {
+  if (s.detailId !== id) void loadDetail(id);
+  const u = s.detail;
+  const titles = new Map((app.courses ?? []).map((c) => [c._id, c.title]));
+  const title = (cid: string) => titles.get(cid) ?? t("unknownCourse", { id: cid });
+  const wait = s.loginNextAt - Date.now();
+  return html`<main id="main">
+    <p><a href="#/accounts">← ${t("back")}</a></p>
+    ${errorBox(s.detailError, () => void loadDetail(id))}
+    ${!u
+      ? s.detailError ? nothing : html`<p role="status">${t("loading")}</p>`
+      : html`<h1>${u.profile.name}</h1>
+          <section aria-labelledby="h-profile">
+            <h2 id="h-profile">${t("profile")}</h2>
+            <dl>
+              <dt>${t("colUsername")}</dt><dd>${u.username}</dd>
+              <dt>${t("colEmail")}</dt>
+              <dd>${u.emails.map((e) => html`${e.address} (${e.verified ? t("verified") : t("unverified")}) `)}</dd>
+              ${u.profile.phone ? html`<dt>${t("phone")}</dt><dd>${u.profile.phone}</dd>` : nothing}
+              <dt>${t("colCreated")}</dt><dd>${formatDate(u.createdAt)}</dd>
+            </dl>
+            ${loginTokenMethod()
+              ? html`<p>
+                  <button type="button" ?disabled=${s.loginBusy || wait > 0} @click=${() => void createLoginLink(u._id)}>${t("loginAs")}</button>
+                  ${wait > 0 ? html`<span class="hint">${t("loginAsWait", { s: formatWait(wait) })}</span>` : nothing}
+                  ${s.loginLink ? html`<a href=${s.loginLink} target="_blank" rel="noopener noreferrer">${t("loginAsLink")}</a>` : nothing}
+                </p>`
+              : nothing}
+          </section>
+          <section aria-labelledby="h-enrol">
+            <h2 id="h-enrol">${t("enrolments")}</h2>
+            ${u.myCourses?.length
+              ? html`<table>
+                  <thead><tr><th scope="col">${t("colTitle")}</th><th scope="col">${t("activated")}</th><th scope="col">${t("expires")}</th><th scope="col">${t("progress")}</th></tr></thead>
+                  <tbody>
+                    ${u.myCourses.map((en) => {
+                      const ls = en.lessonStatus ?? [];
+                      return html`<tr>
+                        <td>${title(en.courseId)}</td>
+                        <td>${formatDate(en.activatedDate)}</td>
+                        <td>${formatDate(en.expiredAt)}</td>
+                        <td>
+                          ${en.finish ? t("finished") : ls.length ? t("lessonsDone", { done: ls.filter((l) => l.finish).length, total: ls.length }) : t("notStarted")}
+                          ${en.currentLesson ? html`<br /><span class="hint">${t("currentLesson", { slug: en.currentLesson.lessonSlug })}</span>` : nothing}
+                        </td>
+                      </tr>`;
+                    })}
+                  </tbody>
+                </table>`
+              : html`<p>${t("noEnrolments")}</p>`}
+          </section>
+          <section aria-labelledby="h-cart">
+            <h2 id="h-cart">${t("cart")}</h2>
+            ${u.myCart?.length
+              ? html`<ul>${u.myCart.map((c) => html`<li>${title(c.courseId)} · ${tMaybe(`cart${c.status}`) ?? c.status}</li>`)}</ul>`
+              : html`<p>${t("emptyCart")}</p>`}
+          </section>
+          <section aria-labelledby="h-balance">
+            <h2 id="h-balance">${t("balance")}</h2>
+            ${u.balance && Object.keys(u.balance).length
+              ? html`<dl>${Object.entries(u.balance).map(([k, v]) => html`<dt>${k}</dt><dd>${typeof v === "number" ? formatVnd(v) : JSON.stringify(v)}</dd>`)}</dl>`
+              : html`<p>${t("noBalance")}</p>`}
+          </section>`}
+  </main>`;
+}
+
+export function accountsView(id?: string) {
+  if (id) return detailView(id);
+  if (s.loadedPage < 0 && !s.loading && !s.error) void loadPage(0);
+  const from = s.page * PAGE + 1;
+  return html`<main id="main">
+    <h1>${t("accountsTitle")}</h1>
+    <form class="row" role="search" @submit=${search}>
+      <label for="acc-search">${t("searchAccounts")}</label>
+      <input id="acc-search" type="search" .value=${live(s.query)} @input=${(e: Event) => { s.query = (e.target as HTMLInputElement).value; }} />
+      <button type="submit" ?disabled=${s.searching}>${t("search")}</button>
+      ${s.searchResult !== undefined ? html`<button type="button" @click=${() => { s.query = ""; s.searchResult = undefined; update(); }}>${t("clearSearch")}</button>` : nothing}
+    </form>
+    ${s.searchResult === null ? html`<p role="status">${t("noMatch")}</p>` : nothing}
+    ${s.searchResult
+      ? html`<p role="status" class="found"><a href="#/accounts/${s.searchResult._id}">${accountLabel(s.searchResult)}</a>
+          <label class="check"><input type="checkbox" .checked=${live(app.picked.has(s.searchResult._id))} @change=${(e: Event) => togglePick(s.searchResult!, (e.target as HTMLInputElement).checked)} /> ${t("colSelect")}</label></p>`
+      : nothing}
+    ${errorBox(s.error, s.retry ?? undefined)}
+    ${app.picked.size ? html`<p class="picked">${t("selectedForGrant", { n: app.picked.size })} <a href="#/grant">${t("goGrant")}</a></p>` : nothing}
+    ${s.loading ? html`<p role="status">${t("loading")}</p>` : nothing}
+    ${s.loadedPage >= 0
+      ? html`<p>${t("pageRange", { from, to: from + s.users.length - 1 })}</p>
+          ${tableView(table, t("accountsTitle"))}
+          <nav class="pager" aria-label=${t("pageN", { n: s.page + 1 })}>
+            <button type="button" ?disabled=${s.page === 0 || s.loading} @click=${() => void loadPage(s.page - 1)}>${t("prevPage")}</button>
+            <span>${t("pageN", { n: s.page + 1 })}</span>
+            <button type="button" ?disabled=${s.users.length < PAGE || s.loading} @click=${() => void loadPage(s.page + 1)}>${t("nextPage")}</button>
+            <button type="button" ?disabled=${s.loading} @click=${() => void loadPage(s.page)}>${t("reload")}</button>
+          </nav>`
+      : nothing}
+  </main>`;
+}
+
+/** Forget what was loaded (sign-out, a new session). */
+export function resetAccounts(): void {
+  s.loadedPage = -1;
+  s.users = [];
+  s.detailId = "";
+  s.error = null;
+  s.searchResult = undefined;
+  setTableData(table, []);
+}

@@ -1,0 +1,132 @@
+// Grant courses: accounts picked on the Accounts screen or searched here, courses from the
+// catalogue, granted through addCoursesToUsers in chunks of 100 accounts, results per account.
+import { html, nothing } from "lit-html";
+import { live } from "lit-html/directives/live.js";
+import { ApiError, type AddCourseOutcome } from "lpm-client";
+import { app, client, handle, loadCourses, update } from "../app";
+import type { Described } from "../errors";
+import { fold, formatVnd } from "../format";
+import { t } from "../i18n";
+import { errorBox } from "../ui";
+import { accountLabel } from "./accounts";
+
+/** Accounts per add-courses call; more are sent in several calls. */
+const CHUNK = 100;
+
+const s = {
+  query: "",
+  filter: "",
+  courses: new Set<string>(),
+  busy: false,
+  error: null as Described | null,
+  searchNote: "",
+  results: new Map<string, { ok: boolean; status: string }>(),
+  loadingCourses: false,
+};
+
+async function addAccount(ev: Event): Promise<void> {
+  ev.preventDefault();
+  const q = s.query.trim();
+  if (!q) return;
+  s.searchNote = "";
+  try {
+    const { user } = await client().searchUser(q.includes("@") ? { email: q } : { username: q });
+    app.picked.set(user._id, accountLabel(user));
+    s.query = "";
+  } catch (e) {
+    if (e instanceof ApiError && e.category === "notFound") s.searchNote = t("noMatch");
+    else s.error = handle(e, () => void addAccount(ev));
+  }
+  update();
+}
+
+async function grant(): Promise<void> {
+  const users = [...app.picked.keys()];
+  const courses = [...s.courses];
+  s.busy = true;
+  s.error = null;
+  s.results = new Map();
+  update();
+  try {
+    for (let i = 0; i < users.length; i += CHUNK) {
+      const chunk = users.slice(i, i + CHUNK);
+      const reply = await client().addCoursesToUsers({ users: chunk, courses });
+      for (const r of reply.result as AddCourseOutcome[]) s.results.set(r.userId, { ok: r.success, status: r.status });
+      update();
+    }
+  } catch (e) {
+    s.error = handle(e, () => void grant());
+  } finally {
+    s.busy = false;
+    update();
+  }
+}
+
+function ensureCourses(): void {
+  if (app.courses || s.loadingCourses) return;
+  s.loadingCourses = true;
+  loadCourses()
+    .catch((e) => (s.error = handle(e, () => ensureCourses())))
+    .finally(() => {
+      s.loadingCourses = false;
+      update();
+    });
+}
+
+export function grantView() {
+  ensureCourses();
+  const courses = (app.courses ?? []).filter((c) => fold(c.title).includes(fold(s.filter.trim())));
+  const ok = [...s.results.values()].filter((r) => r.ok).length;
+  return html`<main id="main">
+    <h1>${t("grantTitle")}</h1>
+    ${errorBox(s.error, () => void grant())}
+    <div class="two-col">
+      <section aria-labelledby="h-accounts">
+        <h2 id="h-accounts">${t("grantAccounts")} (${app.picked.size})</h2>
+        <form class="row" @submit=${addAccount}>
+          <label for="grant-add">${t("addAccount")}</label>
+          <input id="grant-add" type="search" .value=${live(s.query)} @input=${(e: Event) => { s.query = (e.target as HTMLInputElement).value; }} />
+          <button type="submit">${t("add")}</button>
+        </form>
+        ${s.searchNote ? html`<p role="status">${s.searchNote}</p>` : nothing}
+        ${app.picked.size
+          ? html`<ul class="picked-list">
+              ${[...app.picked].map(([id, label]) => {
+                const r = s.results.get(id);
+                return html`<li>
+                  ${label}
+                  ${r ? html`<strong class=${r.ok ? "ok" : "bad"}>${r.ok ? t("granted") : `${t("stFailed")}: ${r.status}`}</strong>` : nothing}
+                  <button type="button" class="small" aria-label=${t("remove", { name: label })} @click=${() => { app.picked.delete(id); update(); }}>✕</button>
+                </li>`;
+              })}
+            </ul>`
+          : html`<p>${t("noAccountsPicked")}</p>`}
+      </section>
+      <section aria-labelledby="h-courses">
+        <h2 id="h-courses">${t("grantCourses")} (${s.courses.size})</h2>
+        <label for="grant-filter">${t("filterCourses")}</label>
+        <input id="grant-filter" type="search" .value=${live(s.filter)} @input=${(e: Event) => { s.filter = (e.target as HTMLInputElement).value; update(); }} />
+        ${s.loadingCourses ? html`<p role="status">${t("loading")}</p>` : nothing}
+        <ul class="course-picks">
+          ${courses.map(
+            (c) => html`<li><label><input type="checkbox" .checked=${live(s.courses.has(c._id))}
+              @change=${(e: Event) => { if ((e.target as HTMLInputElement).checked) s.courses.add(c._id); else s.courses.delete(c._id); update(); }} />
+              ${c.title} <span class="hint">${formatVnd(c.price.original)}</span></label></li>`,
+          )}
+        </ul>
+      </section>
+    </div>
+    <p>
+      <button type="button" class="primary" ?disabled=${s.busy || !app.picked.size || !s.courses.size} @click=${() => void grant()}>
+        ${t("grantButton", { c: s.courses.size, a: app.picked.size })}
+      </button>
+    </p>
+    ${s.results.size ? html`<p role="status" class="done">${t("grantResult", { ok, fail: s.results.size - ok })}</p>` : nothing}
+  </main>`;
+}
+
+export function resetGrant(): void {
+  s.courses.clear();
+  s.results.clear();
+  s.error = null;
+}

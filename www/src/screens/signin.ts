@@ -1,0 +1,94 @@
+// Sign in: e-mail and password through `login`, or a pasted token. The token is checked with
+// getMe before the session starts, kept in memory, and in sessionStorage only on request.
+import { html, nothing } from "lit-html";
+import { live } from "lit-html/directives/live.js";
+import { validateLogin } from "lpm-client";
+import { app, defaultBaseUrl, makeClient, startSession, update } from "../app";
+import { describe, type Described } from "../errors";
+import { getLang, t } from "../i18n";
+import { errorBox } from "../ui";
+
+const form = {
+  mode: "password" as "password" | "token",
+  baseUrl: "",
+  email: "",
+  password: "",
+  token: "",
+  remember: false,
+  busy: false,
+  error: null as Described | null,
+  issues: [] as string[],
+};
+
+async function submit(ev: Event): Promise<void> {
+  ev.preventDefault();
+  if (form.busy) return;
+  const baseUrl = form.baseUrl.trim() || defaultBaseUrl();
+  form.error = null;
+  form.issues = [];
+  if (form.mode === "password") {
+    const issues = validateLogin({ email: form.email, password: form.password }, { lang: getLang() });
+    form.issues = issues.filter((i) => i.level === "contract").map((i) => i.message);
+    if (form.issues.length) return update();
+  }
+  form.busy = true;
+  update();
+  try {
+    let token = form.token.trim();
+    if (form.mode === "password") {
+      const anon = makeClient(baseUrl);
+      try {
+        token = (await anon.login(form.email.trim(), form.password)).token;
+      } finally {
+        anon.free();
+      }
+    }
+    const c = makeClient(baseUrl, token);
+    try {
+      await c.getMe();
+    } finally {
+      c.free();
+    }
+    form.password = "";
+    form.token = "";
+    startSession(baseUrl, token, form.remember);
+    location.hash = "#/accounts";
+  } catch (e) {
+    form.error = describe(e);
+  } finally {
+    form.busy = false;
+    update();
+  }
+}
+
+export function signInView() {
+  const set = (k: "baseUrl" | "email" | "password" | "token") => (e: Event) => {
+    form[k] = (e.target as HTMLInputElement).value;
+  };
+  return html`<main id="main" class="signin">
+    <h1>${t("signInTitle")}</h1>
+    ${app.signInNote ? html`<p class="note" role="status">${app.signInNote}</p>` : nothing}
+    <form @submit=${submit} novalidate>
+      <label for="base-url">${t("platformAddress")}</label>
+      <input id="base-url" type="url" placeholder=${defaultBaseUrl()} .value=${live(form.baseUrl)} @input=${set("baseUrl")} aria-describedby="base-hint" />
+      <p id="base-hint" class="hint">${t("platformHint")}</p>
+      <fieldset>
+        <legend>${t("signInWith")}</legend>
+        <label><input type="radio" name="mode" value="password" .checked=${live(form.mode === "password")} @change=${() => { form.mode = "password"; update(); }} /> ${t("modePassword")}</label>
+        <label><input type="radio" name="mode" value="token" .checked=${live(form.mode === "token")} @change=${() => { form.mode = "token"; update(); }} /> ${t("modeToken")}</label>
+      </fieldset>
+      ${form.mode === "password"
+        ? html`<label for="email">${t("email")}</label>
+            <input id="email" type="email" autocomplete="username" required .value=${live(form.email)} @input=${set("email")} />
+            <label for="password">${t("password")}</label>
+            <input id="password" type="password" autocomplete="current-password" required .value=${live(form.password)} @input=${set("password")} />`
+        : html`<label for="token">${t("token")}</label>
+            <input id="token" type="password" autocomplete="off" spellcheck="false" required .value=${live(form.token)} @input=${set("token")} />`}
+      <label class="check"><input id="remember" type="checkbox" .checked=${live(form.remember)} @change=${(e: Event) => { form.remember = (e.target as HTMLInputElement).checked; update(); }} aria-describedby="remember-risk" /> ${t("remember")}</label>
+      <p id="remember-risk" class=${form.remember ? "warning" : "hint"}>${t("rememberRisk")}</p>
+      ${form.issues.length ? html`<ul class="issues" role="alert">${form.issues.map((m) => html`<li>${m}</li>`)}</ul>` : nothing}
+      ${errorBox(form.error)}
+      <button type="submit" class="primary" ?disabled=${form.busy}>${form.busy ? t("signingIn") : t("signInButton")}</button>
+    </form>
+  </main>`;
+}
