@@ -206,8 +206,11 @@ const validatorDiffs = [];
 for (const [fn, value] of validations) {
   for (const opts of [undefined, { lang: 'vi' }, { platformRules: false }]) {
     const sets = names.map((n) => issueSet(clients[n][fn](value, opts)));
-    if (!sets.every((s) => isDeepStrictEqual(s, sets[0]))) {
-      validatorDiffs.push(`${fn}(${JSON.stringify(value)?.slice(0, 40)}, ${JSON.stringify(opts)}): ${names.map((n, i) => `${n} ${sets[i].length}`).join(', ')}`);
+    const odd = names.findIndex((_, i) => !isDeepStrictEqual(sets[i], sets[0]));
+    if (odd > 0) {
+      // The first issue one side reports and the other does not.
+      const only = sets[0].find((i) => !sets[odd].includes(i)) || sets[odd].find((i) => !sets[0].includes(i));
+      validatorDiffs.push(`${fn}(${JSON.stringify(value)?.slice(0, 30)}…, ${JSON.stringify(opts)}): lpm vs ${names[odd]} on ${only}`);
     }
   }
 }
