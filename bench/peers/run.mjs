@@ -15,12 +15,13 @@
 // goals beside each figure, and writes the same figures as JSON (target/bench-peers.json, or
 // BENCH_JSON).
 //
-//   bash bench/peers/run.sh      (installs zod, valibot, esbuild here; builds pkg/ and the emulator if missing)
+//   bash bench/peers/run.sh      (installs zod, valibot, esbuild here; builds pkg/ if missing and the release emulator)
 //   node --expose-gc bench/peers/run.mjs [pkg dir]
 //
 // Env: BENCH_ROUNDS (15), BENCH_BATCH_MS (40): timed batches of the in-process figures;
 // BENCH_LOOPBACK_ROUNDS (150): interleaved loopback rounds; BENCH_COLD_RUNS (15): processes per
-// client; LPM_EMULATOR_BIN: the emulator binary (default target/release, else target/debug).
+// client; LPM_EMULATOR_BIN: the emulator binary (default target/release, else target/debug; a
+// debug build's own time dilutes the loopback ratios toward 1).
 import { coursePage, userPage, newUsers } from '../inputs.mjs';
 import { readFileSync, readdirSync, mkdtempSync, writeFileSync, rmSync, existsSync, mkdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
