@@ -29,7 +29,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tmpdir } from 'node:os';
+import { tmpdir, loadavg, cpus } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import * as zodPeer from './zod-client.mjs';
@@ -426,7 +426,9 @@ const table = rows.map((r) => [r.label, fmt(r, r.lpm), fmt(r, r.zod), fmt(r, r.v
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
 const line = (cells) => `  ${cells.map((cell, i) => (i === 0 || i >= 8 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}`.trimEnd();
 
-console.log(`lpm-client vs zod ${version('zod')} and valibot ${version('valibot')} clients · node ${process.version} · esbuild ${version('esbuild')}`);
+// The machine's load while measuring: figures taken beside other builds are not comparable.
+const load = loadavg()[0];
+console.log(`lpm-client vs zod ${version('zod')} and valibot ${version('valibot')} clients · node ${process.version} · esbuild ${version('esbuild')} · ${cpus().length} cores, load ${load.toFixed(1)}`);
 console.log(`bodies: 100 courses ${kb(courseBytes.length)}, 100 users ${kb(userBytes.length)}; batch: 100 new accounts (${kb(JSON.stringify(items).length)} as JSON)`);
 console.log(`stub figures: median of ${ROUNDS} rounds of ~${BATCH_MS} ms batches per op${typeof globalThis.gc === 'function' ? ', gc between batches' : ''}; `
   + `loopback: median of ${LOOPBACK_ROUNDS} interleaved calls${loopback ? ` (${loopback.bin})` : ' (skipped: no emulator binary)'}; new process: median of ${COLD_RUNS} processes each\n`);
@@ -444,6 +446,8 @@ for (const [what, ok, note] of checks) console.log(`  ${ok ? 'ok  ' : 'DIFF'} ${
 mkdirSync(path.dirname(JSON_OUT), { recursive: true });
 writeFileSync(JSON_OUT, `${JSON.stringify({
   node: process.version,
+  cores: cpus().length,
+  load,
   versions: { zod: version('zod'), valibot: version('valibot'), esbuild: version('esbuild') },
   settings: { rounds: ROUNDS, batchMs: BATCH_MS, loopbackRounds: LOOPBACK_ROUNDS, coldRuns: COLD_RUNS, emulator: loopback?.bin ?? null },
   sizes,
