@@ -19,7 +19,7 @@
 //   node --expose-gc bench/peers/run.mjs [pkg dir]
 //
 // Env: BENCH_ROUNDS (15), BENCH_BATCH_MS (40): timed batches of the in-process figures;
-// BENCH_LOOPBACK_ROUNDS (150): interleaved loopback rounds; BENCH_COLD_RUNS (15): processes per
+// BENCH_LOOPBACK_ROUNDS (300): interleaved loopback rounds; BENCH_COLD_RUNS (15): processes per
 // client; LPM_EMULATOR_BIN: the emulator binary (default target/release, else target/debug; a
 // debug build's own time dilutes the loopback ratios toward 1).
 import { coursePage, userPage, newUsers } from '../inputs.mjs';
@@ -41,7 +41,7 @@ const pkgDir = path.resolve(process.argv[2] || path.join(root, 'pkg'));
 const env = (name, fallback) => Number(process.env[name] || fallback);
 const ROUNDS = env('BENCH_ROUNDS', 15);
 const BATCH_MS = env('BENCH_BATCH_MS', 40);
-const LOOPBACK_ROUNDS = env('BENCH_LOOPBACK_ROUNDS', 150);
+const LOOPBACK_ROUNDS = env('BENCH_LOOPBACK_ROUNDS', 300);
 const COLD_RUNS = env('BENCH_COLD_RUNS', 15);
 const JSON_OUT = process.env.BENCH_JSON || path.join(root, 'target/bench-peers.json');
 
