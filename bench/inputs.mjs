@@ -45,3 +45,24 @@ export function newUsers() {
     return item;
   });
 }
+
+/**
+ * A 100-user page from the fixture's three accounts (one with enrolments, lesson status, cart and
+ * transactions; one bare; one with avatar), ids / usernames / e-mails varied; a fifth carry an
+ * unlisted key.
+ */
+export function userPage() {
+  const fixture = JSON.parse(readFileSync(path.join(root, 'tests/fixtures/get-multi-user/success.json'), 'utf8'));
+  const users = [];
+  for (let i = 0; i < 100; i++) {
+    const u = structuredClone(fixture.users[i % fixture.users.length]);
+    const n = String(i + 1).padStart(3, '0');
+    u._id = `${u._id.slice(0, 10)}${String(i).padStart(7, '0')}`;
+    u.username = `${u.username}${n}`;
+    u.emails = u.emails.map((e) => ({ ...e, address: e.address.replace('@', `+${n}@`) }));
+    u.profile = { ...u.profile, name: `${u.profile.name} ${n}` };
+    if (i % 5 === 0) u.services = { resume: { loginTokens: [] } };
+    users.push(u);
+  }
+  return { respCode: '00', users, msg: 'Success' };
+}

@@ -34,8 +34,8 @@ for extra in tests/types/check.sh tests/pack/check.sh tests/browser/check.sh; do
   fi
 done
 
-step "benchmarks (figures only; vs-zod fails only if the two clients disagree on what they accept)"
+step "benchmarks (figures only; peers fails only if the clients disagree on what they accept)"
 bash bench/run.sh
-bash bench/vs-zod/run.sh
+bash bench/peers/run.sh
 
 step "all tests passed"
