@@ -27,7 +27,7 @@ cargo build -p lpm-emulator
 step "package: node:test suite against the emulator"
 node --test --test-concurrency=2 tests/js/
 
-for extra in tests/types/check.sh tests/pack/check.sh tests/browser/check.sh; do
+for extra in tests/types/check.sh tests/pack/check.sh tests/browser/check.sh tests/runtimes/check.sh tests/www/check.sh; do
   if [ -f "$extra" ]; then
     step "package: $extra"
     bash "$extra"

@@ -22,7 +22,7 @@ use crate::plan::Api;
 use crate::reply::CourseList;
 use crate::validate::{self, ValidateOptions};
 
-use super::convert::{from_js, to_js};
+use super::convert::to_js;
 
 fn js_err(e: impl core::fmt::Display) -> JsValue {
     JsValue::from_str(&e.to_string())
@@ -53,7 +53,18 @@ pub fn bench_decode_received(body: &[u8]) -> Result<JsValue, JsValue> {
 /// Decode, then the typed reply as JSON text → `JSON.parse` (`convert::to_js`).
 #[wasm_bindgen(js_name = benchDecodeJson, skip_typescript)]
 pub fn bench_decode_json(body: &[u8]) -> Result<JsValue, JsValue> {
-    to_js(&decode(body)?)
+    Ok(to_js(&decode(body)?))
+}
+
+/// The gate alone (what the client runs before JS parses the bytes); returns 1.
+#[wasm_bindgen(js_name = benchCheckOnly, skip_typescript)]
+pub fn bench_check_only(body: &[u8]) -> Result<u32, JsValue> {
+    Api::new("https://bench.example.com")
+        .and_then(|api| api.with_token("bench-token"))
+        .and_then(|api| api.get_courses(0, 100))
+        .and_then(|req| req.check(200, body))
+        .map(|_| 1)
+        .map_err(js_err)
 }
 
 /// Decode, then serde-wasm-bindgen with `Serializer::json_compatible()`.
@@ -73,13 +84,16 @@ pub fn bench_decode_swb_objects(body: &[u8]) -> Result<JsValue, JsValue> {
 }
 
 fn validate(items: &Value) -> Result<JsValue, JsValue> {
-    to_js(&validate::validate_create_users(items, ValidateOptions::default()).issues)
+    Ok(to_js(
+        &validate::validate_create_users(items, ValidateOptions::default()).issues,
+    ))
 }
 
 /// Validate a batch received as a JS value: `JSON.stringify` called from wasm, then serde_json.
 #[wasm_bindgen(js_name = benchValidateJson, skip_typescript)]
 pub fn bench_validate_json(items: JsValue) -> Result<JsValue, JsValue> {
-    let value = from_js(&items).ok_or_else(|| js_err("not JSON"))?;
+    let text = super::host::to_json(&items).ok_or_else(|| js_err("not JSON"))?;
+    let value: Value = serde_json::from_str(&text).map_err(js_err)?;
     validate(&value)
 }
 
