@@ -1,6 +1,6 @@
-// The package's error classes. Rust builds every error through `makeError`, registered at load
-// time, so callers can test them with `instanceof`. Messages come from the Rust side, which
-// never puts the token in them.
+// The package's error classes. The wasm core throws plain data `{lpmKind, message, data}`;
+// `fromThrown` makes it an instance of the class of its kind, so callers can test errors with
+// `instanceof`. Messages come from the Rust side, which never puts the token in them.
 
 const RESERVED = new Set(['message', 'cause', 'name', 'stack']);
 
@@ -64,8 +64,17 @@ const classes = {
   config: ConfigError,
 };
 
-/** Builds the error of `kind` (called from Rust). */
+/** Builds the error of `kind`. */
 export function makeError(kind, message, data, cause) {
   const Class = classes[kind] || LpmError;
   return new Class(message, { ...(data || {}), kind }, cause);
+}
+
+/** The error class instance for what the core threw; anything else (a trap of the wasm, a bug)
+ * is passed on as it is. */
+export function fromThrown(thrown, cause) {
+  if (thrown && typeof thrown === 'object' && typeof thrown.lpmKind === 'string') {
+    return makeError(thrown.lpmKind, thrown.message, thrown.data, cause);
+  }
+  return thrown;
 }

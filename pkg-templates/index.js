@@ -1,8 +1,6 @@
 // Browsers and bundlers: fetch and instantiate the wasm beside this file, then export the API.
 import init from './wasm/lpm_client.js';
-import { install } from './lib.js';
 
 await init({ module_or_path: new URL('./wasm/lpm_client_bg.wasm', import.meta.url) });
-install();
 
 export * from './lib.js';

@@ -1,15 +1,75 @@
 import type {
   AddCoursesInput,
+  AddCoursesReply,
+  CallOptions,
+  ClientOptions,
+  Course,
+  CourseList,
+  CourseReply,
+  CreateOptions,
+  CreateUsersReply,
   Issue,
+  LoginReply,
   NewUser,
   PageParams,
+  RawReply,
   SearchUserParams,
+  User,
+  UserList,
+  UserReply,
   ValidateOptions,
 } from "./wasm/lpm_client.js";
 
 export type * from "./wasm/lpm_client.js";
-export { Client } from "./wasm/lpm_client.js";
 export * from "./errors.js";
+
+/** The typed client of the management API. Every method validates its input first (rejecting
+ * with `ValidationError` before anything is sent), and resolves with the endpoint's checked reply
+ * or rejects with one of the package's errors. */
+export declare class Client {
+  /** A client of one platform. Throws `ConfigError` on unusable options. */
+  constructor(options: ClientOptions);
+  /** The same client with another token (e.g. the one `login` returned). */
+  withToken(token: string): Client;
+  /** The normalised base URL. */
+  readonly baseUrl: string;
+  /** Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
+   * also when none could be created (code 13). Keeps the contract's 10-minute interval (see
+   * `createInterval`); never retried automatically. */
+  createUsers(users: NewUser[], options?: CreateOptions): Promise<CreateUsersReply>;
+  /** Creates one account through the bulk endpoint (the response of create-single-user is
+   * unpublished). Same guard and validation as `createUsers`. */
+  createUser(user: NewUser, options?: CreateOptions): Promise<CreateUsersReply>;
+  /** The raw `users/create-single-user` call: the envelope as received. Not guarded; never retried. */
+  createSingleUserRaw(user: NewUser, options?: CallOptions): Promise<RawReply>;
+  /** A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100. */
+  getUsers(params?: PageParams, options?: CallOptions): Promise<UserList>;
+  /** One account by id (`users/get-single-user/<id>`). */
+  getUser(id: string, options?: CallOptions): Promise<UserReply>;
+  /** The token's own account (`users/get-me`). */
+  getMe(options?: CallOptions): Promise<UserReply>;
+  /** One account by e-mail (tried first) or username (`users/search-user`). */
+  searchUser(params: SearchUserParams, options?: CallOptions): Promise<UserReply>;
+  /** One course by id (`courses/get-single-course/<id>`). */
+  getCourse(id: string, options?: CallOptions): Promise<CourseReply>;
+  /** A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100. */
+  getCourses(params?: PageParams, options?: CallOptions): Promise<CourseList>;
+  /** Courses whose title matches the keywords (`courses/search-course`). */
+  searchCourses(title: string, options?: CallOptions): Promise<CourseList>;
+  /** Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried. */
+  addCoursesToUsers(input: AddCoursesInput, options?: CallOptions): Promise<AddCoursesReply>;
+  /** Logs in (`users/login-user`) and resolves with the token and its expiry; needs no token. */
+  login(email: string, password: string, options?: CallOptions): Promise<LoginReply>;
+  /** When the next bulk create of this base URL and token is allowed, or `null` when it is now. */
+  nextCreateAllowedAt(): Date | null;
+  /** Every account, page by page with the largest allowed limit. */
+  allUsers(options?: CallOptions): AsyncGenerator<User, void, undefined>;
+  /** Every course, page by page with the largest allowed limit. */
+  allCourses(options?: CallOptions): AsyncGenerator<Course, void, undefined>;
+  /** Frees the wasm side now rather than when the garbage collector gets to it. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
 
 /** The Standard Schema v1 interface (standardschema.dev), declared here so the package has no dependency. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -61,5 +121,3 @@ export declare const validateAddCourses: Validator<AddCoursesInput>;
 /** login's `{email, password}`. */
 export declare const validateLogin: Validator<{ email: string; password: string }>;
 
-/** Connects the wasm module to the error classes; the entry points call it. */
-export declare function install(): void;

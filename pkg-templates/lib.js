@@ -1,17 +1,172 @@
-// What both entry points share: the generated bindings plus the small JS-only parts (error
-// classes, async iterators over pages, Standard Schema adapters). `install()` runs once the
-// wasm module is instantiated.
+// What every entry point shares: the `Client` (a thin driver over the wasm `Core`, which plans,
+// decides retries and the create interval, and checks every answer), the validators with their
+// Standard Schema adapters, and the error classes. The driver only performs what the core asks:
+// one fetch attempt bounded by a timeout and the caller's AbortSignal, a wait, or the end.
 import * as wasm from './wasm/lpm_client.js';
-import { makeError } from './errors.js';
+import { fromThrown, makeError } from './errors.js';
 
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
   AbortError, IntervalError, ConfigError,
 } from './errors.js';
-export { Client } from './wasm/lpm_client.js';
 
 /** The largest page the list endpoints accept. */
 const PAGE = 100;
+/** `Pending.poll` answers besides a wait in ms. */
+const SEND = -1;
+const FINISH = -2;
+// setTimeout treats anything above 2^31-1 ms (~24.8 days) as 1 ms; longer waits are cut to that
+// and polled again.
+const MAX_TIMER_MS = 2147483647;
+
+/** Runs `fn`, turning what the core throws into the package's error classes. */
+function core(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    throw fromThrown(e);
+  }
+}
+
+function parseRetryAfter(value) {
+  if (value == null || value === '') return -1;
+  const secs = Number(value);
+  if (!Number.isNaN(secs)) return Math.max(0, secs * 1000);
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : -1;
+}
+
+/**
+ * A copy of a host error (fetch, a custom fetch, a proxy) that cannot carry the token: only its
+ * `name`, redacted `message` and string `code` (`ECONNREFUSED`), and its own `cause` copied the
+ * same way. Other properties (`url`, `config`, `request` of some HTTP libraries) may hold the URL
+ * with the token, so they are never attached. Without a token the original is kept as is.
+ */
+function cleanCause(pending, cause, hasToken, depth = 3) {
+  if (!hasToken || cause == null) return cause;
+  if (typeof cause === 'string') return pending.redact(cause);
+  const text = (v) => (typeof v === 'string' ? pending.redact(v) : undefined);
+  const clean = new Error(text(cause.message) ?? 'host error');
+  const name = text(cause.name);
+  if (name !== undefined) clean.name = name;
+  const code = text(cause.code);
+  if (code !== undefined) clean.code = code;
+  if (depth > 1 && cause.cause !== undefined) clean.cause = cleanCause(pending, cause.cause, hasToken, depth - 1);
+  return clean;
+}
+
+/** The caller's abort reason is kept as it is (callers compare it), unless it shows the token. */
+function scrubReason(pending, reason, hasToken) {
+  if (!hasToken) return reason;
+  const shows = (v) => typeof v === 'string' && pending.leaks(v);
+  const leaks = shows(reason) || (reason != null && (shows(reason.message) || shows(reason.stack)));
+  return leaks ? cleanCause(pending, reason, hasToken) : reason;
+}
+
+function hostError(pending, kind, cause, hasToken) {
+  const clean = kind === 'abort' ? scrubReason(pending, cause, hasToken) : cleanCause(pending, cause, hasToken);
+  return fromThrown(pending.failure(kind), clean);
+}
+
+/** Waits `ms`, or rejects with the abort reason's error when `signal` fires. */
+function pause(ms, signal, onAbort) {
+  return new Promise((resolve, reject) => {
+    if (signal && signal.aborted) return reject(onAbort());
+    const abort = () => { clearTimeout(timer); reject(onAbort()); };
+    const timer = setTimeout(() => { if (signal) signal.removeEventListener('abort', abort); resolve(); }, Math.min(Math.max(0, ms), MAX_TIMER_MS));
+    if (signal) signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/**
+ * One attempt: the fetch, raced against the timeout and the caller's signal so that the call
+ * settles whatever the fetch does with `init.signal`. Resolves `{status, body, retryAfterMs}`,
+ * or rejects `{failure: 'abort' | 'timeout' | 'network', cause}`.
+ */
+function attempt(fetchFn, pending, signal) {
+  return new Promise((resolve, reject) => {
+    const ctrl = new AbortController();
+    let settled = false;
+    const finish = (fn, value) => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      if (signal) signal.removeEventListener('abort', onAbort);
+      fn(value);
+    };
+    const onAbort = () => {
+      ctrl.abort(signal.reason);
+      finish(reject, { failure: 'abort', cause: signal.reason });
+    };
+    const timeoutMs = pending.timeoutMs;
+    const timer = timeoutMs > 0
+      ? setTimeout(() => {
+          const cause = new Error(`no complete response within ${timeoutMs} ms`);
+          cause.name = 'TimeoutError';
+          ctrl.abort(cause);
+          finish(reject, { failure: 'timeout', cause });
+        }, Math.min(timeoutMs, MAX_TIMER_MS))
+      : undefined;
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
+    const headers = { accept: 'application/json' };
+    const init = { method: pending.method, headers, signal: ctrl.signal };
+    const body = pending.body;
+    if (body != null) {
+      headers['content-type'] = 'application/json';
+      init.body = body;
+    }
+    (async () => {
+      const res = await fetchFn(pending.url, init);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const retryAfter = res.headers && typeof res.headers.get === 'function' ? res.headers.get('retry-after') : null;
+      return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(retryAfter) };
+    })().then(
+      (answer) => finish(resolve, answer),
+      (cause) => finish(reject, { failure: signal && signal.aborted ? 'abort' : 'network', cause: signal && signal.aborted ? signal.reason : cause }),
+    );
+  });
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The reply: the checked body as received, parsed by JSON.parse, plus the derived fields. */
+function reply(pending, answer) {
+  const derived = core(() => pending.decode(answer.status, answer.body));
+  // The core checked the bytes: UTF-8, JSON, the reply's shape. (A BOM is dropped by the decoder.)
+  const value = JSON.parse(strictUtf8.decode(answer.body));
+  return derived === undefined ? value : Object.assign(value, JSON.parse(derived));
+}
+
+/** Drives a planned call to its end. */
+async function run(customFetch, plan, options) {
+  const pending = core(plan);
+  const signal = options && options.signal;
+  const fetchFn = customFetch ?? globalThis.fetch;
+  const hasToken = pending.hasToken;
+  let answer;
+  for (;;) {
+    // The two ways an attempt fails before sending anything: such a create is not recorded.
+    if (signal && signal.aborted) throw hostError(pending, 'abort', signal.reason, hasToken);
+    if (typeof fetchFn !== 'function') throw hostError(pending, 'network', new TypeError('no fetch function is available'), hasToken);
+    const next = core(() => pending.poll(Date.now()));
+    if (next === FINISH) return reply(pending, answer);
+    if (next !== SEND) {
+      await pause(next, signal, () => hostError(pending, 'abort', signal.reason, hasToken));
+      continue;
+    }
+    try {
+      answer = await attempt(fetchFn, pending, signal);
+    } catch (f) {
+      if (f.failure === 'abort') throw hostError(pending, 'abort', f.cause, hasToken);
+      const timedOut = f.failure === 'timeout';
+      if (pending.handleFailure(Date.now(), timedOut)) {
+        throw hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
+      }
+      continue;
+    }
+    pending.handleResponse(Date.now(), answer.status, answer.retryAfterMs);
+  }
+}
 
 async function* pages(fetchPage, key, endpoint, options) {
   const signal = options && options.signal;
@@ -31,15 +186,105 @@ async function* pages(fetchPage, key, endpoint, options) {
   }
 }
 
-wasm.Client.prototype.allUsers = function allUsers(options) {
-  return pages((p, o) => this.getUsers(p, o), 'users', 'get-multi-user', options);
-};
-wasm.Client.prototype.allCourses = function allCourses(options) {
-  return pages((p, o) => this.getCourses(p, o), 'courses', 'get-multi-course', options);
-};
+/** Passed by `withToken` to the constructor: an existing core, not options. */
+const INTERNAL = Symbol('lpm-client internal');
+
+/** The typed client of the management API. */
+export class Client {
+  #core;
+  #fetch;
+
+  /** A client of one platform. Throws `ConfigError` on unusable options. */
+  constructor(options, internal) {
+    if (options === INTERNAL) {
+      this.#core = internal.core;
+      this.#fetch = internal.fetch;
+    } else {
+      this.#core = core(() => new wasm.Core(options));
+      this.#fetch = options.fetch;
+    }
+  }
+
+  /** The same client with another token (e.g. the one `login` returned). */
+  withToken(token) {
+    return new Client(INTERNAL, { core: core(() => this.#core.withToken(token)), fetch: this.#fetch });
+  }
+
+  /** The normalised base URL. */
+  get baseUrl() {
+    return this.#core.baseUrl;
+  }
+
+  #run(plan, options) {
+    return run(this.#fetch, plan, options);
+  }
+
+  createUsers(users, options) {
+    return this.#run(() => this.#core.createUsers(users, !!(options && options.waitForInterval)), options);
+  }
+  createUser(user, options) {
+    return this.#run(() => this.#core.createUser(user, !!(options && options.waitForInterval)), options);
+  }
+  createSingleUserRaw(user, options) {
+    return this.#run(() => this.#core.createSingleUserRaw(user), options);
+  }
+  getUsers(params, options) {
+    return this.#run(() => this.#core.getUsers(params), options);
+  }
+  getUser(id, options) {
+    return this.#run(() => this.#core.getUser(id), options);
+  }
+  getMe(options) {
+    return this.#run(() => this.#core.getMe(), options);
+  }
+  searchUser(params, options) {
+    return this.#run(() => this.#core.searchUser(params), options);
+  }
+  getCourse(id, options) {
+    return this.#run(() => this.#core.getCourse(id), options);
+  }
+  getCourses(params, options) {
+    return this.#run(() => this.#core.getCourses(params), options);
+  }
+  searchCourses(title, options) {
+    return this.#run(() => this.#core.searchCourses(title), options);
+  }
+  addCoursesToUsers(input, options) {
+    return this.#run(() => this.#core.addCoursesToUsers(input), options);
+  }
+  login(email, password, options) {
+    return this.#run(() => this.#core.login(email, password), options);
+  }
+
+  /** When the next bulk create of this base URL and token is allowed, or `null` when it is now. */
+  nextCreateAllowedAt() {
+    const at = this.#core.nextCreateAllowedAt(Date.now());
+    return Number.isNaN(at) ? null : new Date(at);
+  }
+
+  /** Every account, page by page with the largest allowed limit. */
+  allUsers(options) {
+    return pages((p, o) => this.getUsers(p, o), 'users', 'get-multi-user', options);
+  }
+
+  /** Every course, page by page with the largest allowed limit. */
+  allCourses(options) {
+    return pages((p, o) => this.getCourses(p, o), 'courses', 'get-multi-course', options);
+  }
+
+  /** Frees the wasm side now rather than when the garbage collector gets to it. */
+  free() {
+    this.#core.free();
+  }
+
+  [Symbol.dispose]() {
+    this.free();
+  }
+}
 
 /** A validator that is also a Standard Schema (`~standard`), with `withOptions` for lang/strictness. */
-function schema(run, options) {
+function schema(check, options) {
+  const run = (value, opts) => core(() => check(value, opts));
   const validate = (value, opts) => run(value, opts === undefined ? options : opts);
   validate['~standard'] = {
     version: 1,
@@ -49,7 +294,7 @@ function schema(run, options) {
       return issues.length === 0 ? { value } : { issues };
     },
   };
-  validate.withOptions = (opts) => schema(run, { ...(options || {}), ...opts });
+  validate.withOptions = (opts) => schema(check, { ...(options || {}), ...opts });
   return validate;
 }
 
@@ -62,11 +307,3 @@ export const validateSearchCourses = schema(wasm.validateSearchCourses);
 export const validateId = schema(wasm.validateId);
 export const validateAddCourses = schema(wasm.validateAddCourses);
 export const validateLogin = schema(wasm.validateLogin);
-
-let installed = false;
-/** Connects the instantiated wasm module to the JS error classes. Idempotent. */
-export function install() {
-  if (installed) return;
-  wasm.__setErrorFactory(makeError);
-  installed = true;
-}

@@ -1,9 +1,7 @@
 // Node 18+: instantiate the wasm synchronously from the file beside this one.
 import { readFileSync } from 'node:fs';
 import { initSync } from './wasm/lpm_client.js';
-import { install } from './lib.js';
 
 initSync({ module: readFileSync(new URL('./wasm/lpm_client_bg.wasm', import.meta.url)) });
-install();
 
 export * from './lib.js';

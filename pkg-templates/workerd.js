@@ -3,9 +3,7 @@
 // import into a WebAssembly.Module, which initSync instantiates without compiling.
 import module from './wasm/lpm_client_bg.wasm';
 import { initSync } from './wasm/lpm_client.js';
-import { install } from './lib.js';
 
 initSync({ module });
-install();
 
 export * from './lib.js';

@@ -472,6 +472,8 @@ pub enum Envelope {
 /// data checked against `reply` (keys of the reply are checked in document order, the first
 /// mismatch is the one reported, as a typed decode would).
 pub fn envelope(body: &[u8], reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
+    // RFC 8259 lets a parser ignore a leading byte order mark (JS's TextDecoder drops it too).
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     let s = match json::Scanner::from_bytes(body) {
         Ok(s) => s,
         Err(e) => {

@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod bulk;
+pub mod call;
 pub mod check;
 pub mod codes;
 pub mod decode;

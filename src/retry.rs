@@ -34,7 +34,8 @@ pub const MAX_RETRY_AFTER_MS: f64 = 60_000.0;
 /// one, else `base_ms * 2^attempt`. `None` when the server asks for longer than
 /// [`MAX_RETRY_AFTER_MS`]: retrying earlier would not honour it.
 pub fn delay_ms(attempt: u32, base_ms: f64, retry_after_ms: Option<f64>) -> Option<f64> {
-    match retry_after_ms.filter(|ms| ms.is_finite() && *ms >= 0.0) {
+    // An infinite Retry-After is longer than the cap (no retry); NaN or a negative one is none.
+    match retry_after_ms.filter(|ms| !ms.is_nan() && *ms >= 0.0) {
         Some(ms) if ms > MAX_RETRY_AFTER_MS => None,
         Some(ms) => Some(ms),
         None => Some(base_ms.max(0.0) * f64::from(1u32 << attempt.min(10))),
@@ -72,5 +73,15 @@ mod tests {
             "longer than we wait: no retry"
         );
         assert_eq!(delay_ms(0, 200.0, Some(f64::NAN)), Some(200.0));
+        assert_eq!(
+            delay_ms(0, 200.0, Some(f64::INFINITY)),
+            None,
+            "Retry-After: Infinity"
+        );
+        assert_eq!(
+            delay_ms(0, 200.0, Some(1e308 * 1000.0)),
+            None,
+            "Retry-After: 1e308"
+        );
     }
 }

@@ -1,26 +1,25 @@
-//! `Client`: the JS-facing client. Each method plans with the core, runs the exchange (fetch,
-//! timeout, retries for GET, abort) and decodes with the core.
+//! `Core`: the planner and decision-maker the package's JS `Client` drives. Every method plans
+//! with the core and hands back a [`Pending`] call: the JS driver sends what it is told, waits
+//! what it is told, and hands back the answer, which is checked here (`decode::check_reply`).
+//! Retries and the create-interval guard are decided by `crate::call::Call`; nothing here
+//! awaits, so the wasm carries no futures runtime.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
-use js_sys::{Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
+use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
-use crate::error::{ConfigError, DecodeError, Error, ValidationError};
+use crate::error::{ConfigError, Error, ValidationError};
 use crate::guard::{guard_key, IntervalGuard, CREATE_INTERVAL_MS};
 use crate::json::{self, JsonView, Value};
 use crate::plan::{Api, Request, UserPath};
 use crate::reply::Reply;
-use crate::retry::{self, Attempt};
 use crate::validate::{self, ValidateOptions};
 use crate::Endpoint;
 
-use super::convert::{get, json_text, parse_js};
+use super::convert::{get, json_text};
 use super::errors::Failure;
-use super::host;
 use super::validators::not_json;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -79,12 +78,6 @@ export interface SearchUserParams {
     username?: string;
 }
 
-export interface Client {
-    /** Every account, page by page with the largest allowed limit. */
-    allUsers(options?: CallOptions): AsyncGenerator<User, void, undefined>;
-    /** Every course, page by page with the largest allowed limit. */
-    allCourses(options?: CallOptions): AsyncGenerator<Course, void, undefined>;
-}
 "#;
 
 thread_local! {
@@ -92,17 +85,9 @@ thread_local! {
     static GUARD: RefCell<IntervalGuard> = RefCell::new(IntervalGuard::new());
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum GuardMode {
-    Reject,
-    Wait,
-    Off,
-}
-
 #[derive(Clone)]
 struct Settings {
     api: Api,
-    fetch: JsValue,
     timeout_ms: f64,
     max_retries: u32,
     retry_delay_ms: f64,
@@ -116,8 +101,11 @@ impl Settings {
         guard_key(self.api.base_url(), self.api.token().map(|t| t.expose()))
     }
 
-    fn secret(&self) -> Option<String> {
-        self.api.token().map(|t| t.expose().to_owned())
+    fn policy(&self) -> Policy {
+        Policy {
+            max_retries: self.max_retries,
+            retry_delay_ms: self.retry_delay_ms,
+        }
     }
 }
 
@@ -198,7 +186,6 @@ fn parse_options(options: &JsValue) -> Result<Settings, Error> {
     };
     Ok(Settings {
         api,
-        fetch,
         timeout_ms: number(
             options,
             "timeoutMs",
@@ -223,226 +210,191 @@ fn parse_options(options: &JsValue) -> Result<Settings, Error> {
     })
 }
 
-/// Waits `ms`, or fails with an abort when the signal fires.
-async fn pause(endpoint: Endpoint, ms: f64, signal: &JsValue) -> Result<(), Failure> {
-    JsFuture::from(host::sleep(ms, signal))
-        .await
-        .map(|_| ())
-        .map_err(|e| Failure::Abort {
-            endpoint,
-            cause: get(&e, "cause"),
-        })
-}
-
-/// A planned call with its decoder, erased to one type so that every method shares one
-/// exchange loop and one promise adapter (each generic copy cost ~7 KB of wasm).
-struct Prepared {
+/// A planned call: what to send, the decisions of its retries (and guard), and its decoding.
+#[wasm_bindgen]
+pub struct Pending {
     endpoint: Endpoint,
     method: &'static str,
     url: String,
     body: Option<String>,
-    idempotent: bool,
     reply: ReplyPlan<'static>,
     secret: Option<String>,
+    call: Call,
+    timeout_ms: f64,
 }
 
-/// The reply handed to JS: the body as received, parsed by the engine's `JSON.parse`, plus the
-/// fields the core derives (counts, `respCode`). The core's typed decode has checked that body
-/// first, so it fits the generated types; unlisted keys are there as received. Measured in
-/// bench/boundary.mjs against serializing the typed reply back to JSON text or through
-/// serde-wasm-bindgen: ~1.8x faster for a 100-course page, and no Serialize code in the wasm.
-fn prepare<R: Reply + 'static>(req: Request<R>) -> Prepared {
-    let reply = req.plan();
-    Prepared {
-        endpoint: req.endpoint(),
-        method: req.method().as_str(),
-        url: req.url().to_owned(),
-        body: req.body().map(str::to_owned),
-        idempotent: req.is_idempotent(),
-        secret: reply.secret.map(str::to_owned),
-        reply: ReplyPlan {
-            secret: None,
-            ..reply
-        },
-    }
-}
+/// `Pending.poll` answers: send now, or the call is over; any other value is a wait in ms.
+const SEND: f64 = -1.0;
+const FINISH: f64 = -2.0;
 
-/// Turns (HTTP status, body) into the JS reply.
-fn decode(p: &Prepared, status: u16, body: &Uint8Array) -> Result<JsValue, Failure> {
-    let plan = ReplyPlan {
-        secret: p.secret.as_deref(),
-        ..p.reply
-    };
-    let checked = check_reply(&plan, status, &body.to_vec())?;
-    // JS parses the bytes it already holds (no copy of the text out of wasm); the gate has
-    // checked that they are UTF-8 and JSON of the reply's shape.
-    let value = host::parse_body(body).map_err(|_| {
-        Failure::Core(Error::Decode(DecodeError {
-            endpoint: p.endpoint,
-            status,
-            path: ".".into(),
-            detail: "the body is not valid UTF-8".into(),
-        }))
-    })?;
-    if let Some(derived) = (plan.derived)(&checked.head, checked.tally) {
-        let derived = parse_js(&derived);
-        js_sys::Object::assign(
-            value.unchecked_ref::<js_sys::Object>(),
-            derived.unchecked_ref::<js_sys::Object>(),
-        );
-    }
-    Ok(value)
-}
-
-/// Sends the call until it has an answer worth decoding, retrying GETs on transient failures.
-async fn exchange(
-    s: &Settings,
-    p: &Prepared,
-    signal: &JsValue,
-) -> Result<(u16, Uint8Array), Failure> {
-    let endpoint = p.endpoint;
-    let mut attempt = 0;
-    loop {
-        let promise = host::fetch_once(
-            &s.fetch,
-            p.method,
-            &p.url,
-            p.body.clone(),
-            s.timeout_ms,
-            signal,
-        );
-        // How the attempt ended, and when a retry may follow (None: no retry).
-        let (result, outcome, retry_after) = match JsFuture::from(promise).await {
-            Ok(res) => {
-                let status = get(&res, "status").as_f64().unwrap_or(0.0);
-                let status = if (0.0..=999.0).contains(&status) {
-                    status as u16
-                } else {
-                    0
-                };
-                let body = get(&res, "body")
-                    .dyn_into::<Uint8Array>()
-                    .unwrap_or_else(|_| Uint8Array::new_with_length(0));
-                let retry_after = get(&res, "retryAfterMs").as_f64().filter(|ms| *ms >= 0.0);
-                (Ok((status, body)), Attempt::Status(status), retry_after)
-            }
-            Err(e) => {
-                let cause = get(&e, "cause");
-                match get(&e, "lpmFailure").as_string().as_deref() {
-                    Some("abort") => return Err(Failure::Abort { endpoint, cause }),
-                    Some("timeout") => {
-                        let timeout_ms = s.timeout_ms;
-                        (
-                            Err(Failure::Timeout {
-                                endpoint,
-                                timeout_ms,
-                                cause,
-                            }),
-                            Attempt::Timeout,
-                            None,
-                        )
-                    }
-                    _ => (
-                        Err(Failure::Network { endpoint, cause }),
-                        Attempt::Network,
-                        None,
-                    ),
-                }
-            }
-        };
-        let delay = retry::delay_ms(attempt, s.retry_delay_ms, retry_after);
-        match delay {
-            Some(ms) if retry::should_retry(p.idempotent, outcome, attempt, s.max_retries) => {
-                pause(endpoint, ms, signal).await?;
-                attempt += 1;
-            }
-            _ => return result,
-        }
-    }
-}
-
-/// Keeps the create interval: rejects, or waits, and records the call.
-async fn keep_interval(s: &Settings, wait: bool, signal: &JsValue) -> Result<(), Failure> {
-    let endpoint = Endpoint::CreateUsers;
-    let key = s.guard_key();
-    if s.guard != GuardMode::Off {
-        loop {
-            let now = host::now();
-            let Some(at) = GUARD.with(|g| g.borrow().next_allowed_at(&key, now, s.interval_ms))
-            else {
-                break;
-            };
-            if !(wait || s.guard == GuardMode::Wait) {
-                return Err(Failure::Interval {
-                    endpoint,
-                    next_allowed_at: at,
-                    wait_ms: at - now,
-                });
-            }
-            pause(endpoint, at - now, signal).await?;
-        }
-    }
-    // The two ways fetchOnce fails before sending anything: such a call must not be recorded.
-    if get(signal, "aborted").as_bool() == Some(true) {
-        return Err(Failure::Abort {
-            endpoint,
-            cause: get(signal, "reason"),
-        });
-    }
-    if !(s.fetch.is_function() || get(&js_sys::global(), "fetch").is_function()) {
-        let cause = js_sys::Error::new("no fetch function is available").into();
-        return Err(Failure::Network { endpoint, cause });
-    }
-    // Recorded when sent: a create whose answer is lost may still have created accounts.
-    GUARD.with(|g| g.borrow_mut().record(&key, host::now()));
-    Ok(())
-}
-
-/// The typed client of the management API.
 #[wasm_bindgen]
-pub struct Client {
-    inner: Rc<Settings>,
+impl Pending {
+    /// The endpoint's name (`get-multi-user`).
+    #[wasm_bindgen(getter)]
+    pub fn endpoint(&self) -> String {
+        self.endpoint.key().into()
+    }
+
+    /// The HTTP method.
+    #[wasm_bindgen(getter)]
+    pub fn method(&self) -> String {
+        self.method.into()
+    }
+
+    /// The URL, token included: for the fetch only.
+    #[wasm_bindgen(getter)]
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// The JSON body, if any.
+    #[wasm_bindgen(getter)]
+    pub fn body(&self) -> Option<String> {
+        self.body.clone()
+    }
+
+    /// The per-attempt timeout in ms (0: none).
+    #[wasm_bindgen(getter, js_name = timeoutMs)]
+    pub fn timeout_ms(&self) -> f64 {
+        self.timeout_ms
+    }
+
+    /// What to do at `now`: -1 send, -2 finish, else wait that many ms. A create refused by the
+    /// interval guard throws its `IntervalError` data.
+    pub fn poll(&mut self, now: f64) -> Result<f64, JsValue> {
+        match GUARD.with(|g| self.call.poll(now, &mut g.borrow_mut())) {
+            Next::Send { .. } => Ok(SEND),
+            Next::Finish => Ok(FINISH),
+            Next::Wait { ms } => Ok(ms.max(0.0)),
+            Next::Refuse {
+                next_allowed_at,
+                wait_ms,
+            } => Err(Failure::Interval {
+                endpoint: self.endpoint,
+                next_allowed_at,
+                wait_ms,
+            }
+            .into_js(None)),
+        }
+    }
+
+    /// The attempt ended with an HTTP answer; `true` when it is final. `retry_after_ms` < 0:
+    /// none was sent.
+    #[wasm_bindgen(js_name = handleResponse)]
+    pub fn handle_response(&mut self, now: f64, status: u16, retry_after_ms: f64) -> bool {
+        let ra = (retry_after_ms >= 0.0 || retry_after_ms.is_nan()).then_some(retry_after_ms);
+        self.call
+            .handle_response(now, status, ra.filter(|ms| !ms.is_nan()))
+    }
+
+    /// The attempt failed (network error, or a timeout); `true` when the failure is final.
+    #[wasm_bindgen(js_name = handleFailure)]
+    pub fn handle_failure(&mut self, now: f64, timed_out: bool) -> bool {
+        self.call.handle_failure(now, timed_out)
+    }
+
+    /// Checks the final answer: the derived fields as JSON text (or nothing) when it is a success
+    /// that fits the reply; else throws the error's data.
+    pub fn decode(&self, status: u16, body: &[u8]) -> Result<Option<String>, JsValue> {
+        let plan = ReplyPlan {
+            secret: self.secret.as_deref(),
+            ..self.reply
+        };
+        let checked = check_reply(&plan, status, body)
+            .map_err(|e| Failure::Core(e).into_js(self.secret.as_deref()))?;
+        Ok((plan.derived)(&checked.head, checked.tally))
+    }
+
+    /// The data of a failure the host saw: `network`, `timeout` or `abort`.
+    pub fn failure(&self, kind: &str) -> JsValue {
+        let endpoint = self.endpoint;
+        match kind {
+            "timeout" => Failure::Timeout {
+                endpoint,
+                timeout_ms: self.timeout_ms,
+            },
+            "abort" => Failure::Abort { endpoint },
+            _ => Failure::Network { endpoint },
+        }
+        .into_js(None)
+    }
+
+    /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
+    pub fn redact(&self, text: &str) -> String {
+        crate::error::redact(text, self.secret.as_deref())
+    }
+
+    /// Whether the call carries a token (then host errors are copied clean before they are
+    /// attached as causes).
+    #[wasm_bindgen(getter, js_name = hasToken)]
+    pub fn has_token(&self) -> bool {
+        self.secret.is_some()
+    }
+
+    /// Whether `text` shows the token.
+    pub fn leaks(&self, text: &str) -> bool {
+        self.secret.is_some() && self.redact(text) != text
+    }
 }
 
-impl Client {
-    /// Plans with the core, then runs and decodes in a promise. Planning errors reject too.
-    fn call<R, P>(&self, options: &JsValue, plan: P) -> Promise
+/// The typed client's core: options, planning and the guard; the package's `Client` wraps it.
+#[wasm_bindgen]
+pub struct Core {
+    inner: Settings,
+}
+
+impl Core {
+    fn pending<R: Reply + 'static>(&self, req: Request<R>, guard: Option<bool>) -> Pending {
+        let s = &self.inner;
+        let reply = req.plan();
+        let secret = reply.secret.map(str::to_owned);
+        let call = match guard {
+            Some(wait) => Call::guarded(
+                s.policy(),
+                GuardSpec {
+                    key: s.guard_key(),
+                    mode: s.guard,
+                    interval_ms: s.interval_ms,
+                },
+                wait,
+            ),
+            None => Call::new(req.is_idempotent(), s.policy()),
+        };
+        Pending {
+            endpoint: req.endpoint(),
+            method: req.method().as_str(),
+            url: req.url().to_owned(),
+            body: req.body().map(str::to_owned),
+            reply: ReplyPlan {
+                secret: None,
+                ..reply
+            },
+            secret,
+            call,
+            timeout_ms: s.timeout_ms,
+        }
+    }
+
+    /// Plans a call; planning errors throw their data.
+    fn call<R, P>(&self, plan: P) -> Result<Pending, JsValue>
     where
         R: Reply + 'static,
         P: FnOnce(&Api) -> Result<Request<R>, Error>,
     {
-        self.launch(options, plan(&self.inner.api).map(prepare), false)
+        plan(&self.inner.api)
+            .map(|req| self.pending(req, None))
+            .map_err(|e| Failure::Core(e).into_js(None))
     }
 
-    /// As `call`, for bulk creates: keeps the create interval first.
-    fn create<R, P>(&self, options: &JsValue, plan: P) -> Promise
+    /// As `call`, for bulk creates: kept by the create-interval guard (`wait`: wait it out).
+    fn create<R, P>(&self, wait: bool, plan: P) -> Result<Pending, JsValue>
     where
         R: Reply + 'static,
         P: FnOnce(&Api) -> Result<Request<R>, Error>,
     {
-        self.launch(options, plan(&self.inner.api).map(prepare), true)
-    }
-
-    fn launch(
-        &self,
-        options: &JsValue,
-        prepared: Result<Prepared, Error>,
-        guarded: bool,
-    ) -> Promise {
-        let s = Rc::clone(&self.inner);
-        let signal = get(options, "signal");
-        let wait = get(options, "waitForInterval").as_bool().unwrap_or(false);
-        future_to_promise(async move {
-            let run = async {
-                let p = prepared?;
-                if guarded {
-                    keep_interval(&s, wait, &signal).await?;
-                }
-                let (status, body) = exchange(&s, &p, &signal).await?;
-                decode(&p, status, &body)
-            };
-            run.await.map_err(|f| f.into_js(s.secret().as_deref()))
-        })
+        plan(&self.inner.api)
+            .map(|req| self.pending(req, Some(wait)))
+            .map_err(|e| Failure::Core(e).into_js(None))
     }
 }
 
@@ -465,35 +417,31 @@ fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
 }
 
 #[wasm_bindgen]
-impl Client {
-    /// A client of one platform. Throws `ConfigError` on unusable options.
+impl Core {
+    /// A client core of one platform. Throws `ConfigError` data on unusable options.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
-    ) -> Result<Client, JsValue> {
-        let settings = parse_options(&options).map_err(|e| Failure::Core(e).into_js(None))?;
-        Ok(Client {
-            inner: Rc::new(settings),
-        })
+    ) -> Result<Core, JsValue> {
+        let inner = parse_options(&options).map_err(|e| Failure::Core(e).into_js(None))?;
+        Ok(Core { inner })
     }
 
-    /// The same client with another token (e.g. the one `login` returned).
+    /// The same core with another token.
     #[wasm_bindgen(js_name = withToken)]
     pub fn with_token(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] token: JsValue,
-    ) -> Result<Client, JsValue> {
+    ) -> Result<Core, JsValue> {
         let token = token
             .as_string()
             .ok_or_else(|| Failure::Core(option_error("token", "a string")).into_js(None))?;
-        let mut settings = (*self.inner).clone();
-        settings.api = settings
+        let mut inner = self.inner.clone();
+        inner.api = inner
             .api
             .with_token(&token)
             .map_err(|e| Failure::Core(e).into_js(None))?;
-        Ok(Client {
-            inner: Rc::new(settings),
-        })
+        Ok(Core { inner })
     }
 
     /// The normalised base URL.
@@ -505,145 +453,126 @@ impl Client {
     /// Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
     /// also when none could be created (code 13). Validates first; keeps the contract's 10-minute
     /// interval (see `createInterval`); never retried automatically.
-    #[wasm_bindgen(js_name = createUsers, unchecked_return_type = "Promise<CreateUsersReply>")]
+    #[wasm_bindgen(js_name = createUsers, unchecked_return_type = "Pending")]
     pub fn create_users(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewUser[]")] users: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: JsValue,
-    ) -> Promise {
+        #[wasm_bindgen(js_name = "wait")] wait: bool,
+    ) -> Result<Pending, JsValue> {
         let users = json_in(Endpoint::CreateUsers, &users);
-        self.create(&options, move |api| {
+        self.create(wait, |api| {
             api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
         })
     }
 
     /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
     /// the response of `create-single-user` is unpublished. Same guard and validation as `createUsers`.
-    #[wasm_bindgen(js_name = createUser, unchecked_return_type = "Promise<CreateUsersReply>")]
+    #[wasm_bindgen(js_name = createUser, unchecked_return_type = "Pending")]
     pub fn create_user(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewUser")] user: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: JsValue,
-    ) -> Promise {
+        #[wasm_bindgen(js_name = "wait")] wait: bool,
+    ) -> Result<Pending, JsValue> {
         let users = json_in(Endpoint::CreateUsers, &user).map(|u| ["[", &u, "]"].concat());
-        self.create(&options, move |api| {
+        self.create(wait, |api| {
             api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
         })
     }
 
     /// The raw `users/create-single-user` call: resolves with the envelope as received (its
     /// response is unpublished). Not guarded by the bulk interval; never retried.
-    #[wasm_bindgen(js_name = createSingleUserRaw, unchecked_return_type = "Promise<RawReply>")]
+    #[wasm_bindgen(js_name = createSingleUserRaw, unchecked_return_type = "Pending")]
     pub fn create_single_user_raw(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewUser")] user: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let user = json_in(Endpoint::CreateUser, &user);
-        self.call(&options, move |api| {
-            api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?)
-        })
+        self.call(|api| api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?))
     }
 
     /// A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100.
-    #[wasm_bindgen(js_name = getUsers, unchecked_return_type = "Promise<UserList>")]
+    #[wasm_bindgen(js_name = getUsers, unchecked_return_type = "Pending")]
     pub fn get_users(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let page = params_in(Endpoint::GetUsers, &params);
-        self.call(&options, move |api| {
+        self.call(|api| {
             let page = tree(Endpoint::GetUsers, &page)?;
             api.get_users_value(member(&page, "start"), member(&page, "limit"))
         })
     }
 
     /// One account by id (`users/get-single-user/<id>`).
-    #[wasm_bindgen(js_name = getUser, unchecked_return_type = "Promise<UserReply>")]
+    #[wasm_bindgen(js_name = getUser, unchecked_return_type = "Pending")]
     pub fn get_user(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let id = json_in(Endpoint::GetUser, &id);
-        self.call(&options, move |api| {
-            api.get_user_value(&tree(Endpoint::GetUser, &id)?)
-        })
+        self.call(|api| api.get_user_value(&tree(Endpoint::GetUser, &id)?))
     }
 
     /// The token's own account (`users/get-me`).
-    #[wasm_bindgen(js_name = getMe, unchecked_return_type = "Promise<UserReply>")]
-    pub fn get_me(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
-        self.call(&options, |api| api.get_me())
+    #[wasm_bindgen(js_name = getMe, unchecked_return_type = "Pending")]
+    pub fn get_me(&self) -> Result<Pending, JsValue> {
+        self.call(|api| api.get_me())
     }
 
     /// One account by e-mail (tried first) or username (`users/search-user`).
-    #[wasm_bindgen(js_name = searchUser, unchecked_return_type = "Promise<UserReply>")]
+    #[wasm_bindgen(js_name = searchUser, unchecked_return_type = "Pending")]
     pub fn search_user(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchUserParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let params = params_in(Endpoint::SearchUser, &params);
-        self.call(&options, move |api| {
+        self.call(|api| {
             let params = tree(Endpoint::SearchUser, &params)?;
             api.search_user_value(member(&params, "email"), member(&params, "username"))
         })
     }
 
     /// One course by id (`courses/get-single-course/<id>`).
-    #[wasm_bindgen(js_name = getCourse, unchecked_return_type = "Promise<CourseReply>")]
+    #[wasm_bindgen(js_name = getCourse, unchecked_return_type = "Pending")]
     pub fn get_course(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let id = json_in(Endpoint::GetCourse, &id);
-        self.call(&options, move |api| {
-            api.get_course_value(&tree(Endpoint::GetCourse, &id)?)
-        })
+        self.call(|api| api.get_course_value(&tree(Endpoint::GetCourse, &id)?))
     }
 
     /// A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100.
-    #[wasm_bindgen(js_name = getCourses, unchecked_return_type = "Promise<CourseList>")]
+    #[wasm_bindgen(js_name = getCourses, unchecked_return_type = "Pending")]
     pub fn get_courses(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let page = params_in(Endpoint::GetCourses, &params);
-        self.call(&options, move |api| {
+        self.call(|api| {
             let page = tree(Endpoint::GetCourses, &page)?;
             api.get_courses_value(member(&page, "start"), member(&page, "limit"))
         })
     }
 
     /// Courses whose title matches the keywords (`courses/search-course`).
-    #[wasm_bindgen(js_name = searchCourses, unchecked_return_type = "Promise<CourseList>")]
+    #[wasm_bindgen(js_name = searchCourses, unchecked_return_type = "Pending")]
     pub fn search_courses(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] title: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let title = json_in(Endpoint::SearchCourses, &title);
-        self.call(&options, move |api| {
-            api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?)
-        })
+        self.call(|api| api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?))
     }
 
     /// Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
-    #[wasm_bindgen(js_name = addCoursesToUsers, unchecked_return_type = "Promise<AddCoursesReply>")]
+    #[wasm_bindgen(js_name = addCoursesToUsers, unchecked_return_type = "Pending")]
     pub fn add_courses_to_users(
         &self,
         #[wasm_bindgen(unchecked_param_type = "AddCoursesInput")] input: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let input = params_in(Endpoint::AddCoursesToUsers, &input);
-        self.call(&options, move |api| {
+        self.call(|api| {
             let input = tree(Endpoint::AddCoursesToUsers, &input)?;
             api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
         })
@@ -651,16 +580,15 @@ impl Client {
 
     /// Logs in (`users/login-user`, platform notes) and resolves with the token and its expiry.
     /// Needs no token; pass the result to `withToken`.
-    #[wasm_bindgen(unchecked_return_type = "Promise<LoginReply>")]
+    #[wasm_bindgen(unchecked_return_type = "Pending")]
     pub fn login(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] email: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] password: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    ) -> Result<Pending, JsValue> {
         let email = json_in(Endpoint::Login, &email);
         let password = json_in(Endpoint::Login, &password);
-        self.call(&options, move |api| {
+        self.call(|api| {
             api.login_value(
                 &tree(Endpoint::Login, &email)?,
                 &tree(Endpoint::Login, &password)?,
@@ -668,18 +596,18 @@ impl Client {
         })
     }
 
-    /// When the next bulk create of this base URL and token is allowed, or `null` when it is now.
-    #[wasm_bindgen(js_name = nextCreateAllowedAt, unchecked_return_type = "Date | null")]
-    pub fn next_create_allowed_at(&self) -> JsValue {
+    /// When the next bulk create of this base URL and token is allowed (ms since the epoch), or
+    /// `NaN` when it is now (or the guard is off).
+    #[wasm_bindgen(js_name = nextCreateAllowedAt)]
+    pub fn next_create_allowed_at(&self, now: f64) -> f64 {
         let s = &self.inner;
-        let key = s.guard_key();
-        let at = GUARD.with(|g| g.borrow().next_allowed_at(&key, host::now(), s.interval_ms));
-        match at {
-            Some(at) if s.guard != GuardMode::Off => {
-                js_sys::Date::new(&JsValue::from_f64(at)).into()
-            }
-            _ => JsValue::NULL,
+        if s.guard == GuardMode::Off {
+            return f64::NAN;
         }
+        let key = s.guard_key();
+        GUARD
+            .with(|g| g.borrow().next_allowed_at(&key, now, s.interval_ms))
+            .unwrap_or(f64::NAN)
     }
 }
 
