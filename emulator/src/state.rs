@@ -27,8 +27,9 @@ pub struct Account {
 }
 
 impl Account {
+    /// Same e-mail: compared trimmed and ignoring case.
     pub fn email_matches(&self, email: &str) -> bool {
-        let wanted = email.to_lowercase();
+        let wanted = email.trim().to_lowercase();
         self.record
             .get("emails")
             .and_then(Value::as_array)
@@ -36,17 +37,19 @@ impl Account {
                 emails.iter().any(|e| {
                     e.get("address")
                         .and_then(Value::as_str)
-                        .is_some_and(|a| a.to_lowercase() == wanted)
+                        .is_some_and(|a| a.trim().to_lowercase() == wanted)
                 })
             })
             .unwrap_or(false)
     }
 
+    /// Same username: compared trimmed and ignoring case.
     pub fn username_matches(&self, username: &str) -> bool {
+        let wanted = username.trim().to_lowercase();
         self.record
             .get("username")
             .and_then(Value::as_str)
-            .is_some_and(|u| u.to_lowercase() == username.to_lowercase())
+            .is_some_and(|u| u.trim().to_lowercase() == wanted)
     }
 
     /// Adds an enrolment unless the account already has this course.
