@@ -7,6 +7,7 @@
 pub mod api;
 pub mod cli;
 pub mod config;
+pub mod conn;
 pub mod control;
 pub mod faults;
 pub mod routes;
@@ -95,7 +96,9 @@ pub async fn bind(host: &str, port: u16) -> std::io::Result<(TcpListener, Socket
     Ok((listener, addr))
 }
 
-/// Serves the emulator on an already bound listener until the task is dropped.
+/// Serves the emulator on an already bound listener until the task is dropped, with the
+/// header-read timeout and connection limit of `state.cfg` (see [`conn::serve`]).
 pub async fn serve(listener: TcpListener, state: AppState) -> std::io::Result<()> {
-    axum::serve(listener, app(state)).await
+    let cfg = std::sync::Arc::clone(&state.cfg);
+    conn::serve(listener, app(state), &cfg).await
 }

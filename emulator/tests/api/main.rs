@@ -8,4 +8,5 @@ mod cli;
 mod control;
 mod courses;
 mod create;
+mod net;
 mod users;
