@@ -58,6 +58,8 @@ pub struct Config {
     pub capacity: usize,
     /// Minimum interval between create-multi-user calls (only recorded, never enforced).
     pub create_interval_secs: u64,
+    /// Minimum spacing of create-user-login-token calls (platform advice: 5 s; only recorded).
+    pub login_token_interval_ms: u64,
     pub status_mode: StatusMode,
     pub check_order: CheckOrder,
     /// HTTP status for "no permission": 401 (default) or 403.
@@ -88,6 +90,7 @@ impl Default for Config {
             expired_token: DEFAULT_EXPIRED_TOKEN.to_string(),
             capacity: 10_000,
             create_interval_secs: 600,
+            login_token_interval_ms: 5000,
             status_mode: StatusMode::Documented,
             check_order: CheckOrder::Documented,
             permission_status: 401,

@@ -1,4 +1,4 @@
-//! The control API under `/_emulator/`: reset, capacity, faults, create-call log, state.
+//! The control API under `/_emulator/`: reset, capacity, faults, call logs, state.
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::api::json_response;
 use crate::config::Seed;
-use crate::state::{AppState, Fault, FaultKind};
+use crate::state::{AppState, Fault, FaultKind, LoggedCall};
 use crate::util::iso;
 
 pub fn router(state: AppState) -> Router {
@@ -22,6 +22,7 @@ pub fn router(state: AppState) -> Router {
             get(list_faults).post(add_fault).delete(clear_faults),
         )
         .route("/create-calls", get(create_calls))
+        .route("/login-token-calls", get(login_token_calls))
         .route("/state", get(state_counts))
         .with_state(state)
 }
@@ -138,16 +139,20 @@ async fn clear_faults(State(st): State<AppState>) -> Response {
     ok(json!({"ok": true, "faults": []}))
 }
 
-async fn create_calls(State(st): State<AppState>) -> Response {
-    let inner = st.lock();
-    let interval_ms = st.cfg.create_interval_secs as i64 * 1000;
-    let calls: Vec<Value> = inner
-        .create_calls
+/// The calls of a spaced endpoint and the pairs of consecutive calls closer than `interval_ms`:
+/// `{"calls":[{"at","token",<detail>}],"violations":[{"previous","at","gapMs"}]}`.
+fn call_log(calls: &[LoggedCall], interval_ms: i64) -> Value {
+    let listed: Vec<Value> = calls
         .iter()
-        .map(|c| json!({"at": iso(c.at_ms), "items": c.items, "token": c.token_prefix}))
+        .map(|c| {
+            let mut m = serde_json::Map::new();
+            m.insert("at".into(), json!(iso(c.at_ms)));
+            m.insert(c.detail.0.into(), c.detail.1.clone());
+            m.insert("token".into(), json!(c.token_prefix));
+            Value::Object(m)
+        })
         .collect();
-    let violations: Vec<Value> = inner
-        .create_calls
+    let violations: Vec<Value> = calls
         .windows(2)
         .filter_map(|w| {
             let gap = w[1].at_ms - w[0].at_ms;
@@ -155,11 +160,21 @@ async fn create_calls(State(st): State<AppState>) -> Response {
                 .then(|| json!({"previous": iso(w[0].at_ms), "at": iso(w[1].at_ms), "gapMs": gap}))
         })
         .collect();
-    ok(json!({
-        "intervalSecs": st.cfg.create_interval_secs,
-        "calls": calls,
-        "violations": violations,
-    }))
+    json!({"calls": listed, "violations": violations})
+}
+
+async fn create_calls(State(st): State<AppState>) -> Response {
+    let secs = st.cfg.create_interval_secs;
+    let mut log = call_log(&st.lock().create_calls, secs as i64 * 1000);
+    log["intervalSecs"] = json!(secs);
+    ok(log)
+}
+
+async fn login_token_calls(State(st): State<AppState>) -> Response {
+    let ms = st.cfg.login_token_interval_ms;
+    let mut log = call_log(&st.lock().login_token_calls, ms as i64);
+    log["intervalMs"] = json!(ms);
+    ok(log)
 }
 
 async fn state_counts(State(st): State<AppState>) -> Response {
@@ -177,5 +192,6 @@ async fn state_counts(State(st): State<AppState>) -> Response {
         "enrolments": enrolments,
         "faults": inner.faults.len(),
         "createCalls": inner.create_calls.len(),
+        "loginTokenCalls": inner.login_token_calls.len(),
     }))
 }

@@ -42,6 +42,10 @@ pub fn app(state: AppState) -> Router {
         ("users/get-me", any(users::get_me)),
         ("users/search-user", any(users::search)),
         ("users/login-user", any(login::login)),
+        (
+            "users/create-user-login-token",
+            any(login::create_login_token),
+        ),
         ("courses/get-multi-course", any(courses::get_multi)),
         ("courses/search-course", any(courses::search)),
         (

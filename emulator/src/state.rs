@@ -146,11 +146,26 @@ pub struct Fault {
     pub msg: String,
 }
 
+/// A call of an endpoint the platform asks to space out (create-multi-user,
+/// create-user-login-token), as the control API reports it.
 #[derive(Debug, Clone)]
-pub struct CreateCall {
+pub struct LoggedCall {
     pub at_ms: i64,
-    pub items: usize,
+    /// The caller's token cut to 4 characters and `…` (the log never holds a whole token).
     pub token_prefix: String,
+    /// The member that says what the call was about: `("items", n)`, `("userId", id)`.
+    pub detail: (&'static str, Value),
+}
+
+impl LoggedCall {
+    pub fn now(token: &str, detail: (&'static str, Value)) -> LoggedCall {
+        let prefix: String = token.chars().take(4).collect();
+        LoggedCall {
+            at_ms: crate::util::now_ms(),
+            token_prefix: format!("{prefix}…"),
+            detail,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -160,7 +175,8 @@ pub struct Inner {
     pub tokens: HashMap<String, TokenInfo>,
     pub capacity: usize,
     pub faults: Vec<Fault>,
-    pub create_calls: Vec<CreateCall>,
+    pub create_calls: Vec<LoggedCall>,
+    pub login_token_calls: Vec<LoggedCall>,
     pub rng: Rng,
     pub seq: u64,
 }
@@ -202,6 +218,7 @@ impl Inner {
             capacity: cfg.capacity,
             faults: Vec::new(),
             create_calls: Vec::new(),
+            login_token_calls: Vec::new(),
             rng: Rng::from_clock(),
             seq,
         }
@@ -274,7 +291,7 @@ impl AppState {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Restores the seeded state: accounts, courses, tokens, capacity, faults and create-call log.
+    /// Restores the seeded state: accounts, courses, tokens, capacity, faults and call logs.
     pub fn reset(&self, seed: Seed) {
         let fresh = Inner::new(&self.cfg, seed);
         *self.lock() = fresh;

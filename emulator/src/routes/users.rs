@@ -11,7 +11,7 @@ use crate::api::{
     MSG_INVALID_TOKEN, MSG_INVALID_TOKEN_BARS, MSG_SUCCESS,
 };
 use crate::config::Config;
-use crate::state::{Account, AppState, CreateCall, FaultKind, Inner};
+use crate::state::{Account, AppState, FaultKind, Inner, LoggedCall};
 use crate::util::{iso, now_ms};
 
 pub const MAX_ITEMS: usize = 100;
@@ -66,7 +66,8 @@ fn create_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
         users_array(ctx, "No request body").map(drop)
     })?;
     let items = users_array(ctx, "No request body")?;
-    record_create_call(&mut inner, &caller.token, items.len());
+    let call = LoggedCall::now(&caller.token, ("items", json!(items.len())));
+    inner.create_calls.push(call);
     if items.len() > MAX_ITEMS {
         return Err(ApiErr::bad(
             "09",
@@ -108,15 +109,6 @@ fn create_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
         return Err(e);
     }
     Ok(success("users", Value::Array(results), &msg))
-}
-
-fn record_create_call(inner: &mut Inner, token: &str, items: usize) {
-    let prefix: String = token.chars().take(4).collect();
-    inner.create_calls.push(CreateCall {
-        at_ms: now_ms(),
-        items,
-        token_prefix: format!("{prefix}…"),
-    });
 }
 
 /// The optional members of a creation item (platform notes: optional strings).

@@ -8,5 +8,6 @@ mod cli;
 mod control;
 mod courses;
 mod create;
+mod login_token;
 mod net;
 mod users;
