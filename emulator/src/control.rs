@@ -2,7 +2,7 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, Uri};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::api::json_response;
 use crate::config::Seed;
 use crate::state::{AppState, Fault, FaultKind, LoggedCall};
-use crate::util::iso;
+use crate::util::{iso, parse_query};
 
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -23,7 +23,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/create-calls", get(create_calls))
         .route("/login-token-calls", get(login_token_calls))
-        .route("/state", get(state_counts))
+        .route("/state", get(state_report))
         .with_state(state)
 }
 
@@ -97,7 +97,7 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
         .and_then(Value::as_str)
         .and_then(FaultKind::parse)
     else {
-        return bad("kind must be one of delay, html500, truncated, close, status, respcode, authfail, resourcefail, itemerror");
+        return bad("kind must be one of delay, html500, truncated, close, drop, reset, status, respcode, authfail, resourcefail, itemerror");
     };
     let count = v.get("count").and_then(Value::as_u64).unwrap_or(1);
     let status = v
@@ -177,7 +177,35 @@ async fn login_token_calls(State(st): State<AppState>) -> Response {
     ok(log)
 }
 
+/// The counts; with `?records=1` (or `true`) also `records: {users, courses}`, every record as
+/// the list endpoints serve it, in their order.
+async fn state_report(State(st): State<AppState>, uri: Uri) -> Response {
+    let mut v = counts(&st);
+    if parse_query(uri.query())
+        .get("records")
+        .is_some_and(|r| r == "1" || r == "true")
+    {
+        let inner = st.lock();
+        let users: Vec<Value> = inner
+            .accounts_newest_first()
+            .into_iter()
+            .map(|a| Value::Object(a.record.clone()))
+            .collect();
+        let courses: Vec<Value> = inner
+            .courses_newest_first()
+            .into_iter()
+            .map(|c| Value::Object(c.record.clone()))
+            .collect();
+        v["records"] = json!({"users": users, "courses": courses});
+    }
+    ok(v)
+}
+
 async fn state_counts(State(st): State<AppState>) -> Response {
+    ok(counts(&st))
+}
+
+fn counts(st: &AppState) -> Value {
     let inner = st.lock();
     let enrolments: usize = inner
         .accounts
@@ -185,7 +213,7 @@ async fn state_counts(State(st): State<AppState>) -> Response {
         .filter_map(|a| a.record.get("myCourses").and_then(Value::as_array))
         .map(Vec::len)
         .sum();
-    ok(json!({
+    json!({
         "accounts": inner.accounts.len(),
         "courses": inner.courses.len(),
         "capacity": inner.capacity,
@@ -193,5 +221,5 @@ async fn state_counts(State(st): State<AppState>) -> Response {
         "faults": inner.faults.len(),
         "createCalls": inner.create_calls.len(),
         "loginTokenCalls": inner.login_token_calls.len(),
-    }))
+    })
 }

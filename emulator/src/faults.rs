@@ -1,6 +1,7 @@
 //! Fault injection: a middleware in front of every `/manage/api` endpoint that
 //! consumes the next pending fault of that endpoint (see `control.rs`).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{to_bytes, Body, Bytes};
@@ -12,6 +13,7 @@ use futures_util::stream::{self, StreamExt};
 use serde_json::json;
 
 use crate::api::json_response;
+use crate::conn::ConnControl;
 use crate::state::{AppState, FaultKind};
 
 /// `create-multi-user` for `/manage/api/users/create-multi-user`, `get-single-user`
@@ -101,6 +103,24 @@ pub async fn layer(State(st): State<AppState>, mut req: Request, next: Next) -> 
                 status,
                 &json!({"respCode": fault.resp_code, "msg": fault.msg}),
             )
+        }
+        FaultKind::Drop | FaultKind::Reset => {
+            let ctl = req.extensions().get::<Arc<ConnControl>>().cloned();
+            let reset = fault.kind == FaultKind::Reset;
+            if !reset {
+                drop(next.run(req).await);
+            }
+            match ctl {
+                Some(ctl) => {
+                    ctl.close(reset);
+                    // The connection task drops this future with the connection.
+                    std::future::pending().await
+                }
+                // Served without `conn::serve`: a body that fails at once ends the connection.
+                None => Response::new(Body::from_stream(stream::once(async {
+                    Err::<Bytes, _>(std::io::Error::from(std::io::ErrorKind::ConnectionAborted))
+                }))),
+            }
         }
         FaultKind::AuthFail | FaultKind::ResourceFail | FaultKind::ItemError => {
             req.extensions_mut().insert(fault.kind);

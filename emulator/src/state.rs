@@ -115,6 +115,11 @@ pub enum FaultKind {
     ResourceFail,
     /// create-multi-user: every item that would succeed fails with `Server error in create new use`.
     ItemError,
+    /// The request runs (a create is committed), then the connection is closed before any byte
+    /// of the answer.
+    Drop,
+    /// The connection is reset (TCP RST) before the request runs.
+    Reset,
 }
 
 impl FaultKind {
@@ -129,6 +134,8 @@ impl FaultKind {
             "authfail" => FaultKind::AuthFail,
             "resourcefail" => FaultKind::ResourceFail,
             "itemerror" => FaultKind::ItemError,
+            "drop" => FaultKind::Drop,
+            "reset" => FaultKind::Reset,
             _ => return None,
         })
     }
