@@ -4,12 +4,13 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use axum::Router;
 use serde_json::{json, Value};
 
 use crate::api::json_response;
 use crate::config::Seed;
+use crate::faults::{redirect_to, DEFAULT_HUGE_BYTES, REDIRECTS};
 use crate::state::{AppState, Fault, FaultKind, LoggedCall};
 use crate::util::{iso, parse_query};
 
@@ -24,6 +25,7 @@ pub fn router(state: AppState) -> Router {
         .route("/create-calls", get(create_calls))
         .route("/login-token-calls", get(login_token_calls))
         .route("/state", get(state_report))
+        .route("/redirect-loop", any(redirect_loop))
         .with_state(state)
 }
 
@@ -78,6 +80,11 @@ fn fault_json(f: &Fault) -> Value {
     })
 }
 
+/// Where the `redirect` fault sends a request: a redirect (302) to itself, query kept, for ever.
+async fn redirect_loop(uri: Uri) -> Response {
+    redirect_to(StatusCode::FOUND, "/_emulator/redirect-loop", uri.query())
+}
+
 async fn list_faults(State(st): State<AppState>) -> Response {
     let inner = st.lock();
     let faults: Vec<Value> = inner.faults.iter().map(fault_json).collect();
@@ -97,7 +104,7 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
         .and_then(Value::as_str)
         .and_then(FaultKind::parse)
     else {
-        return bad("kind must be one of delay, html500, truncated, close, drop, reset, status, respcode, authfail, resourcefail, itemerror");
+        return bad("kind must be one of delay, html500, truncated, close, drop, reset, stallbody, huge, badutf8, redirect, status, respcode, authfail, resourcefail, itemerror");
     };
     let count = v.get("count").and_then(Value::as_u64).unwrap_or(1);
     let status = v
@@ -108,6 +115,9 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
     if kind == FaultKind::Status && status.is_none() {
         return bad("kind \"status\" needs \"status\" (100..999)");
     }
+    if kind == FaultKind::Redirect && !status.is_none_or(|s| REDIRECTS.contains(&s)) {
+        return bad("kind \"redirect\": status 301, 302, 303, 307 or 308 (default 302)");
+    }
     let fault = Fault {
         endpoint: endpoint.to_string(),
         remaining: u32::try_from(count).unwrap_or(u32::MAX),
@@ -115,16 +125,17 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
         delay_ms: v.get("delayMs").and_then(Value::as_u64).unwrap_or(1000),
         status,
         retry_after: v.get("retryAfter").and_then(Value::as_u64),
-        resp_code: v
-            .get("respCode")
-            .and_then(Value::as_str)
-            .unwrap_or("99")
-            .to_string(),
+        resp_code: v.get("respCode").cloned().unwrap_or_else(|| json!("99")),
         msg: v
             .get("msg")
             .and_then(Value::as_str)
             .unwrap_or("Injected fault")
             .to_string(),
+        bytes: v
+            .get("bytes")
+            .and_then(Value::as_u64)
+            .unwrap_or(DEFAULT_HUGE_BYTES),
+        chunked: v.get("chunked").and_then(Value::as_bool).unwrap_or(false),
     };
     let mut inner = st.lock();
     if fault.remaining > 0 {

@@ -120,6 +120,14 @@ pub enum FaultKind {
     Drop,
     /// The connection is reset (TCP RST) before the request runs.
     Reset,
+    /// Head and half the body, a stall of `delay_ms`, then the rest.
+    StallBody,
+    /// The answer padded (in its `msg`) to exactly `bytes` bytes, streamed.
+    Huge,
+    /// The answer with bytes that are not UTF-8 at the start of its `msg`.
+    BadUtf8,
+    /// A redirect to `/_emulator/redirect-loop`, which redirects to itself.
+    Redirect,
 }
 
 impl FaultKind {
@@ -136,6 +144,10 @@ impl FaultKind {
             "itemerror" => FaultKind::ItemError,
             "drop" => FaultKind::Drop,
             "reset" => FaultKind::Reset,
+            "stallbody" => FaultKind::StallBody,
+            "huge" => FaultKind::Huge,
+            "badutf8" => FaultKind::BadUtf8,
+            "redirect" => FaultKind::Redirect,
             _ => return None,
         })
     }
@@ -149,8 +161,13 @@ pub struct Fault {
     pub delay_ms: u64,
     pub status: Option<u16>,
     pub retry_after: Option<u64>,
-    pub resp_code: String,
+    /// `respcode`: any JSON value (a number gives the numeric-respCode case).
+    pub resp_code: Value,
     pub msg: String,
+    /// `huge`: the size of the body.
+    pub bytes: u64,
+    /// `huge`: stream without Content-Length.
+    pub chunked: bool,
 }
 
 /// A call of an endpoint the platform asks to space out (create-multi-user,

@@ -11,6 +11,14 @@ pub const ADMIN: &str = "demo-admin-token-00000000000000000000000000";
 pub const USER: &str = "demo-user-token-000000000000000000000000000";
 pub const EXPIRED: &str = "demo-expired-token-000000000000000000000000";
 
+/// get-me, the simplest endpoint to put faults on.
+pub const ME: &str = "/manage/api/users/get-me";
+
+/// get-me with the admin token.
+pub fn me() -> String {
+    format!("{ME}?token={ADMIN}")
+}
+
 #[derive(Debug)]
 pub struct Resp {
     pub status: u16,
