@@ -17,7 +17,7 @@ USAGE: lpm-emulator [OPTIONS]
   --expired-token T          token that is expired
   --capacity N               maximum number of accounts (default 10000)
   --create-interval-secs S   interval between create-multi-user calls to check (default 600)
-  --login-token-interval-ms MS  spacing of create-user-login-token calls to check (default 5000)
+  --login-token-interval-ms MS              spacing of create-user-login-token calls to check (default 5000)
   --static DIR               serve DIR at / on the same origin
   --status-mode documented|always200        HTTP statuses (default documented)
   --check-order documented|auth-first       order of checks (default documented)
@@ -27,8 +27,8 @@ USAGE: lpm-emulator [OPTIONS]
   --default-limit N                         limit when omitted (default 20)
   --require-email                           create items without email fail
   --enforce-field-rules                     apply the platform's name/username/password rules
-  --header-timeout-ms MS     time a connection has to send its request headers (default 10000)
-  --max-connections N        connections served at once, others wait (default 512)
+  --header-timeout-ms MS                    time to send request headers, and again the body (default 10000)
+  --max-connections N                       connections served at once, others wait (default 512)
   -h, --help                                this text
 ";
 
