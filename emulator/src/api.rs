@@ -2,10 +2,12 @@
 //! every `/manage/api` handler.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use axum::body::{to_bytes, Body, Bytes};
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Map, Value};
 
@@ -117,6 +119,21 @@ pub fn finish(cfg: &Config, data_key: Option<&str>, result: ApiResult) -> Respon
             json_response(status_for(cfg, e.class), &Value::Object(m))
         }
     }
+}
+
+/// Middleware in front of every `/manage/api` handler: reads the request body within the
+/// connection timeout (`--header-timeout-ms`), so a client that stops sending its body cannot
+/// hold the connection. A body that stalls, or is larger than [`BODY_LIMIT`], reaches the handler
+/// empty ("no request body"); hyper then closes the connection, as the body was not read to its end.
+pub async fn read_body(State(st): State<AppState>, req: Request, next: Next) -> Response {
+    let (parts, body) = req.into_parts();
+    let deadline = Duration::from_millis(st.cfg.header_read_timeout_ms);
+    let bytes = match tokio::time::timeout(deadline, to_bytes(body, BODY_LIMIT)).await {
+        Ok(Ok(bytes)) => bytes,
+        _ => Bytes::new(),
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 /// What a handler needs from the request.

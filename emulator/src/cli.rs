@@ -17,6 +17,7 @@ USAGE: lpm-emulator [OPTIONS]
   --expired-token T          token that is expired
   --capacity N               maximum number of accounts (default 10000)
   --create-interval-secs S   interval between create-multi-user calls to check (default 600)
+  --login-token-interval-ms MS              spacing of create-user-login-token calls to check (default 5000)
   --static DIR               serve DIR at / on the same origin
   --status-mode documented|always200        HTTP statuses (default documented)
   --check-order documented|auth-first       order of checks (default documented)
@@ -26,6 +27,8 @@ USAGE: lpm-emulator [OPTIONS]
   --default-limit N                         limit when omitted (default 20)
   --require-email                           create items without email fail
   --enforce-field-rules                     apply the platform's name/username/password rules
+  --header-timeout-ms MS                    time to send request headers, and again the body (default 10000)
+  --max-connections N                       connections served at once, others wait (default 512)
   -h, --help                                this text
 ";
 
@@ -70,6 +73,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Cli>, Str
             "--expired-token" => c.expired_token = value(&flag)?,
             "--capacity" => c.capacity = num(&flag, &value(&flag)?)?,
             "--create-interval-secs" => c.create_interval_secs = num(&flag, &value(&flag)?)?,
+            "--login-token-interval-ms" => c.login_token_interval_ms = num(&flag, &value(&flag)?)?,
             "--static" => c.static_dir = Some(PathBuf::from(value(&flag)?)),
             "--status-mode" => {
                 c.status_mode = match value(&flag)?.as_str() {
@@ -97,6 +101,8 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Cli>, Str
             "--default-limit" => c.default_limit = num(&flag, &value(&flag)?)?,
             "--require-email" => c.require_email = true,
             "--enforce-field-rules" => c.enforce_field_rules = true,
+            "--header-timeout-ms" => c.header_read_timeout_ms = num(&flag, &value(&flag)?)?,
+            "--max-connections" => c.max_connections = num(&flag, &value(&flag)?)?,
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -110,6 +116,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Cli>, Str
         }
     }
     let c = &cli.config;
+    if c.header_read_timeout_ms == 0 || c.max_connections == 0 {
+        return Err("--header-timeout-ms and --max-connections must be at least 1".to_string());
+    }
     if c.admin_token == c.user_token
         || c.admin_token == c.expired_token
         || c.user_token == c.expired_token
@@ -155,5 +164,12 @@ mod tests {
         assert!(p(&["--port"]).is_err());
         assert!(p(&["--bogus"]).is_err());
         assert!(p(&["--help"]).unwrap().is_none());
+        let cli = p(&["--header-timeout-ms", "250", "--max-connections=7"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(cli.config.header_read_timeout_ms, 250);
+        assert_eq!(cli.config.max_connections, 7);
+        assert!(p(&["--max-connections", "0"]).is_err());
+        assert!(p(&["--header-timeout-ms", "0"]).is_err());
     }
 }

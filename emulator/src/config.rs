@@ -58,6 +58,8 @@ pub struct Config {
     pub capacity: usize,
     /// Minimum interval between create-multi-user calls (only recorded, never enforced).
     pub create_interval_secs: u64,
+    /// Minimum spacing of create-user-login-token calls (platform advice: 5 s; only recorded).
+    pub login_token_interval_ms: u64,
     pub status_mode: StatusMode,
     pub check_order: CheckOrder,
     /// HTTP status for "no permission": 401 (default) or 403.
@@ -73,6 +75,10 @@ pub struct Config {
     /// Enforce the platform's documented field rules on create (name >= 3, username 3-20 alnum, password 6-35).
     pub enforce_field_rules: bool,
     pub static_dir: Option<PathBuf>,
+    /// A connection must finish its request headers within this time (idle keep-alive too).
+    pub header_read_timeout_ms: u64,
+    /// Connections served at once; further ones wait in the listen backlog.
+    pub max_connections: usize,
 }
 
 impl Default for Config {
@@ -84,6 +90,7 @@ impl Default for Config {
             expired_token: DEFAULT_EXPIRED_TOKEN.to_string(),
             capacity: 10_000,
             create_interval_secs: 600,
+            login_token_interval_ms: 5000,
             status_mode: StatusMode::Documented,
             check_order: CheckOrder::Documented,
             permission_status: 401,
@@ -93,6 +100,9 @@ impl Default for Config {
             require_email: false,
             enforce_field_rules: false,
             static_dir: None,
+            header_read_timeout_ms: 10_000,
+            // Below the common soft limit of 1024 open files, leaving room for the rest.
+            max_connections: 512,
         }
     }
 }

@@ -1,17 +1,18 @@
-//! The control API under `/_emulator/`: reset, capacity, faults, create-call log, state.
+//! The control API under `/_emulator/`: reset, capacity, faults, call logs, state.
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, Uri};
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use axum::Router;
 use serde_json::{json, Value};
 
 use crate::api::json_response;
 use crate::config::Seed;
-use crate::state::{AppState, Fault, FaultKind};
-use crate::util::iso;
+use crate::faults::{redirect_to, DEFAULT_HUGE_BYTES, REDIRECTS};
+use crate::state::{AppState, Fault, FaultKind, LoggedCall};
+use crate::util::{iso, parse_query};
 
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -22,7 +23,9 @@ pub fn router(state: AppState) -> Router {
             get(list_faults).post(add_fault).delete(clear_faults),
         )
         .route("/create-calls", get(create_calls))
-        .route("/state", get(state_counts))
+        .route("/login-token-calls", get(login_token_calls))
+        .route("/state", get(state_report))
+        .route("/redirect-loop", any(redirect_loop))
         .with_state(state)
 }
 
@@ -77,6 +80,11 @@ fn fault_json(f: &Fault) -> Value {
     })
 }
 
+/// Where the `redirect` fault sends a request: a redirect (302) to itself, query kept, for ever.
+async fn redirect_loop(uri: Uri) -> Response {
+    redirect_to(StatusCode::FOUND, "/_emulator/redirect-loop", uri.query())
+}
+
 async fn list_faults(State(st): State<AppState>) -> Response {
     let inner = st.lock();
     let faults: Vec<Value> = inner.faults.iter().map(fault_json).collect();
@@ -96,7 +104,7 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
         .and_then(Value::as_str)
         .and_then(FaultKind::parse)
     else {
-        return bad("kind must be one of delay, html500, truncated, close, status, respcode, authfail, resourcefail, itemerror");
+        return bad("kind must be one of delay, html500, truncated, close, drop, reset, stallbody, huge, badutf8, redirect, status, respcode, authfail, resourcefail, itemerror");
     };
     let count = v.get("count").and_then(Value::as_u64).unwrap_or(1);
     let status = v
@@ -107,6 +115,9 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
     if kind == FaultKind::Status && status.is_none() {
         return bad("kind \"status\" needs \"status\" (100..999)");
     }
+    if kind == FaultKind::Redirect && !status.is_none_or(|s| REDIRECTS.contains(&s)) {
+        return bad("kind \"redirect\": status 301, 302, 303, 307 or 308 (default 302)");
+    }
     let fault = Fault {
         endpoint: endpoint.to_string(),
         remaining: u32::try_from(count).unwrap_or(u32::MAX),
@@ -114,16 +125,17 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
         delay_ms: v.get("delayMs").and_then(Value::as_u64).unwrap_or(1000),
         status,
         retry_after: v.get("retryAfter").and_then(Value::as_u64),
-        resp_code: v
-            .get("respCode")
-            .and_then(Value::as_str)
-            .unwrap_or("99")
-            .to_string(),
+        resp_code: v.get("respCode").cloned().unwrap_or_else(|| json!("99")),
         msg: v
             .get("msg")
             .and_then(Value::as_str)
             .unwrap_or("Injected fault")
             .to_string(),
+        bytes: v
+            .get("bytes")
+            .and_then(Value::as_u64)
+            .unwrap_or(DEFAULT_HUGE_BYTES),
+        chunked: v.get("chunked").and_then(Value::as_bool).unwrap_or(false),
     };
     let mut inner = st.lock();
     if fault.remaining > 0 {
@@ -138,16 +150,20 @@ async fn clear_faults(State(st): State<AppState>) -> Response {
     ok(json!({"ok": true, "faults": []}))
 }
 
-async fn create_calls(State(st): State<AppState>) -> Response {
-    let inner = st.lock();
-    let interval_ms = st.cfg.create_interval_secs as i64 * 1000;
-    let calls: Vec<Value> = inner
-        .create_calls
+/// The calls of a spaced endpoint and the pairs of consecutive calls closer than `interval_ms`:
+/// `{"calls":[{"at","token",<detail>}],"violations":[{"previous","at","gapMs"}]}`.
+fn call_log(calls: &[LoggedCall], interval_ms: i64) -> Value {
+    let listed: Vec<Value> = calls
         .iter()
-        .map(|c| json!({"at": iso(c.at_ms), "items": c.items, "token": c.token_prefix}))
+        .map(|c| {
+            let mut m = serde_json::Map::new();
+            m.insert("at".into(), json!(iso(c.at_ms)));
+            m.insert(c.detail.0.into(), c.detail.1.clone());
+            m.insert("token".into(), json!(c.token_prefix));
+            Value::Object(m)
+        })
         .collect();
-    let violations: Vec<Value> = inner
-        .create_calls
+    let violations: Vec<Value> = calls
         .windows(2)
         .filter_map(|w| {
             let gap = w[1].at_ms - w[0].at_ms;
@@ -155,14 +171,52 @@ async fn create_calls(State(st): State<AppState>) -> Response {
                 .then(|| json!({"previous": iso(w[0].at_ms), "at": iso(w[1].at_ms), "gapMs": gap}))
         })
         .collect();
-    ok(json!({
-        "intervalSecs": st.cfg.create_interval_secs,
-        "calls": calls,
-        "violations": violations,
-    }))
+    json!({"calls": listed, "violations": violations})
+}
+
+async fn create_calls(State(st): State<AppState>) -> Response {
+    let secs = st.cfg.create_interval_secs;
+    let mut log = call_log(&st.lock().create_calls, secs as i64 * 1000);
+    log["intervalSecs"] = json!(secs);
+    ok(log)
+}
+
+async fn login_token_calls(State(st): State<AppState>) -> Response {
+    let ms = st.cfg.login_token_interval_ms;
+    let mut log = call_log(&st.lock().login_token_calls, ms as i64);
+    log["intervalMs"] = json!(ms);
+    ok(log)
+}
+
+/// The counts; with `?records=1` (or `true`) also `records: {users, courses}`, every record as
+/// the list endpoints serve it, in their order.
+async fn state_report(State(st): State<AppState>, uri: Uri) -> Response {
+    let mut v = counts(&st);
+    if parse_query(uri.query())
+        .get("records")
+        .is_some_and(|r| r == "1" || r == "true")
+    {
+        let inner = st.lock();
+        let users: Vec<Value> = inner
+            .accounts_newest_first()
+            .into_iter()
+            .map(|a| Value::Object(a.record.clone()))
+            .collect();
+        let courses: Vec<Value> = inner
+            .courses_newest_first()
+            .into_iter()
+            .map(|c| Value::Object(c.record.clone()))
+            .collect();
+        v["records"] = json!({"users": users, "courses": courses});
+    }
+    ok(v)
 }
 
 async fn state_counts(State(st): State<AppState>) -> Response {
+    ok(counts(&st))
+}
+
+fn counts(st: &AppState) -> Value {
     let inner = st.lock();
     let enrolments: usize = inner
         .accounts
@@ -170,12 +224,13 @@ async fn state_counts(State(st): State<AppState>) -> Response {
         .filter_map(|a| a.record.get("myCourses").and_then(Value::as_array))
         .map(Vec::len)
         .sum();
-    ok(json!({
+    json!({
         "accounts": inner.accounts.len(),
         "courses": inner.courses.len(),
         "capacity": inner.capacity,
         "enrolments": enrolments,
         "faults": inner.faults.len(),
         "createCalls": inner.create_calls.len(),
-    }))
+        "loginTokenCalls": inner.login_token_calls.len(),
+    })
 }

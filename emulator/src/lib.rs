@@ -7,6 +7,7 @@
 pub mod api;
 pub mod cli;
 pub mod config;
+pub mod conn;
 pub mod control;
 pub mod faults;
 pub mod routes;
@@ -41,6 +42,10 @@ pub fn app(state: AppState) -> Router {
         ("users/get-me", any(users::get_me)),
         ("users/search-user", any(users::search)),
         ("users/login-user", any(login::login)),
+        (
+            "users/create-user-login-token",
+            any(login::create_login_token),
+        ),
         ("courses/get-multi-course", any(courses::get_multi)),
         ("courses/search-course", any(courses::search)),
         (
@@ -68,6 +73,7 @@ pub fn app(state: AppState) -> Router {
     let api = api
         .route(&format!("{API}/{{*rest}}"), any(api::unknown_endpoint))
         .route(API, any(api::unknown_endpoint))
+        .layer(from_fn_with_state(state.clone(), api::read_body))
         .layer(from_fn_with_state(state.clone(), faults::layer))
         .with_state(state.clone());
 
@@ -95,7 +101,9 @@ pub async fn bind(host: &str, port: u16) -> std::io::Result<(TcpListener, Socket
     Ok((listener, addr))
 }
 
-/// Serves the emulator on an already bound listener until the task is dropped.
+/// Serves the emulator on an already bound listener until the task is dropped, with the
+/// header-read timeout and connection limit of `state.cfg` (see [`conn::serve`]).
 pub async fn serve(listener: TcpListener, state: AppState) -> std::io::Result<()> {
-    axum::serve(listener, app(state)).await
+    let cfg = std::sync::Arc::clone(&state.cfg);
+    conn::serve(listener, app(state), &cfg).await
 }

@@ -27,8 +27,9 @@ pub struct Account {
 }
 
 impl Account {
+    /// Same e-mail: compared trimmed and ignoring case.
     pub fn email_matches(&self, email: &str) -> bool {
-        let wanted = email.to_lowercase();
+        let wanted = email.trim().to_lowercase();
         self.record
             .get("emails")
             .and_then(Value::as_array)
@@ -36,17 +37,19 @@ impl Account {
                 emails.iter().any(|e| {
                     e.get("address")
                         .and_then(Value::as_str)
-                        .is_some_and(|a| a.to_lowercase() == wanted)
+                        .is_some_and(|a| a.trim().to_lowercase() == wanted)
                 })
             })
             .unwrap_or(false)
     }
 
+    /// Same username: compared trimmed and ignoring case.
     pub fn username_matches(&self, username: &str) -> bool {
+        let wanted = username.trim().to_lowercase();
         self.record
             .get("username")
             .and_then(Value::as_str)
-            .is_some_and(|u| u.to_lowercase() == username.to_lowercase())
+            .is_some_and(|u| u.trim().to_lowercase() == wanted)
     }
 
     /// Adds an enrolment unless the account already has this course.
@@ -112,6 +115,19 @@ pub enum FaultKind {
     ResourceFail,
     /// create-multi-user: every item that would succeed fails with `Server error in create new use`.
     ItemError,
+    /// The request runs (a create is committed), then the connection is closed before any byte
+    /// of the answer.
+    Drop,
+    /// The connection is reset (TCP RST) before the request runs.
+    Reset,
+    /// Head and half the body, a stall of `delay_ms`, then the rest.
+    StallBody,
+    /// The answer padded (in its `msg`) to exactly `bytes` bytes, streamed.
+    Huge,
+    /// The answer with bytes that are not UTF-8 at the start of its `msg`.
+    BadUtf8,
+    /// A redirect to `/_emulator/redirect-loop`, which redirects to itself.
+    Redirect,
 }
 
 impl FaultKind {
@@ -126,6 +142,12 @@ impl FaultKind {
             "authfail" => FaultKind::AuthFail,
             "resourcefail" => FaultKind::ResourceFail,
             "itemerror" => FaultKind::ItemError,
+            "drop" => FaultKind::Drop,
+            "reset" => FaultKind::Reset,
+            "stallbody" => FaultKind::StallBody,
+            "huge" => FaultKind::Huge,
+            "badutf8" => FaultKind::BadUtf8,
+            "redirect" => FaultKind::Redirect,
             _ => return None,
         })
     }
@@ -139,15 +161,35 @@ pub struct Fault {
     pub delay_ms: u64,
     pub status: Option<u16>,
     pub retry_after: Option<u64>,
-    pub resp_code: String,
+    /// `respcode`: any JSON value (a number gives the numeric-respCode case).
+    pub resp_code: Value,
     pub msg: String,
+    /// `huge`: the size of the body.
+    pub bytes: u64,
+    /// `huge`: stream without Content-Length.
+    pub chunked: bool,
 }
 
+/// A call of an endpoint the platform asks to space out (create-multi-user,
+/// create-user-login-token), as the control API reports it.
 #[derive(Debug, Clone)]
-pub struct CreateCall {
+pub struct LoggedCall {
     pub at_ms: i64,
-    pub items: usize,
+    /// The caller's token cut to 4 characters and `…` (the log never holds a whole token).
     pub token_prefix: String,
+    /// The member that says what the call was about: `("items", n)`, `("userId", id)`.
+    pub detail: (&'static str, Value),
+}
+
+impl LoggedCall {
+    pub fn now(token: &str, detail: (&'static str, Value)) -> LoggedCall {
+        let prefix: String = token.chars().take(4).collect();
+        LoggedCall {
+            at_ms: crate::util::now_ms(),
+            token_prefix: format!("{prefix}…"),
+            detail,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -157,7 +199,8 @@ pub struct Inner {
     pub tokens: HashMap<String, TokenInfo>,
     pub capacity: usize,
     pub faults: Vec<Fault>,
-    pub create_calls: Vec<CreateCall>,
+    pub create_calls: Vec<LoggedCall>,
+    pub login_token_calls: Vec<LoggedCall>,
     pub rng: Rng,
     pub seq: u64,
 }
@@ -199,6 +242,7 @@ impl Inner {
             capacity: cfg.capacity,
             faults: Vec::new(),
             create_calls: Vec::new(),
+            login_token_calls: Vec::new(),
             rng: Rng::from_clock(),
             seq,
         }
@@ -271,7 +315,7 @@ impl AppState {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Restores the seeded state: accounts, courses, tokens, capacity, faults and create-call log.
+    /// Restores the seeded state: accounts, courses, tokens, capacity, faults and call logs.
     pub fn reset(&self, seed: Seed) {
         let fresh = Inner::new(&self.cfg, seed);
         *self.lock() = fresh;

@@ -1,4 +1,5 @@
-//! `POST users/login-user` (from the platform notes): e-mail and password to a token.
+//! The endpoints from the platform notes that hand out tokens: `POST users/login-user` (e-mail
+//! and password to an API token) and `POST users/create-user-login-token` (a one-time site login).
 
 use axum::extract::{Request, State};
 use axum::http::{Method, StatusCode};
@@ -6,8 +7,10 @@ use axum::response::Response;
 use serde_json::json;
 
 use super::str_field;
-use crate::api::{json_response, respond, ApiErr, ApiResult, Class, Ctx};
-use crate::state::{AppState, FaultKind, TokenInfo};
+use crate::api::{
+    checked, json_response, respond, ApiErr, ApiResult, AuthCodes, Class, Ctx, MSG_INVALID_TOKEN,
+};
+use crate::state::{AppState, FaultKind, LoggedCall, TokenInfo};
 use crate::util::{iso, now_ms, DAY_MS};
 
 pub async fn login(State(st): State<AppState>, req: Request) -> Response {
@@ -77,5 +80,53 @@ fn login_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     Ok(json_response(
         StatusCode::OK,
         &json!({"respCode": "00", "token": token, "tokenExpires": iso(expires), "msg": "login success"}),
+    ))
+}
+
+// ---------------------------------------------------------------- create-user-login-token
+
+/// Codes chosen like create-single-user's: body checks (02, 03) number before the token's.
+const LOGIN_TOKEN_AUTH: AuthCodes = AuthCodes {
+    no_token: "04",
+    auth_fail: "05",
+    invalid: "06",
+    invalid_msg: MSG_INVALID_TOKEN,
+    no_permission: Some("07"),
+};
+
+/// How long a one-time login token is valid (not published; chosen: one day).
+const LOGIN_TOKEN_DAYS: i64 = 1;
+
+pub async fn create_login_token(State(st): State<AppState>, req: Request) -> Response {
+    let ctx = Ctx::from_request(req).await;
+    let result = create_login_token_inner(&st, &ctx);
+    respond(&st, None, result)
+}
+
+/// `POST users/create-user-login-token?token=<admin>` body `{userid}`: a one-time token for the
+/// site's `?login_token=` (the emulator serves no site, so the token is accepted nowhere).
+fn create_login_token_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+    ctx.require_method(Method::POST)?;
+    let mut inner = st.lock();
+    let user_id = || -> Result<String, ApiErr> {
+        let body = ctx
+            .body
+            .as_ref()
+            .ok_or_else(|| ApiErr::bad("02", "No request body"))?;
+        str_field(body, "userid")
+            .map(str::to_string)
+            .ok_or_else(|| ApiErr::bad("03", "No userid in request body"))
+    };
+    let (caller, user_id) = checked(&st.cfg, &inner, ctx, &LOGIN_TOKEN_AUTH, false, user_id)?;
+    let call = LoggedCall::now(&caller.token, ("userId", json!(user_id)));
+    inner.login_token_calls.push(call);
+    if inner.account(&user_id).is_none() {
+        return Err(ApiErr::bad("08", "User not found"));
+    }
+    let token = inner.rng.token();
+    let expires = now_ms() + LOGIN_TOKEN_DAYS * DAY_MS;
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({"respCode": "00", "token": token, "tokenExpires": iso(expires), "msg": "create login token success"}),
     ))
 }

@@ -5,13 +5,13 @@ use axum::http::Method;
 use axum::response::Response;
 use serde_json::{json, Map, Value};
 
-use super::{paging, str_field};
+use super::paging;
 use crate::api::{
     authenticate, checked, respond, success, ApiErr, ApiResult, AuthCodes, Class, Ctx,
     MSG_INVALID_TOKEN, MSG_INVALID_TOKEN_BARS, MSG_SUCCESS,
 };
 use crate::config::Config;
-use crate::state::{Account, AppState, CreateCall, FaultKind, Inner};
+use crate::state::{Account, AppState, FaultKind, Inner, LoggedCall};
 use crate::util::{iso, now_ms};
 
 pub const MAX_ITEMS: usize = 100;
@@ -66,7 +66,8 @@ fn create_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
         users_array(ctx, "No request body").map(drop)
     })?;
     let items = users_array(ctx, "No request body")?;
-    record_create_call(&mut inner, &caller.token, items.len());
+    let call = LoggedCall::now(&caller.token, ("items", json!(items.len())));
+    inner.create_calls.push(call);
     if items.len() > MAX_ITEMS {
         return Err(ApiErr::bad(
             "09",
@@ -110,26 +111,43 @@ fn create_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     Ok(success("users", Value::Array(results), &msg))
 }
 
-fn record_create_call(inner: &mut Inner, token: &str, items: usize) {
-    let prefix: String = token.chars().take(4).collect();
-    inner.create_calls.push(CreateCall {
-        at_ms: now_ms(),
-        items,
-        token_prefix: format!("{prefix}…"),
-    });
+/// The optional members of a creation item (platform notes: optional strings).
+const OPTIONAL_FIELDS: [&str; 6] = ["phone", "city", "district", "street", "gender", "job"];
+
+/// A creation item whose members passed the field checks. E-mail, username and name are
+/// stored trimmed (uniqueness would mean nothing otherwise); the password is kept as sent.
+struct NewAccount {
+    name: String,
+    username: String,
+    password: String,
+    email: Option<String>,
+    phone: Option<String>,
 }
 
-/// Why an item cannot be created, if it cannot.
-fn item_problem(cfg: &Config, inner: &Inner, item: &Value) -> Option<&'static str> {
-    let name = str_field(item, "name");
-    let username = str_field(item, "username");
-    let password = str_field(item, "password");
-    let email = str_field(item, "email");
-    let (Some(name), Some(username), Some(password)) = (name, username, password) else {
-        return Some(ST_NOT_ENOUGH);
+/// Checks the members of a creation item: the required ones must be non-blank strings; an
+/// optional one may be absent, `null` (taken as absent) or a string; any other type fails the
+/// item ("Not enough required infomation").
+fn parse_item(cfg: &Config, item: &Value) -> Result<NewAccount, &'static str> {
+    let obj = item.as_object().ok_or(ST_NOT_ENOUGH)?;
+    let text = |key: &str| -> Result<&str, &'static str> {
+        match obj.get(key) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
+            _ => Err(ST_NOT_ENOUGH),
+        }
     };
-    if cfg.require_email && email.is_none() {
-        return Some(ST_NOT_ENOUGH);
+    let name = text("name")?.trim();
+    let username = text("username")?.trim();
+    let password = text("password")?;
+    // A present e-mail must be a string like the other required members; an absent one is
+    // tolerated unless `--require-email` (ASSUMPTIONS.md).
+    let email = match obj.get("email") {
+        None if !cfg.require_email => None,
+        _ => Some(text("email")?.trim()),
+    };
+    for key in OPTIONAL_FIELDS {
+        if !matches!(obj.get(key), None | Some(Value::Null | Value::String(_))) {
+            return Err(ST_NOT_ENOUGH);
+        }
     }
     if cfg.enforce_field_rules {
         let name_ok = name.chars().count() >= 3;
@@ -137,39 +155,58 @@ fn item_problem(cfg: &Config, inner: &Inner, item: &Value) -> Option<&'static st
             && username.chars().all(|c| c.is_ascii_alphanumeric());
         let password_ok = (6..=35).contains(&password.chars().count());
         if !(name_ok && username_ok && password_ok) {
-            return Some(ST_NOT_ENOUGH);
+            return Err(ST_NOT_ENOUGH);
         }
     }
-    if let Some(email) = email {
-        if inner.accounts.iter().any(|a| a.email_matches(email)) {
-            return Some(ST_EMAIL_USED);
-        }
-    }
-    if inner.accounts.iter().any(|a| a.username_matches(username)) {
-        return Some(ST_USERNAME_USED);
-    }
-    None
+    let phone = obj
+        .get("phone")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|p| !p.is_empty());
+    Ok(NewAccount {
+        name: name.to_string(),
+        username: username.to_string(),
+        password: password.to_string(),
+        email: email.map(str::to_string),
+        phone: phone.map(str::to_string),
+    })
 }
 
-/// Inserts a new account from a valid item; returns its id.
-fn insert_account(inner: &mut Inner, item: &Value, now: i64) -> String {
+/// The item as an account to insert, or why it cannot be created: its fields, then e-mail in
+/// use, then username in use (trimmed, ignoring case; earlier items of a batch already exist).
+fn checked_item(cfg: &Config, inner: &Inner, item: &Value) -> Result<NewAccount, &'static str> {
+    let new = parse_item(cfg, item)?;
+    if let Some(email) = &new.email {
+        if inner.accounts.iter().any(|a| a.email_matches(email)) {
+            return Err(ST_EMAIL_USED);
+        }
+    }
+    if inner
+        .accounts
+        .iter()
+        .any(|a| a.username_matches(&new.username))
+    {
+        return Err(ST_USERNAME_USED);
+    }
+    Ok(new)
+}
+
+/// Inserts a new account; returns its id.
+fn insert_account(inner: &mut Inner, new: NewAccount, now: i64) -> String {
     let id = inner.rng.meteor_id(17);
     let seq = inner.next_seq();
     let mut record = Map::new();
     record.insert("_id".into(), json!(id));
     record.insert("createdAt".into(), json!(iso(now)));
-    record.insert(
-        "username".into(),
-        json!(str_field(item, "username").unwrap_or("")),
-    );
-    let emails = match str_field(item, "email") {
+    record.insert("username".into(), json!(new.username));
+    let emails = match new.email {
         Some(e) => json!([{"address": e, "verified": false}]),
         None => json!([]),
     };
     record.insert("emails".into(), emails);
     let mut profile = Map::new();
-    profile.insert("name".into(), json!(str_field(item, "name").unwrap_or("")));
-    if let Some(phone) = str_field(item, "phone") {
+    profile.insert("name".into(), json!(new.name));
+    if let Some(phone) = new.phone {
         profile.insert("phone".into(), json!(phone));
     }
     record.insert("profile".into(), Value::Object(profile));
@@ -178,24 +215,26 @@ fn insert_account(inner: &mut Inner, item: &Value, now: i64) -> String {
         seq,
         created_ms: now,
         record,
-        password: str_field(item, "password").unwrap_or("").to_string(),
+        password: new.password,
         admin: false,
         for_seller: json!({"callDistrCoeff": 0, "getCall": false}),
     });
     id
 }
 
+/// The per-item result: the echo of the submitted string members (a member of another type is
+/// not echoed: the contract types the echo as string), `userId`, `success` and `status`.
 fn create_one(cfg: &Config, inner: &mut Inner, item: &Value, now: i64, item_error: bool) -> Value {
     let mut out = Map::new();
     for key in ["name", "username", "email", "password"] {
-        if let Some(v) = item.get(key) {
+        if let Some(v @ Value::String(_)) = item.get(key) {
             out.insert(key.into(), v.clone());
         }
     }
-    let outcome = match item_problem(cfg, inner, item) {
-        Some(problem) => Err(problem),
-        None if item_error => Err(ST_SERVER_ERROR),
-        None => Ok(insert_account(inner, item, now)),
+    let outcome = match checked_item(cfg, inner, item) {
+        Err(problem) => Err(problem),
+        Ok(_) if item_error => Err(ST_SERVER_ERROR),
+        Ok(new) => Ok(insert_account(inner, new, now)),
     };
     match outcome {
         Ok(id) => {
@@ -232,24 +271,22 @@ fn create_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     ctx.require_method(Method::POST)?;
     let cfg = &st.cfg;
     let mut inner = st.lock();
-    let body_checks = |inner: &Inner| -> Result<Value, ApiErr> {
+    let body_checks = || -> Result<Value, ApiErr> {
         let body = ctx
             .body
             .clone()
             .ok_or_else(|| ApiErr::bad("02", "No request body"))?;
-        if item_problem(cfg, inner, &body) == Some(ST_NOT_ENOUGH) {
-            return Err(ApiErr::bad("03", ST_NOT_ENOUGH));
+        if let Err(problem) = parse_item(cfg, &body) {
+            return Err(ApiErr::bad("03", problem));
         }
         Ok(body)
     };
-    let (_, body) = checked(cfg, &inner, ctx, &SINGLE_CREATE_AUTH, false, || {
-        body_checks(&inner)
-    })?;
-    match item_problem(cfg, &inner, &body) {
-        Some(ST_EMAIL_USED) => return Err(ApiErr::bad("08", ST_EMAIL_USED)),
-        Some(ST_USERNAME_USED) => return Err(ApiErr::bad("09", ST_USERNAME_USED)),
-        Some(other) => return Err(ApiErr::bad("03", other)),
-        None => {}
+    let (_, body) = checked(cfg, &inner, ctx, &SINGLE_CREATE_AUTH, false, body_checks)?;
+    match checked_item(cfg, &inner, &body) {
+        Err(ST_EMAIL_USED) => return Err(ApiErr::bad("08", ST_EMAIL_USED)),
+        Err(ST_USERNAME_USED) => return Err(ApiErr::bad("09", ST_USERNAME_USED)),
+        Err(other) => return Err(ApiErr::bad("03", other)),
+        Ok(_) => {}
     }
     if inner.accounts.len() >= inner.capacity {
         return Err(ApiErr::bad("10", "The number of accounts has run out"));

@@ -11,6 +11,14 @@ pub const ADMIN: &str = "demo-admin-token-00000000000000000000000000";
 pub const USER: &str = "demo-user-token-000000000000000000000000000";
 pub const EXPIRED: &str = "demo-expired-token-000000000000000000000000";
 
+/// get-me, the simplest endpoint to put faults on.
+pub const ME: &str = "/manage/api/users/get-me";
+
+/// get-me with the admin token.
+pub fn me() -> String {
+    format!("{ME}?token={ADMIN}")
+}
+
 #[derive(Debug)]
 pub struct Resp {
     pub status: u16,
@@ -81,13 +89,21 @@ fn decode_chunked(mut data: &[u8]) -> Vec<u8> {
     out
 }
 
-pub async fn raw(
+/// What came back on one connection: every byte until the server closed it, and the error the
+/// reading ended with, if any (`ConnectionReset` after a TCP RST).
+pub struct Wire {
+    pub bytes: Vec<u8>,
+    pub error: Option<std::io::ErrorKind>,
+}
+
+/// Sends one request (with `Connection: close`) and reads until the connection ends.
+pub async fn exchange(
     addr: SocketAddr,
     method: &str,
     path: &str,
     body: Option<&str>,
     headers: &[(&str, &str)],
-) -> Resp {
+) -> Wire {
     let mut stream = TcpStream::connect(addr).await.expect("connect");
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (k, v) in headers {
@@ -104,14 +120,30 @@ pub async fn raw(
         req.push_str(b);
     }
     stream.write_all(req.as_bytes()).await.expect("write");
-    let mut buf = Vec::new();
+    let mut bytes = Vec::new();
     let mut chunk = [0u8; 16 * 1024];
-    loop {
+    let error = loop {
         match stream.read(&mut chunk).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Ok(0) => break None,
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) => break Some(e.kind()),
         }
-    }
+    };
+    Wire { bytes, error }
+}
+
+pub async fn raw(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Resp {
+    parse_response(&exchange(addr, method, path, body, headers).await.bytes)
+}
+
+/// Splits an HTTP/1.1 response into status, headers and (de-chunked) body.
+pub fn parse_response(buf: &[u8]) -> Resp {
     let split = buf
         .windows(4)
         .position(|w| w == b"\r\n\r\n")

@@ -7,12 +7,6 @@ use serde_json::json;
 use crate::common::*;
 use lpm_emulator::Config;
 
-const ME: &str = "/manage/api/users/get-me";
-
-fn me() -> String {
-    format!("{ME}?token={ADMIN}")
-}
-
 #[tokio::test]
 async fn reset_restores_seed_and_clears_faults_and_log() {
     let emu = start().await;

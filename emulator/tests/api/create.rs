@@ -419,3 +419,134 @@ async fn check_order_switch_applies_to_reads_and_add_courses() {
         );
     }
 }
+
+/// Issue 12: a required field that is present but not a non-blank string (number, operator
+/// object, array, boolean, null, "", spaces) is "Not enough required infomation"; nothing is
+/// created and the non-string value is not echoed. Optional fields of the wrong type fail too.
+#[tokio::test]
+async fn wrong_typed_fields_create_nothing() {
+    let emu = start().await;
+    let before = emu.state().await["accounts"].as_u64().unwrap();
+    let bad_values = [
+        json!(5),
+        json!({"$ne": null}),
+        json!(["a@example.vn"]),
+        json!(true),
+        Value::Null,
+        json!(""),
+        json!("   "),
+    ];
+    let mut items = Vec::new();
+    for field in ["name", "username", "email", "password"] {
+        for (i, bad) in bad_values.iter().enumerate() {
+            let mut it = item(&format!("{field}{i}"));
+            it[field] = bad.clone();
+            items.push(it);
+        }
+    }
+    for field in ["phone", "city", "district", "street", "gender", "job"] {
+        for (i, bad) in [
+            json!(912345678),
+            json!({"$gt": ""}),
+            json!(["x"]),
+            json!(false),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut it = item(&format!("opt{field}{i}"));
+            it[field] = bad.clone();
+            items.push(it);
+        }
+    }
+    let n = items.len();
+    let v = emu
+        .post_json(&path(ADMIN), &json!({ "users": items }))
+        .await
+        .expect(400, "13", &format!("0 success, {n} error"));
+    for (x, sent) in v["users"].as_array().unwrap().iter().zip(&items) {
+        assert_eq!(
+            x["status"], "Not enough required infomation to create new user",
+            "{sent}"
+        );
+        for key in ["name", "username", "email", "password"] {
+            match &sent[key] {
+                Value::String(s) => assert_eq!(x[key], json!(s), "{sent}"),
+                _ => assert!(!x.as_object().unwrap().contains_key(key), "{x}"),
+            }
+        }
+    }
+    assert_eq!(emu.state().await["accounts"].as_u64().unwrap(), before);
+    // The single-item endpoint applies the same rule (code 03).
+    let mut one = item("single-bad");
+    one["email"] = json!({"$ne": null});
+    emu.post_json(
+        &format!("/manage/api/users/create-single-user?token={ADMIN}"),
+        &one,
+    )
+    .await
+    .expect(
+        400,
+        "03",
+        "Not enough required infomation to create new user",
+    );
+    // Optional fields that are null or strings are fine (null counts as absent).
+    let mut fine = item("optnull");
+    fine["phone"] = Value::Null;
+    fine["city"] = json!("Hà Nội");
+    emu.post_json(&path(ADMIN), &json!({"users": [fine]}))
+        .await
+        .expect(200, "00", "1 success, 0 error");
+}
+
+/// Issue 12: e-mails and usernames are compared (and stored) without surrounding spaces, and
+/// e-mails and usernames ignoring case, against existing accounts and earlier items alike.
+#[tokio::test]
+async fn surrounding_spaces_do_not_make_a_new_account() {
+    let emu = start().await;
+    let body = json!({"users": [
+        {"name": "Email Có Dấu Cách", "username": "spaced1", "email": "  ADMIN@demo.lpm.test ", "password": "secret123"},
+        {"name": "Tên Có Dấu Cách", "username": " demouser\t", "email": "spaced1@example.vn", "password": "secret123"},
+        {"name": "Mới Tinh", "username": "  trimmed1 ", "email": " Trimmed1@Example.vn  ", "password": "secret123"},
+        {"name": "Trùng Lô Email", "username": "trimmed2", "email": "trimmed1@example.vn", "password": "secret123"},
+        {"name": "Trùng Lô Tên", "username": "TRIMMED1", "email": "trimmed2@example.vn", "password": "secret123"},
+    ]});
+    let v = emu
+        .post_json(&path(ADMIN), &body)
+        .await
+        .expect(200, "00", "1 success, 4 error");
+    let statuses: Vec<&str> = v["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            "Email already in use",
+            "Username already in use",
+            "Success created",
+            "Email already in use",
+            "Username already in use",
+        ]
+    );
+    // The echo is what was sent; the stored account is trimmed.
+    assert_eq!(v["users"][2]["email"], " Trimmed1@Example.vn  ");
+    let id = v["users"][2]["userId"].as_str().unwrap();
+    let one = emu
+        .get(&format!(
+            "/manage/api/user/get-single-user/{id}?token={ADMIN}"
+        ))
+        .await
+        .expect(200, "00", "Success");
+    assert_eq!(one["user"]["username"], "trimmed1");
+    assert_eq!(one["user"]["emails"][0]["address"], "Trimmed1@Example.vn");
+    let found = emu
+        .get(&format!(
+            "/manage/api/users/search-user?token={ADMIN}&email=trimmed1@example.vn"
+        ))
+        .await
+        .expect(200, "00", "Success");
+    assert_eq!(found["user"]["_id"], id);
+}

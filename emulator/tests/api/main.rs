@@ -8,4 +8,7 @@ mod cli;
 mod control;
 mod courses;
 mod create;
+mod faults;
+mod login_token;
+mod net;
 mod users;
