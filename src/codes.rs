@@ -312,7 +312,7 @@ const KNOWN_MSGS: &[(&str, Reason)] = &[
 fn msg_matches(msg: &str, prefix: &str) -> bool {
     msg.trim_start()
         .get(..prefix.len())
-        .is_some_and(|head| head.to_lowercase() == prefix)
+        .is_some_and(|head| crate::text::fold(head) == prefix)
 }
 
 /// Decode `code` with `msg` as the given endpoint answered it.
@@ -372,7 +372,7 @@ pub struct MsgCounts {
 
 /// The first two numbers of `msg`, when `ok_word` comes before `err_word` in it.
 fn two_counts(msg: &str, ok_word: &str, err_word: &str) -> Option<MsgCounts> {
-    let lower = msg.to_lowercase();
+    let lower = crate::text::fold(msg);
     if lower.find(ok_word)? > lower.rfind(err_word)? {
         return None;
     }
@@ -395,7 +395,7 @@ pub fn add_courses_counts(msg: &str) -> Option<MsgCounts> {
 
 /// Reads `There are only <n> available accounts` (create-multi-user code 12).
 pub fn available_slots(msg: &str) -> Option<u32> {
-    if !msg.to_lowercase().contains("available") {
+    if !crate::text::fold(msg).contains("available") {
         return None;
     }
     numbers(msg).next()

@@ -32,6 +32,7 @@ pub mod model;
 pub mod plan;
 pub mod reply;
 pub mod retry;
+pub mod text;
 pub mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

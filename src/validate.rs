@@ -322,7 +322,7 @@ fn render(code: &str, field: Field, n: usize, lang: Lang) -> String {
         Lang::En => (en, label_en),
         Lang::Vi => (vi, label_vi),
     };
-    text.replace("{field_lc}", &label.to_lowercase())
+    text.replace("{field_lc}", &crate::text::fold(label))
         .replace("{field}", label)
         .replace("{n}", &{
             let mut s = String::new();
@@ -437,14 +437,7 @@ fn plausible_email(s: &str) -> bool {
     !local.is_empty() && domain.contains('.') && domain.split('.').all(|label| !label.is_empty())
 }
 
-/// `s` in lower case, allocating only when it has something to lower.
-fn fold(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
-        std::borrow::Cow::Owned(s.to_lowercase())
-    } else {
-        std::borrow::Cow::Borrowed(s)
-    }
-}
+use crate::text::fold;
 
 /// The first index at which each key occurs, for "already in row N" findings: sorted once
 /// (O(n log n) for batches of any size), no map type (a BTreeMap cost the wasm ~10 KB).
