@@ -220,40 +220,40 @@ export class Client {
   }
 
   createUsers(users, options) {
-    return this.#run(() => this.#core.createUsers(users, !!(options && options.waitForInterval)), options);
+    return this.#run(() => this.#core.plan('createUsers', users, undefined, !!(options && options.waitForInterval)), options);
   }
   createUser(user, options) {
-    return this.#run(() => this.#core.createUser(user, !!(options && options.waitForInterval)), options);
+    return this.#run(() => this.#core.plan('createUser', user, undefined, !!(options && options.waitForInterval)), options);
   }
   createSingleUserRaw(user, options) {
-    return this.#run(() => this.#core.createSingleUserRaw(user), options);
+    return this.#run(() => this.#core.plan('createSingleUserRaw', user, undefined, false), options);
   }
   getUsers(params, options) {
-    return this.#run(() => this.#core.getUsers(params), options);
+    return this.#run(() => this.#core.plan('getUsers', params, undefined, false), options);
   }
   getUser(id, options) {
-    return this.#run(() => this.#core.getUser(id), options);
+    return this.#run(() => this.#core.plan('getUser', id, undefined, false), options);
   }
   getMe(options) {
-    return this.#run(() => this.#core.getMe(), options);
+    return this.#run(() => this.#core.plan('getMe', undefined, undefined, false), options);
   }
   searchUser(params, options) {
-    return this.#run(() => this.#core.searchUser(params), options);
+    return this.#run(() => this.#core.plan('searchUser', params, undefined, false), options);
   }
   getCourse(id, options) {
-    return this.#run(() => this.#core.getCourse(id), options);
+    return this.#run(() => this.#core.plan('getCourse', id, undefined, false), options);
   }
   getCourses(params, options) {
-    return this.#run(() => this.#core.getCourses(params), options);
+    return this.#run(() => this.#core.plan('getCourses', params, undefined, false), options);
   }
   searchCourses(title, options) {
-    return this.#run(() => this.#core.searchCourses(title), options);
+    return this.#run(() => this.#core.plan('searchCourses', title, undefined, false), options);
   }
   addCoursesToUsers(input, options) {
-    return this.#run(() => this.#core.addCoursesToUsers(input), options);
+    return this.#run(() => this.#core.plan('addCoursesToUsers', input, undefined, false), options);
   }
   login(email, password, options) {
-    return this.#run(() => this.#core.login(email, password), options);
+    return this.#run(() => this.#core.plan('login', email, password, false), options);
   }
 
   /** When the next bulk create of this base URL and token is allowed, or `null` when it is now. */

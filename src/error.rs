@@ -310,7 +310,7 @@ fn replace_escaped(text: &str, encoded: &str) -> String {
 /// The first `max` characters of `text`, marked when cut.
 pub(crate) fn excerpt(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
+        Some((cut, _)) => [text.get(..cut).unwrap_or(text), "…"].concat(),
         None => text.to_owned(),
     }
 }

@@ -111,7 +111,13 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
     if scheme != "http" && scheme != "https" {
         return bad("it must start with http:// or https://");
     }
-    let (authority, path) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (
+            rest.get(..i).unwrap_or(rest),
+            rest.get(i..).unwrap_or_default(),
+        ),
+        None => (rest, ""),
+    };
     if authority.is_empty() {
         return bad("it has no host");
     }

@@ -503,7 +503,7 @@ pub fn push_str(out: &mut String, s: &str) {
             0..=0x1f => "",
             _ => continue,
         };
-        out.push_str(&s[from..i]);
+        out.push_str(s.get(from..i).unwrap_or_default());
         if esc.is_empty() {
             out.push_str("\\u00");
             out.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));
@@ -513,7 +513,7 @@ pub fn push_str(out: &mut String, s: &str) {
         }
         from = i + 1;
     }
-    out.push_str(&s[from..]);
+    out.push_str(s.get(from..).unwrap_or_default());
     out.push('"');
 }
 

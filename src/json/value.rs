@@ -213,7 +213,12 @@ fn literal_integer(text: &str) -> Option<i128> {
             .then_some(n);
     }
     let (mantissa, exp) = match body.find(['e', 'E']) {
-        Some(i) => (&body[..i], body[i + 1..].trim_start_matches('+')),
+        Some(i) => (
+            body.get(..i).unwrap_or_default(),
+            body.get(i + 1..)
+                .unwrap_or_default()
+                .trim_start_matches('+'),
+        ),
         None => (body, "0"),
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));

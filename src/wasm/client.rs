@@ -450,150 +450,31 @@ impl Core {
         self.inner.api.base_url().to_owned()
     }
 
-    /// Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
-    /// also when none could be created (code 13). Validates first; keeps the contract's 10-minute
-    /// interval (see `createInterval`); never retried automatically.
-    #[wasm_bindgen(js_name = createUsers, unchecked_return_type = "Pending")]
-    pub fn create_users(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "NewUser[]")] users: JsValue,
-        #[wasm_bindgen(js_name = "wait")] wait: bool,
-    ) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, &users);
-        self.create(wait, |api| {
-            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
-        })
-    }
-
-    /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
-    /// the response of `create-single-user` is unpublished. Same guard and validation as `createUsers`.
-    #[wasm_bindgen(js_name = createUser, unchecked_return_type = "Pending")]
-    pub fn create_user(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "NewUser")] user: JsValue,
-        #[wasm_bindgen(js_name = "wait")] wait: bool,
-    ) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, &user).map(|u| ["[", &u, "]"].concat());
-        self.create(wait, |api| {
-            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
-        })
-    }
-
-    /// The raw `users/create-single-user` call: resolves with the envelope as received (its
-    /// response is unpublished). Not guarded by the bulk interval; never retried.
-    #[wasm_bindgen(js_name = createSingleUserRaw, unchecked_return_type = "Pending")]
-    pub fn create_single_user_raw(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "NewUser")] user: JsValue,
-    ) -> Result<Pending, JsValue> {
-        let user = json_in(Endpoint::CreateUser, &user);
-        self.call(|api| api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?))
-    }
-
-    /// A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100.
-    #[wasm_bindgen(js_name = getUsers, unchecked_return_type = "Pending")]
-    pub fn get_users(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
-    ) -> Result<Pending, JsValue> {
-        let page = params_in(Endpoint::GetUsers, &params);
-        self.call(|api| {
-            let page = tree(Endpoint::GetUsers, &page)?;
-            api.get_users_value(member(&page, "start"), member(&page, "limit"))
-        })
-    }
-
-    /// One account by id (`users/get-single-user/<id>`).
-    #[wasm_bindgen(js_name = getUser, unchecked_return_type = "Pending")]
-    pub fn get_user(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-    ) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::GetUser, &id);
-        self.call(|api| api.get_user_value(&tree(Endpoint::GetUser, &id)?))
-    }
-
-    /// The token's own account (`users/get-me`).
-    #[wasm_bindgen(js_name = getMe, unchecked_return_type = "Pending")]
-    pub fn get_me(&self) -> Result<Pending, JsValue> {
-        self.call(|api| api.get_me())
-    }
-
-    /// One account by e-mail (tried first) or username (`users/search-user`).
-    #[wasm_bindgen(js_name = searchUser, unchecked_return_type = "Pending")]
-    pub fn search_user(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "SearchUserParams")] params: JsValue,
-    ) -> Result<Pending, JsValue> {
-        let params = params_in(Endpoint::SearchUser, &params);
-        self.call(|api| {
-            let params = tree(Endpoint::SearchUser, &params)?;
-            api.search_user_value(member(&params, "email"), member(&params, "username"))
-        })
-    }
-
-    /// One course by id (`courses/get-single-course/<id>`).
-    #[wasm_bindgen(js_name = getCourse, unchecked_return_type = "Pending")]
-    pub fn get_course(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-    ) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::GetCourse, &id);
-        self.call(|api| api.get_course_value(&tree(Endpoint::GetCourse, &id)?))
-    }
-
-    /// A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100.
-    #[wasm_bindgen(js_name = getCourses, unchecked_return_type = "Pending")]
-    pub fn get_courses(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
-    ) -> Result<Pending, JsValue> {
-        let page = params_in(Endpoint::GetCourses, &params);
-        self.call(|api| {
-            let page = tree(Endpoint::GetCourses, &page)?;
-            api.get_courses_value(member(&page, "start"), member(&page, "limit"))
-        })
-    }
-
-    /// Courses whose title matches the keywords (`courses/search-course`).
-    #[wasm_bindgen(js_name = searchCourses, unchecked_return_type = "Pending")]
-    pub fn search_courses(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] title: JsValue,
-    ) -> Result<Pending, JsValue> {
-        let title = json_in(Endpoint::SearchCourses, &title);
-        self.call(|api| api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?))
-    }
-
-    /// Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
-    #[wasm_bindgen(js_name = addCoursesToUsers, unchecked_return_type = "Pending")]
-    pub fn add_courses_to_users(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "AddCoursesInput")] input: JsValue,
-    ) -> Result<Pending, JsValue> {
-        let input = params_in(Endpoint::AddCoursesToUsers, &input);
-        self.call(|api| {
-            let input = tree(Endpoint::AddCoursesToUsers, &input)?;
-            api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
-        })
-    }
-
-    /// Logs in (`users/login-user`, platform notes) and resolves with the token and its expiry.
-    /// Needs no token; pass the result to `withToken`.
+    /// Plans the call of the `Client` method `method` with its arguments (`wait`: a create waits
+    /// out the interval guard). One export for every method keeps the bindings small.
     #[wasm_bindgen(unchecked_return_type = "Pending")]
-    pub fn login(
+    pub fn plan(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] email: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] password: JsValue,
+        method: &str,
+        a: JsValue,
+        b: JsValue,
+        wait: bool,
     ) -> Result<Pending, JsValue> {
-        let email = json_in(Endpoint::Login, &email);
-        let password = json_in(Endpoint::Login, &password);
-        self.call(|api| {
-            api.login_value(
-                &tree(Endpoint::Login, &email)?,
-                &tree(Endpoint::Login, &password)?,
-            )
-        })
+        match method {
+            "createUsers" => self.create_users(a, wait),
+            "createUser" => self.create_user(a, wait),
+            "createSingleUserRaw" => self.create_single_user_raw(a),
+            "getUsers" => self.get_users(a),
+            "getUser" => self.get_user(a),
+            "getMe" => self.get_me(),
+            "searchUser" => self.search_user(a),
+            "getCourse" => self.get_course(a),
+            "getCourses" => self.get_courses(a),
+            "searchCourses" => self.search_courses(a),
+            "addCoursesToUsers" => self.add_courses_to_users(a),
+            "login" => self.login(a, b),
+            _ => Err(Failure::Core(option_error("method", "a method of Client")).into_js(None)),
+        }
     }
 
     /// When the next bulk create of this base URL and token is allowed (ms since the epoch), or
@@ -608,6 +489,107 @@ impl Core {
         GUARD
             .with(|g| g.borrow().next_allowed_at(&key, now, s.interval_ms))
             .unwrap_or(f64::NAN)
+    }
+}
+
+/// The planning of each `Client` method.
+impl Core {
+    /// Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
+    /// also when none could be created (code 13). Validates first; keeps the contract's 10-minute
+    /// interval (see `createInterval`); never retried automatically.
+    fn create_users(&self, users: JsValue, wait: bool) -> Result<Pending, JsValue> {
+        let users = json_in(Endpoint::CreateUsers, &users);
+        self.create(wait, |api| {
+            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
+        })
+    }
+
+    /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
+    /// the response of `create-single-user` is unpublished. Same guard and validation as `createUsers`.
+    fn create_user(&self, user: JsValue, wait: bool) -> Result<Pending, JsValue> {
+        let users = json_in(Endpoint::CreateUsers, &user).map(|u| ["[", &u, "]"].concat());
+        self.create(wait, |api| {
+            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
+        })
+    }
+
+    /// The raw `users/create-single-user` call: resolves with the envelope as received (its
+    /// response is unpublished). Not guarded by the bulk interval; never retried.
+    fn create_single_user_raw(&self, user: JsValue) -> Result<Pending, JsValue> {
+        let user = json_in(Endpoint::CreateUser, &user);
+        self.call(|api| api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?))
+    }
+
+    /// A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100.
+    fn get_users(&self, params: JsValue) -> Result<Pending, JsValue> {
+        let page = params_in(Endpoint::GetUsers, &params);
+        self.call(|api| {
+            let page = tree(Endpoint::GetUsers, &page)?;
+            api.get_users_value(member(&page, "start"), member(&page, "limit"))
+        })
+    }
+
+    /// One account by id (`users/get-single-user/<id>`).
+    fn get_user(&self, id: JsValue) -> Result<Pending, JsValue> {
+        let id = json_in(Endpoint::GetUser, &id);
+        self.call(|api| api.get_user_value(&tree(Endpoint::GetUser, &id)?))
+    }
+
+    /// The token's own account (`users/get-me`).
+    fn get_me(&self) -> Result<Pending, JsValue> {
+        self.call(|api| api.get_me())
+    }
+
+    /// One account by e-mail (tried first) or username (`users/search-user`).
+    fn search_user(&self, params: JsValue) -> Result<Pending, JsValue> {
+        let params = params_in(Endpoint::SearchUser, &params);
+        self.call(|api| {
+            let params = tree(Endpoint::SearchUser, &params)?;
+            api.search_user_value(member(&params, "email"), member(&params, "username"))
+        })
+    }
+
+    /// One course by id (`courses/get-single-course/<id>`).
+    fn get_course(&self, id: JsValue) -> Result<Pending, JsValue> {
+        let id = json_in(Endpoint::GetCourse, &id);
+        self.call(|api| api.get_course_value(&tree(Endpoint::GetCourse, &id)?))
+    }
+
+    /// A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100.
+    fn get_courses(&self, params: JsValue) -> Result<Pending, JsValue> {
+        let page = params_in(Endpoint::GetCourses, &params);
+        self.call(|api| {
+            let page = tree(Endpoint::GetCourses, &page)?;
+            api.get_courses_value(member(&page, "start"), member(&page, "limit"))
+        })
+    }
+
+    /// Courses whose title matches the keywords (`courses/search-course`).
+    fn search_courses(&self, title: JsValue) -> Result<Pending, JsValue> {
+        let title = json_in(Endpoint::SearchCourses, &title);
+        self.call(|api| api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?))
+    }
+
+    /// Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
+    fn add_courses_to_users(&self, input: JsValue) -> Result<Pending, JsValue> {
+        let input = params_in(Endpoint::AddCoursesToUsers, &input);
+        self.call(|api| {
+            let input = tree(Endpoint::AddCoursesToUsers, &input)?;
+            api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
+        })
+    }
+
+    /// Logs in (`users/login-user`, platform notes) and resolves with the token and its expiry.
+    /// Needs no token; pass the result to `withToken`.
+    fn login(&self, email: JsValue, password: JsValue) -> Result<Pending, JsValue> {
+        let email = json_in(Endpoint::Login, &email);
+        let password = json_in(Endpoint::Login, &password);
+        self.call(|api| {
+            api.login_value(
+                &tree(Endpoint::Login, &email)?,
+                &tree(Endpoint::Login, &password)?,
+            )
+        })
     }
 }
 
