@@ -131,15 +131,30 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The reply: the checked body as received, parsed by JSON.parse, plus the derived fields. */
 function reply(pending, answer) {
-  const derived = core(() => pending.decode(answer.status, answer.body));
-  // The core checked the bytes: UTF-8, JSON, the reply's shape. (A BOM is dropped by the decoder.)
-  const value = JSON.parse(strictUtf8.decode(answer.body));
+  // The strict decode JSON.parse needs anyway also tells the core the bytes are UTF-8 (it drops
+  // a byte order mark, as the core does); when it fails, the core finds why.
+  let text;
+  try {
+    text = strictUtf8.decode(answer.body);
+  } catch {
+    text = undefined;
+  }
+  const derived = core(() => pending.decode(answer.status, answer.body, text !== undefined));
+  const value = JSON.parse(text);
   return derived === undefined ? value : Object.assign(value, JSON.parse(derived));
 }
 
-/** Drives a planned call to its end. */
+/** Drives a planned call to its end, then frees it (not left to the garbage collector). */
 async function run(customFetch, plan, options) {
   const pending = core(plan);
+  try {
+    return await drive(pending, customFetch, options);
+  } finally {
+    pending.free();
+  }
+}
+
+async function drive(pending, customFetch, options) {
   const signal = options && options.signal;
   const fetchFn = customFetch ?? globalThis.fetch;
   const hasToken = pending.hasToken;

@@ -213,6 +213,14 @@ impl<'a> Scanner<'a> {
             .map_err(|_| Syntax::BadUtf8)
     }
 
+    /// A scanner over bytes the caller has already found to be UTF-8 (JavaScript's strict
+    /// `TextDecoder` does it natively while turning them into the text `JSON.parse` reads).
+    /// Nothing unsafe follows from a wrong claim: strings are only ever read through
+    /// `str::from_utf8`.
+    pub fn from_utf8_bytes(b: &'a [u8]) -> Self {
+        Scanner { b, i: 0 }
+    }
+
     /// The current offset.
     #[inline(always)]
     pub fn pos(&self) -> usize {
@@ -307,23 +315,19 @@ impl<'a> Scanner<'a> {
     /// `true`, `false` or `null`.
     pub fn literal(&mut self) -> Result<(), Syntax> {
         let rest = self.b.get(self.i..).unwrap_or_default();
-        for word in [&b"true"[..], b"false", b"null"] {
-            if rest.starts_with(word) {
+        let word: &[u8] = match rest.first() {
+            Some(b't') => b"true",
+            Some(b'f') => b"false",
+            _ => b"null",
+        };
+        match rest.get(..word.len()) {
+            Some(w) if w == word => {
                 self.i += word.len();
-                return Ok(());
+                Ok(())
             }
+            _ if word.starts_with(rest) => Err(Syntax::Eof),
+            _ => Err(Syntax::Unexpected),
         }
-        Err(
-            if rest.len() < 5
-                && [&b"true"[..], b"false", b"null"]
-                    .iter()
-                    .any(|w| w.starts_with(rest))
-            {
-                Syntax::Eof
-            } else {
-                Syntax::Unexpected
-            },
-        )
     }
 
     #[inline(always)]
