@@ -61,6 +61,9 @@ impl Syntax {
 pub struct Str<'a> {
     raw: &'a [u8],
     escaped: bool,
+    /// The same text as a `str`, when the scanner knows its input is UTF-8 (so no string is
+    /// validated again).
+    text: Option<&'a str>,
 }
 
 impl<'a> Str<'a> {
@@ -88,7 +91,7 @@ impl<'a> Str<'a> {
 
     /// The decoded content (borrowed when it has no escape).
     pub fn decode(&self) -> Cow<'a, str> {
-        let Ok(text) = core::str::from_utf8(self.raw) else {
+        let Some(text) = self.text.or_else(|| core::str::from_utf8(self.raw).ok()) else {
             return Cow::Borrowed("");
         };
         if !self.escaped {
@@ -194,6 +197,8 @@ fn special(w: u64) -> u64 {
 pub struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
+    /// The input as a `str`, when it is known to be UTF-8.
+    src: Option<&'a str>,
 }
 
 impl<'a> Scanner<'a> {
@@ -202,6 +207,7 @@ impl<'a> Scanner<'a> {
         Scanner {
             b: text.as_bytes(),
             i: 0,
+            src: Some(text),
         }
     }
 
@@ -218,7 +224,7 @@ impl<'a> Scanner<'a> {
     /// Nothing unsafe follows from a wrong claim: strings are only ever read through
     /// `str::from_utf8`.
     pub fn from_utf8_bytes(b: &'a [u8]) -> Self {
-        Scanner { b, i: 0 }
+        Scanner { b, i: 0, src: None }
     }
 
     /// The current offset.
@@ -410,8 +416,9 @@ impl<'a> Scanner<'a> {
                 None => return Err(Syntax::Eof),
                 Some(b'"') => {
                     let raw = self.slice(start);
+                    let text = self.src.and_then(|t| t.get(start..self.i));
                     self.i += 1;
-                    return Ok(Str { raw, escaped });
+                    return Ok(Str { raw, escaped, text });
                 }
                 Some(b'\\') => {
                     escaped = true;
