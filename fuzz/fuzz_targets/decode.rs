@@ -24,7 +24,9 @@ struct Case<'a> {
 }
 
 fn parse(data: &[u8]) -> Case<'_> {
-    let h = data.iter().fold(0usize, |h, &b| h.wrapping_mul(31).wrapping_add(usize::from(b)));
+    let h = data.iter().fold(0usize, |h, &b| {
+        h.wrapping_mul(31).wrapping_add(usize::from(b))
+    });
     let mut case = Case {
         endpoint: Endpoint::ALL[h % Endpoint::ALL.len()],
         status: STATUSES[(h / 16) % STATUSES.len()],

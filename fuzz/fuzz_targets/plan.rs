@@ -52,7 +52,10 @@ fn check_request<R>(req: &Request<R>, token: Option<&str>) {
 /// [`PLAIN_ID`]) with that segment replaced.
 fn check_id_segment<R>(planned: &Request<R>, plain: &Request<R>, base: &str, id: &str) {
     let (url, reference) = (planned.url(), plain.url());
-    let at = base.len() + reference[base.len()..].find(PLAIN_ID).expect("plain id in its URL");
+    let at = base.len()
+        + reference[base.len()..]
+            .find(PLAIN_ID)
+            .expect("plain id in its URL");
     let (before, after) = (&reference[..at], &reference[at + PLAIN_ID.len()..]);
     assert!(
         url.starts_with(before) && url.ends_with(after) && url.len() >= before.len() + after.len(),
@@ -107,7 +110,14 @@ fuzz_target!(|data: &[u8]| {
     let (api, token) = match api.with_token(&token) {
         Ok(api) => (api, Some(token.as_str())),
         Err(e) => {
-            assert_no_token("token error", &format!("{e} {e:?}"), &token);
+            // A refused token must not be echoed; skip tokens that are words of the error's
+            // own template ("token", "the token is").
+            let templates = ["", "short", "has space", "\u{0}"]
+                .map(|t| Api::new("https://x.example").and_then(|a| a.with_token(t)))
+                .map(|r| r.err().map(|e| format!("{e} {e:?}")).unwrap_or_default());
+            if !templates.iter().any(|t| t.contains(token.as_str())) {
+                assert_no_token("token error", &format!("{e} {e:?}"), &token);
+            }
             (no_token, None)
         }
     };
@@ -142,8 +152,16 @@ fuzz_target!(|data: &[u8]| {
         api.get_courses(start, limit).map(|r| r.url().to_owned()),
     ];
     for url in pages.into_iter().flatten() {
-        assert_eq!(query_param(&url, "start"), Some(start.to_string().as_str()), "{url}");
-        assert_eq!(query_param(&url, "limit"), Some(limit.to_string().as_str()), "{url}");
+        assert_eq!(
+            query_param(&url, "start"),
+            Some(start.to_string().as_str()),
+            "{url}"
+        );
+        assert_eq!(
+            query_param(&url, "limit"),
+            Some(limit.to_string().as_str()),
+            "{url}"
+        );
     }
     if let Ok(req) = api.get_users(start, limit) {
         check_request(&req, token);
