@@ -9,9 +9,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lpm_client::{Api, Endpoint, Error};
+use lpm_client::{AddCoursesInput, Api, Endpoint, Error, NewUser};
 use lpm_client_fuzz::{assert_error_clean, TOKENS};
-use serde_json::json;
 
 /// Interesting statuses, for headers whose status is not a number.
 const STATUSES: [u16; 12] = [200, 201, 204, 301, 400, 401, 403, 404, 429, 500, 502, 503];
@@ -59,12 +58,18 @@ fn decode(endpoint: Endpoint, token: &str, status: u16, body: &[u8]) -> Option<E
     let api = Api::new("https://school.example.com")
         .and_then(|a| a.with_token(token))
         .expect("a valid base URL and token");
-    let user = json!({
-        "name": "Nguyễn Văn An",
-        "username": "nguyenvanan",
-        "email": "an@example.com",
-        "password": "Secret-Passw0rd",
-    });
+    let user = NewUser {
+        name: "Nguyễn Văn An".into(),
+        username: "nguyenvanan".into(),
+        email: "an@example.com".into(),
+        password: "Secret-Passw0rd".into(),
+        phone: None,
+        city: None,
+        district: None,
+        street: None,
+        gender: None,
+        job: None,
+    };
     macro_rules! run {
         ($planned:expr) => {
             $planned
@@ -74,8 +79,8 @@ fn decode(endpoint: Endpoint, token: &str, status: u16, body: &[u8]) -> Option<E
         };
     }
     match endpoint {
-        Endpoint::CreateUsers => run!(api.create_users_value(&json!([user]))),
-        Endpoint::CreateUser => run!(api.create_user_raw_value(&user)),
+        Endpoint::CreateUsers => run!(api.create_users(std::slice::from_ref(&user))),
+        Endpoint::CreateUser => run!(api.create_user_raw(&user)),
         Endpoint::GetUsers => run!(api.get_users(0, 100)),
         Endpoint::GetUser => run!(api.get_user("DSuaHiqBri7Yzg2am")),
         Endpoint::GetMe => run!(api.get_me()),
@@ -83,10 +88,10 @@ fn decode(endpoint: Endpoint, token: &str, status: u16, body: &[u8]) -> Option<E
         Endpoint::GetCourse => run!(api.get_course("cFowRMyb7hieymiX2")),
         Endpoint::GetCourses => run!(api.get_courses(0, 100)),
         Endpoint::SearchCourses => run!(api.search_courses("vật lý")),
-        Endpoint::AddCoursesToUsers => run!(api.add_courses_to_users_value(
-            &json!(["DSuaHiqBri7Yzg2am"]),
-            &json!(["cFowRMyb7hieymiX2"])
-        )),
+        Endpoint::AddCoursesToUsers => run!(api.add_courses_to_users(&AddCoursesInput {
+            users: vec!["DSuaHiqBri7Yzg2am".into()],
+            courses: vec!["cFowRMyb7hieymiX2".into()],
+        })),
         Endpoint::Login => run!(api.login("an@example.com", "Secret-Passw0rd")),
     }
 }
