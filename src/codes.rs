@@ -356,7 +356,20 @@ pub fn decode(endpoint: Endpoint, code: &str, msg: &str) -> CodeInfo {
 fn numbers(msg: &str) -> impl Iterator<Item = u32> + '_ {
     msg.split(|c: char| !c.is_ascii_digit())
         .filter(|s| !s.is_empty())
-        .filter_map(|s| s.parse().ok())
+        .filter_map(|s| u32::try_from(crate::json::parse_u64(s.as_bytes())?).ok())
+}
+
+/// Where `needle` first (or, `last`, last) occurs in `hay`, by bytes: msgs are short, and
+/// `str::find` with a string pattern costs the wasm its two-way searcher.
+fn position(hay: &str, needle: &str, last: bool) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let mut hits =
+        (0..=h.len().checked_sub(n.len())?).filter(|&i| h.get(i..i + n.len()) == Some(n));
+    if last {
+        hits.next_back()
+    } else {
+        hits.next()
+    }
 }
 
 /// Counts a msg states: `<n> success, <m> error` or the Vietnamese add-courses sentence.
@@ -373,7 +386,7 @@ pub struct MsgCounts {
 /// The first two numbers of `msg`, when `ok_word` comes before `err_word` in it.
 fn two_counts(msg: &str, ok_word: &str, err_word: &str) -> Option<MsgCounts> {
     let lower = crate::text::fold(msg);
-    if lower.find(ok_word)? > lower.rfind(err_word)? {
+    if position(&lower, ok_word, false)? > position(&lower, err_word, true)? {
         return None;
     }
     let mut n = numbers(msg);
@@ -395,7 +408,7 @@ pub fn add_courses_counts(msg: &str) -> Option<MsgCounts> {
 
 /// Reads `There are only <n> available accounts` (create-multi-user code 12).
 pub fn available_slots(msg: &str) -> Option<u32> {
-    if !crate::text::fold(msg).contains("available") {
+    if position(&crate::text::fold(msg), "available", false).is_none() {
         return None;
     }
     numbers(msg).next()

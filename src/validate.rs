@@ -322,13 +322,28 @@ fn render(code: &str, field: Field, n: usize, lang: Lang) -> String {
         Lang::En => (en, label_en),
         Lang::Vi => (vi, label_vi),
     };
-    text.replace("{field_lc}", &crate::text::fold(label))
-        .replace("{field}", label)
-        .replace("{n}", &{
+    // The placeholders, expanded in one pass (no string searching: it costs the wasm kilobytes).
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(rest.get(..open).unwrap_or_default());
+        let after = rest.get(open..).unwrap_or_default();
+        let (value, len) = if after.starts_with("{field_lc}") {
+            (crate::text::fold(label), "{field_lc}".len())
+        } else if after.starts_with("{field}") {
+            (Cow::Borrowed(label), "{field}".len())
+        } else if after.starts_with("{n}") {
             let mut s = String::new();
             crate::json::push_uint(&mut s, n as u64);
-            s
-        })
+            (Cow::Owned(s), "{n}".len())
+        } else {
+            (Cow::Borrowed("{"), 1)
+        };
+        out.push_str(&value);
+        rest = after.get(len..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
