@@ -408,9 +408,7 @@ pub fn add_courses_counts(msg: &str) -> Option<MsgCounts> {
 
 /// Reads `There are only <n> available accounts` (create-multi-user code 12).
 pub fn available_slots(msg: &str) -> Option<u32> {
-    if position(&crate::text::fold(msg), "available", false).is_none() {
-        return None;
-    }
+    position(&crate::text::fold(msg), "available", false)?;
     numbers(msg).next()
 }
 
