@@ -592,7 +592,7 @@ fn check_reports(
     for r in reports {
         for issue in &r.issues {
             prop_assert!(!issue.message.trim().is_empty(), "{issue:?}");
-            prop_assert!(!issue.code.is_empty());
+            prop_assert!(!issue.code.as_str().is_empty());
             if !opts.platform_rules {
                 prop_assert_eq!(issue.level, lpm_client::Level::Contract);
             }

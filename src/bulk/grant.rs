@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::model::AddCoursesInput;
 use crate::plan::{Api, Request};
 use crate::reply::AddCoursesReply;
-use crate::validate::{self, Issue, Lang, Level, PathSegment, ValidateOptions};
+use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, ValidateOptions};
 
 /// Options of a grant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -173,7 +173,7 @@ impl GrantJob {
             if found.is_empty() {
                 match seen.get(&id) {
                     Some(&first) => found.push(repeat_issue(
-                        "duplicate_id",
+                        IssueCode::DuplicateId,
                         "",
                         first,
                         Level::Contract,

@@ -18,7 +18,7 @@ use crate::error::{ApiError, Error};
 use crate::model::{CreateStatus, NewUser, User};
 use crate::plan::{Api, Request};
 use crate::reply::{CreateUsersReply, UserReply};
-use crate::validate::{self, Issue, Lang, Level, PathSegment, Report, ValidateOptions};
+use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, Report, ValidateOptions};
 
 /// Options of an import.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -188,17 +188,22 @@ fn check_rows(rows: Vec<Value>, opts: &ImportOptions) -> Vec<Slot> {
         if issues.is_empty() {
             let repeat = |code, field, first, level| repeat_issue(code, field, first, level, lang);
             if let Some(&first) = emails.get(&email_key) {
-                issues.push(repeat("duplicate_email", "email", first, Level::Contract));
+                issues.push(repeat(
+                    IssueCode::DuplicateEmail,
+                    "email",
+                    first,
+                    Level::Contract,
+                ));
             } else if let Some(&first) = usernames.get(&username) {
                 issues.push(repeat(
-                    "duplicate_username",
+                    IssueCode::DuplicateUsername,
                     "username",
                     first,
                     Level::Contract,
                 ));
             } else if let Some(&first) = usernames_lc.get(&username.to_lowercase()) {
                 warnings.push(repeat(
-                    "duplicate_username",
+                    IssueCode::DuplicateUsername,
                     "username",
                     first,
                     Level::Platform,
@@ -684,7 +689,7 @@ mod tests {
         ]);
         let codes: Vec<Vec<&str>> = slots
             .iter()
-            .map(|s| s.issues.iter().map(|i| i.code).collect())
+            .map(|s| s.issues.iter().map(|i| i.code.as_str()).collect())
             .collect();
         assert_eq!(codes[0], Vec::<&str>::new());
         assert_eq!(codes[1], ["required"]);
@@ -695,9 +700,6 @@ mod tests {
         assert_eq!(slots[4].warnings[0].code, "duplicate_username");
         assert_eq!(slots[4].warnings[0].level, Level::Platform);
         assert!(codes[5].is_empty());
-        assert_eq!(
-            slots[2].issues[0].message,
-            "Email already used in row 1 of the input"
-        );
+        assert_eq!(slots[2].issues[0].message, "Email already used in row 1");
     }
 }

@@ -88,7 +88,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::guard::CREATE_INTERVAL_MS;
 use crate::plan::MAX_PAGE;
-use crate::validate::{Issue, Lang, Level, PathSegment};
+use crate::validate::{Issue, IssueCode, Lang, Level, PathSegment};
 
 mod grant;
 mod import;
@@ -349,28 +349,11 @@ fn chunks_for(rows: usize, chunk_size: usize) -> usize {
     rows.div_ceil(chunk_size.max(1))
 }
 
-/// An issue this module finds across the whole input: a repeat of an earlier row.
-fn repeat_issue(
-    code: &'static str,
-    field: &str,
-    first_row: usize,
-    level: Level,
-    lang: Lang,
-) -> Issue {
+/// An issue this module finds across the whole input: a repeat of an earlier row (its message
+/// from the validator's table).
+fn repeat_issue(code: IssueCode, field: &str, first_row: usize, level: Level, lang: Lang) -> Issue {
     // Rows in messages count from 1 for people.
-    let n = first_row + 1;
-    let message = match (code, lang) {
-        ("duplicate_email", Lang::En) => format!("Email already used in row {n} of the input"),
-        ("duplicate_email", Lang::Vi) => format!("Email đã xuất hiện ở dòng {n} của dữ liệu"),
-        ("duplicate_username", Lang::En) => {
-            format!("Username already used in row {n} of the input")
-        }
-        ("duplicate_username", Lang::Vi) => {
-            format!("Tên đăng nhập đã xuất hiện ở dòng {n} của dữ liệu")
-        }
-        (_, Lang::En) => format!("Account ID already listed in row {n} of the input"),
-        (_, Lang::Vi) => format!("Mã tài khoản đã có ở dòng {n} của dữ liệu"),
-    };
+    let message = crate::validate::message(code, field, first_row + 1, lang);
     Issue {
         path: if field.is_empty() {
             Vec::new()

@@ -5,20 +5,20 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::{Error, ValidationError};
 use crate::json::{self, JsonView, Value};
-use crate::validate::{self, Issue, Lang, Level, PageKind, Report, ValidateOptions};
+use crate::validate::{self, Issue, IssueCode, Lang, Level, PageKind, Report, ValidateOptions};
 use crate::Endpoint;
 
 use super::convert::{get, json_text, to_js};
 
 /// The report on a value that cannot be read as JSON (a cycle, a BigInt, NaN or Infinity).
-fn not_json_report() -> Report {
+fn not_json_report(lang: Lang) -> Report {
+    let code = IssueCode::NotJson;
     Report {
         issues: vec![Issue {
             path: Vec::new(),
-            code: "not_json",
+            code,
             level: Level::Contract,
-            message: "The value cannot be written as JSON (a cycle, a BigInt, NaN or Infinity)."
-                .into(),
+            message: validate::message(code, "", 0, lang),
         }],
     }
 }
@@ -27,7 +27,7 @@ fn not_json_report() -> Report {
 pub fn not_json(endpoint: Endpoint) -> Error {
     Error::Validation(ValidationError {
         endpoint,
-        report: not_json_report(),
+        report: not_json_report(Lang::En),
     })
 }
 
@@ -52,7 +52,7 @@ fn run(
     let text = json_text(value);
     let report = match text.as_deref().map(json::parse) {
         Some(Ok(v)) => check(&v, opts),
-        _ => not_json_report(),
+        _ => not_json_report(opts.lang),
     };
     Ok(to_js(&report.issues))
 }
