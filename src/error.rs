@@ -186,7 +186,7 @@ pub struct DecodeError {
 }
 
 impl DecodeError {
-    /// `cannot decode the <endpoint> response (HTTP <status>) at `<path>`: <detail>`.
+    /// ``cannot decode the <endpoint> response (HTTP <status>) at `<path>`: <detail>``.
     pub fn message(&self) -> String {
         let mut m = cat(&[
             "cannot decode the ",
