@@ -7,7 +7,7 @@
 //! honouring `Retry-After` up to a cap) and the create-interval guard are decided here, so they
 //! are tested on a virtual clock without a server (`tests/call.rs`).
 
-use crate::guard::{IntervalGuard, CREATE_INTERVAL_MS};
+use crate::guard::{IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS};
 use crate::retry::{self, Attempt};
 
 /// How calls are run: the client's options that the decisions read.
@@ -60,6 +60,15 @@ impl GuardSpec {
             interval_ms: CREATE_INTERVAL_MS,
         }
     }
+
+    /// A guard with the platform's advised 5 s between create-user-login-token calls.
+    pub fn login_token(key: String, mode: GuardMode) -> GuardSpec {
+        GuardSpec {
+            key,
+            mode,
+            interval_ms: LOGIN_TOKEN_INTERVAL_MS,
+        }
+    }
 }
 
 /// What the shell does next.
@@ -108,6 +117,7 @@ pub struct Call {
     guard: Option<(GuardSpec, bool)>,
     attempt: u32,
     state: State,
+    jitter: Option<f64>,
 }
 
 impl Call {
@@ -119,6 +129,7 @@ impl Call {
             guard: None,
             attempt: 0,
             state: State::Start,
+            jitter: None,
         }
     }
 
@@ -192,6 +203,18 @@ impl Call {
         self.settle(now, outcome, None)
     }
 
+    /// Full jitter for the retry the next `handle_*` may schedule: its doubling delay is scaled
+    /// by `r` in [0, 1) (the shell draws it, so this machine stays deterministic). A server's
+    /// `Retry-After` is honoured as sent. Without it (native default) delays are not jittered.
+    pub fn set_jitter(&mut self, r: f64) {
+        self.jitter = Some(r);
+    }
+
+    /// The guard's key, when the call is guarded.
+    pub fn guard_key(&self) -> Option<&str> {
+        self.guard.as_ref().map(|(spec, _)| spec.key.as_str())
+    }
+
     /// How many attempts were sent.
     pub fn attempts(&self) -> u32 {
         self.attempt + u32::from(self.state != State::Start)
@@ -199,7 +222,15 @@ impl Call {
 
     fn settle(&mut self, now: f64, outcome: Attempt, retry_after_ms: Option<f64>) -> bool {
         let p = self.policy;
-        let delay = retry::delay_ms(self.attempt, p.retry_delay_ms, retry_after_ms);
+        let jitter = self.jitter.take();
+        let server_said = retry_after_ms.is_some_and(|ms| ms >= 0.0);
+        let delay =
+            retry::delay_ms(self.attempt, p.retry_delay_ms, retry_after_ms).map(
+                |ms| match jitter {
+                    Some(r) if !server_said => retry::full_jitter(ms, r),
+                    _ => ms,
+                },
+            );
         match delay {
             Some(ms)
                 if retry::should_retry(self.idempotent, outcome, self.attempt, p.max_retries) =>
