@@ -15,7 +15,8 @@ const PAGE = 100;
 /** `Pending.poll` answers besides a wait in ms. */
 const SEND = -1;
 const FINISH = -2;
-const SEND_RECORD = -3;
+/** Added to SEND or FINISH: record the time under the call's guard key. */
+const RECORD = -2;
 // setTimeout treats anything above 2^31-1 ms (~24.8 days) as 1 ms; longer waits are cut to that
 // and polled again.
 const MAX_TIMER_MS = 2147483647;
@@ -145,10 +146,10 @@ const time = (v) => (typeof v === 'number' ? v : Number.NaN);
 
 /** When `key` last sent: the later of this realm's record and the store's (NaN: never). A store
  * answering synchronously is not awaited, so two calls in this realm cannot both pass the guard. */
-async function lastSent(store, key) {
-  let v = store ? store.get(key) : undefined;
-  if (v && typeof v.then === 'function') v = await v;
-  return later(time(v), time(seen.get(key)));
+function lastSent(store, key) {
+  const v = store ? store.get(key) : undefined;
+  const floor = () => time(seen.get(key));
+  return v && typeof v.then === 'function' ? v.then((t) => later(time(t), floor())) : later(time(v), floor());
 }
 
 /** A store over Web Storage (`localStorage`, `sessionStorage`, or anything with getItem/setItem). */
@@ -246,6 +247,7 @@ async function run(cfg, plan, options, raw) {
   const view = { method: pending.method, url: redact(pending.url), endpoint: pending.endpoint, headers };
   const key = pending.guardKey;
   let answer;
+  let failure;
   let tries = 0;
   let retry;
   const line = (text) => `lpm-client: ${view.method} ${view.url} ${text}`;
@@ -254,14 +256,21 @@ async function run(cfg, plan, options, raw) {
       // The two ways an attempt fails before sending anything: such a create is not recorded.
       if (signal && signal.aborted) throw hostError(pending, 'abort', signal.reason, hasToken);
       if (typeof fetchFn !== 'function') throw hostError(pending, 'network', new TypeError('no fetch function is available'), hasToken);
-      const last = key === undefined ? Number.NaN : await lastSent(cfg.store, key);
+      let last = key === undefined ? Number.NaN : lastSent(cfg.store, key);
+      if (typeof last !== 'number') last = await last;
       const now = Date.now();
-      const next = core(() => pending.poll(now, last));
+      let next = core(() => pending.poll(now, last));
+      if (next === SEND + RECORD || next === FINISH + RECORD) {
+        next -= RECORD;
+        seen.set(key, now);
+        if (cfg.store) await cfg.store.set(key, now);
+      }
       if (next === FINISH) {
+        if (failure) throw failure;
         const data = reply(pending, answer);
         return raw ? { data, response: { status: answer.status, headers: headerObject(answer.headers, redact) } } : data;
       }
-      if (next !== SEND && next !== SEND_RECORD) {
+      if (next !== SEND) {
         if (retry) {
           emit(cfg, options, 'onRetry', { ...retry, delayMs: next }, redact);
           log(cfg, 'warn', line(`attempt ${retry.attempt}: ${retry.status ?? retry.failure}; retrying in ${Math.round(next)} ms`));
@@ -269,10 +278,6 @@ async function run(cfg, plan, options, raw) {
         }
         await pause(next, signal, () => hostError(pending, 'abort', signal.reason, hasToken));
         continue;
-      }
-      if (next === SEND_RECORD) {
-        seen.set(key, now);
-        if (cfg.store) await cfg.store.set(key, now);
       }
       tries += 1;
       const info = { ...view, attempt: tries };
@@ -286,9 +291,11 @@ async function run(cfg, plan, options, raw) {
         if (f.failure === 'abort') throw hostError(pending, 'abort', f.cause, hasToken);
         const timedOut = f.failure === 'timeout';
         if (pending.handleFailure(Date.now(), timedOut, Math.random())) {
-          throw hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
+          // Final: the next poll finishes (recording a guarded call's end), then this is thrown.
+          failure = hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
+        } else {
+          retry = { ...info, failure: f.failure, durationMs };
         }
-        retry = { ...info, failure: f.failure, durationMs };
         continue;
       }
       const durationMs = Date.now() - started;

@@ -118,6 +118,8 @@ pub struct Call {
     attempt: u32,
     state: State,
     jitter: Option<f64>,
+    /// When a guarded call's attempt ended, to record at the next poll.
+    answered: Option<f64>,
 }
 
 impl Call {
@@ -130,6 +132,7 @@ impl Call {
             attempt: 0,
             state: State::Start,
             jitter: None,
+            answered: None,
         }
     }
 
@@ -144,7 +147,9 @@ impl Call {
 
     /// What to do at `now` (ms since the epoch). `guard` is the realm's record of creates; a
     /// guarded call records itself there when it is let through (a create whose answer is lost
-    /// may still have created accounts, so it counts from when it was sent).
+    /// may still have created accounts, so it counts from when it was sent), and again, at the
+    /// poll after its attempt ended, from then: the server may have received it late, and the
+    /// next call must be the interval after the server saw this one.
     pub fn poll(&mut self, now: f64, guard: &mut IntervalGuard) -> Next {
         match self.state {
             State::Start => {
@@ -181,7 +186,12 @@ impl Call {
             }
             // Polled again while in flight: nothing to do but wait for the answer.
             State::InFlight => Next::Wait { ms: 0.0 },
-            State::Done => Next::Finish,
+            State::Done => {
+                if let (Some((spec, _)), Some(at)) = (&self.guard, self.answered.take()) {
+                    guard.record(&spec.key, at);
+                }
+                Next::Finish
+            }
         }
     }
 
@@ -222,6 +232,9 @@ impl Call {
 
     fn settle(&mut self, now: f64, outcome: Attempt, retry_after_ms: Option<f64>) -> bool {
         let p = self.policy;
+        if self.guard.is_some() {
+            self.answered = Some(now);
+        }
         let jitter = self.jitter.take();
         let server_said = retry_after_ms.is_some_and(|ms| ms >= 0.0);
         let delay =

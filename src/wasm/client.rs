@@ -330,11 +330,11 @@ pub struct Pending {
     timeout_ms: f64,
 }
 
-/// `Pending.poll` answers: send now, or the call is over, or send now and record the time in the
-/// interval store under `guardKey`; any other value is a wait in ms.
+/// `Pending.poll` answers: send now, or the call is over (-3 and -4: the same, and record the
+/// time in the interval store under `guardKey`); any other value is a wait in ms.
 const SEND: f64 = -1.0;
 const FINISH: f64 = -2.0;
-const SEND_RECORD: f64 = -3.0;
+const RECORD: f64 = -2.0;
 
 #[wasm_bindgen]
 impl Pending {
@@ -374,7 +374,7 @@ impl Pending {
         self.call.guard_key().map(str::to_owned)
     }
 
-    /// What to do at `now`: -1 send, -3 send and record `now` under `guardKey`, -2 finish, else
+    /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
     /// wait that many ms. `last`: when the guard's key last sent, as the interval store says
     /// (NaN: never). A call refused by its interval guard throws its `IntervalError` data.
     pub fn poll(&mut self, now: f64, last: f64) -> Result<f64, JsValue> {
@@ -383,13 +383,13 @@ impl Pending {
         if let (Some(key), false) = (&key, last.is_nan()) {
             guard.record(key, last);
         }
-        let before = key.as_deref().and_then(|k| guard.last(k));
-        match self.call.poll(now, &mut guard) {
-            Next::Send { .. } if key.as_deref().and_then(|k| guard.last(k)) != before => {
-                Ok(SEND_RECORD)
-            }
-            Next::Send { .. } => Ok(SEND),
-            Next::Finish => Ok(FINISH),
+        let last = |g: &IntervalGuard| key.as_deref().and_then(|k| g.last(k));
+        let before = last(&guard);
+        let next = self.call.poll(now, &mut guard);
+        let record = if last(&guard) != before { RECORD } else { 0.0 };
+        match next {
+            Next::Send { .. } => Ok(SEND + record),
+            Next::Finish => Ok(FINISH + record),
             Next::Wait { ms } => Ok(ms.max(0.0)),
             Next::Refuse {
                 next_allowed_at,
