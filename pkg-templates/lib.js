@@ -284,7 +284,7 @@ async function run(cfg, plan, options, raw) {
       emit(cfg, options, 'onRequest', info, redact);
       const started = Date.now();
       try {
-        answer = await attempt(fetchFn, pending, signal, headers);
+        answer = await attempt(fetchFn, pending, signal, { ...headers });
       } catch (f) {
         const durationMs = Date.now() - started;
         log(cfg, 'debug', line(`attempt ${tries}: ${f.failure} after ${durationMs} ms`));
