@@ -152,6 +152,12 @@ function lastSent(store, key) {
   return v && typeof v.then === 'function' ? v.then((t) => later(time(t), floor())) : later(time(v), floor());
 }
 
+/** A store that threw or rejected: a ConfigError naming it, the store's error as its cause. */
+function storeError(op, e, redact) {
+  const detail = redact(e && e.message !== undefined ? e.message : e);
+  return makeError('config', `intervalStore.${op} failed: ${detail}`, { problem: 'option', option: 'intervalStore', expected: 'a store whose get and set work' }, e);
+}
+
 /** A store over Web Storage (`localStorage`, `sessionStorage`, or anything with getItem/setItem). */
 export function webStorageStore(storage, prefix = 'lpm-client:') {
   if (!storage || typeof storage.getItem !== 'function' || typeof storage.setItem !== 'function') throw configError('storage', 'a Web Storage (localStorage or sessionStorage)');
@@ -256,14 +262,33 @@ async function run(cfg, plan, options, raw) {
       // The two ways an attempt fails before sending anything: such a create is not recorded.
       if (signal && signal.aborted) throw hostError(pending, 'abort', signal.reason, hasToken);
       if (typeof fetchFn !== 'function') throw hostError(pending, 'network', new TypeError('no fetch function is available'), hasToken);
-      let last = key === undefined ? Number.NaN : lastSent(cfg.store, key);
-      if (typeof last !== 'number') last = await last;
+      // A store that fails before sending fails the call unsent: the rule could not be checked
+      // (or kept) beyond this realm. After the answer it is only logged: the reply is not lost.
+      let last;
+      try {
+        last = key === undefined ? Number.NaN : lastSent(cfg.store, key);
+        if (typeof last !== 'number') last = await last;
+      } catch (e) {
+        throw storeError('get', e, redact);
+      }
       const now = Date.now();
       let next = core(() => pending.poll(now, last));
       if (next === SEND + RECORD || next === FINISH + RECORD) {
         next -= RECORD;
+        const prev = seen.get(key);
         seen.set(key, now);
-        if (cfg.store) await cfg.store.set(key, now);
+        try {
+          if (cfg.store) await cfg.store.set(key, now);
+        } catch (e) {
+          if (next !== SEND) {
+            log(cfg, 'error', storeError('set', e, redact).message);
+          } else {
+            // Not sent: it does not count in this realm either.
+            if (prev === undefined) seen.delete(key);
+            else seen.set(key, prev);
+            throw storeError('set', e, redact);
+          }
+        }
       }
       if (next === FINISH) {
         if (failure) throw failure;
@@ -272,8 +297,11 @@ async function run(cfg, plan, options, raw) {
       }
       if (next !== SEND) {
         if (retry) {
-          emit(cfg, options, 'onRetry', { ...retry, delayMs: next }, redact);
-          log(cfg, 'warn', line(`attempt ${retry.attempt}: ${retry.status ?? retry.failure}; retrying in ${Math.round(next)} ms`));
+          // The delay as scheduled when the attempt ended (the wait left now is `next`).
+          const { at, ...event } = retry;
+          const delayMs = next + (now - at);
+          emit(cfg, options, 'onRetry', { ...event, delayMs }, redact);
+          log(cfg, 'warn', line(`attempt ${retry.attempt}: ${retry.status ?? retry.failure}; retrying in ${Math.round(delayMs)} ms`));
           retry = undefined;
         }
         await pause(next, signal, () => hostError(pending, 'abort', signal.reason, hasToken));
@@ -290,19 +318,21 @@ async function run(cfg, plan, options, raw) {
         log(cfg, 'debug', line(`attempt ${tries}: ${f.failure} after ${durationMs} ms`));
         if (f.failure === 'abort') throw hostError(pending, 'abort', f.cause, hasToken);
         const timedOut = f.failure === 'timeout';
-        if (pending.handleFailure(Date.now(), timedOut, Math.random())) {
+        const at = Date.now();
+        if (pending.handleFailure(at, timedOut, Math.random())) {
           // Final: the next poll finishes (recording a guarded call's end), then this is thrown.
           failure = hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
         } else {
-          retry = { ...info, failure: f.failure, durationMs };
+          retry = { ...info, failure: f.failure, durationMs, at };
         }
         continue;
       }
       const durationMs = Date.now() - started;
       log(cfg, 'debug', line(`attempt ${tries}: ${answer.status} in ${durationMs} ms`));
       emit(cfg, options, 'onResponse', { ...info, status: answer.status, durationMs }, redact);
-      if (!pending.handleResponse(Date.now(), answer.status, answer.retryAfterMs, Math.random())) {
-        retry = { ...info, status: answer.status, durationMs };
+      const at = Date.now();
+      if (!pending.handleResponse(at, answer.status, answer.retryAfterMs, Math.random())) {
+        retry = { ...info, status: answer.status, durationMs, at };
       }
     }
   } catch (error) {

@@ -122,3 +122,25 @@ test('fileStore outside the node entry says what to do', async () => {
   assert.throws(() => lib.fileStore('x.json'), (e) => e instanceof lpm.LpmError && /node/.test(e.message));
   assert.throws(() => fileStore(''), ConfigError);
 });
+
+test('a failing store: before sending the create fails unsent (ConfigError); after the answer it is only logged', async () => {
+  const spy = countingFetch();
+  const broken = { get: () => { throw new Error('disk gone'); }, set: () => {} };
+  const e = await rejectsWith(mk('broken1', { intervalStore: broken, fetch: spy }).createUsers([newUser('k')]), ConfigError, { option: 'intervalStore' }, lpm);
+  assert.match(e.message, /intervalStore\.get failed: disk gone/);
+  assert.equal(e.cause.message, 'disk gone');
+  const rejecting = { get: () => undefined, set: async () => { throw new Error('read-only'); } };
+  const c2 = mk('broken2', { intervalStore: rejecting, fetch: spy });
+  await rejectsWith(c2.createUsers([newUser('l')]), ConfigError, {}, lpm);
+  assert.equal(spy.calls, 0, 'nothing sent');
+  assert.equal(c2.nextCreateAllowedAt(), null, 'an unsent create does not count');
+  // Fails only on the second set (after the answer): the reply resolves, the failure is logged.
+  let sets = 0;
+  const errors = [];
+  const late = { get: () => undefined, set: () => { sets += 1; if (sets === 2) throw new Error('late failure'); } };
+  const r = await mk('broken3', { intervalStore: late, fetch: spy, logger: { error: (l) => errors.push(l) } }).createUsers([newUser('m')]);
+  assert.equal(r.created, 1);
+  assert.equal(spy.calls, 1);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /intervalStore\.set failed: late failure/);
+});
