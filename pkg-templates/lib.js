@@ -255,7 +255,10 @@ async function run(cfg, plan, options, raw) {
   let answer;
   let failure;
   let tries = 0;
-  let retry;
+  const retrying = (event, delayMs) => {
+    emit(cfg, options, 'onRetry', { ...event, delayMs }, redact);
+    log(cfg, 'warn', line(`attempt ${event.attempt}: ${event.status ?? event.failure}; retrying in ${Math.round(delayMs)} ms`));
+  };
   const line = (text) => `lpm-client: ${view.method} ${view.url} ${text}`;
   try {
     for (;;) {
@@ -296,14 +299,6 @@ async function run(cfg, plan, options, raw) {
         return raw ? { data, response: { status: answer.status, headers: headerObject(answer.headers, redact) } } : data;
       }
       if (next !== SEND) {
-        if (retry) {
-          // The delay as scheduled when the attempt ended (the wait left now is `next`).
-          const { at, ...event } = retry;
-          const delayMs = next + (now - at);
-          emit(cfg, options, 'onRetry', { ...event, delayMs }, redact);
-          log(cfg, 'warn', line(`attempt ${retry.attempt}: ${retry.status ?? retry.failure}; retrying in ${Math.round(delayMs)} ms`));
-          retry = undefined;
-        }
         await pause(next, signal, () => hostError(pending, 'abort', signal.reason, hasToken));
         continue;
       }
@@ -318,22 +313,17 @@ async function run(cfg, plan, options, raw) {
         log(cfg, 'debug', line(`attempt ${tries}: ${f.failure} after ${durationMs} ms`));
         if (f.failure === 'abort') throw hostError(pending, 'abort', f.cause, hasToken);
         const timedOut = f.failure === 'timeout';
-        const at = Date.now();
-        if (pending.handleFailure(at, timedOut, Math.random())) {
-          // Final: the next poll finishes (recording a guarded call's end), then this is thrown.
-          failure = hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
-        } else {
-          retry = { ...info, failure: f.failure, durationMs, at };
-        }
+        const delayMs = pending.handleFailure(Date.now(), timedOut, Math.random());
+        // Final: the next poll finishes (recording a guarded call's end), then this is thrown.
+        if (delayMs < 0) failure = hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
+        else retrying({ ...info, failure: f.failure, durationMs }, delayMs);
         continue;
       }
       const durationMs = Date.now() - started;
       log(cfg, 'debug', line(`attempt ${tries}: ${answer.status} in ${durationMs} ms`));
       emit(cfg, options, 'onResponse', { ...info, status: answer.status, durationMs }, redact);
-      const at = Date.now();
-      if (!pending.handleResponse(at, answer.status, answer.retryAfterMs, Math.random())) {
-        retry = { ...info, status: answer.status, durationMs, at };
-      }
+      const delayMs = pending.handleResponse(Date.now(), answer.status, answer.retryAfterMs, Math.random());
+      if (delayMs >= 0) retrying({ ...info, status: answer.status, durationMs }, delayMs);
     }
   } catch (error) {
     emit(cfg, options, 'onError', { ...view, attempt: tries, error }, redact);

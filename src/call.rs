@@ -220,6 +220,14 @@ impl Call {
         self.jitter = Some(r);
     }
 
+    /// When the scheduled retry may be sent, if one is scheduled.
+    pub fn retry_at(&self) -> Option<f64> {
+        match self.state {
+            State::Until(at) => Some(at),
+            _ => None,
+        }
+    }
+
     /// The guard's key, when the call is guarded.
     pub fn guard_key(&self) -> Option<&str> {
         self.guard.as_ref().map(|(spec, _)| spec.key.as_str())

@@ -403,8 +403,9 @@ impl Pending {
         }
     }
 
-    /// The attempt ended with an HTTP answer; `true` when it is final. `retry_after_ms` < 0:
-    /// none was sent. `jitter` in [0, 1): the full-jitter draw for a retry's delay.
+    /// The attempt ended with an HTTP answer: -1 when it is final, else the delay of the retry
+    /// scheduled (ms). `retry_after_ms` < 0: none was sent. `jitter` in [0, 1): the full-jitter
+    /// draw for a retry's delay.
     #[wasm_bindgen(js_name = handleResponse)]
     pub fn handle_response(
         &mut self,
@@ -412,18 +413,24 @@ impl Pending {
         status: u16,
         retry_after_ms: f64,
         jitter: f64,
-    ) -> bool {
+    ) -> f64 {
         self.call.set_jitter(jitter);
         let ra = (retry_after_ms >= 0.0 || retry_after_ms.is_nan()).then_some(retry_after_ms);
-        self.call
-            .handle_response(now, status, ra.filter(|ms| !ms.is_nan()))
+        let ra = ra.filter(|ms| !ms.is_nan());
+        self.call.handle_response(now, status, ra);
+        self.retry_delay(now)
     }
 
-    /// The attempt failed (network error, or a timeout); `true` when the failure is final.
+    /// The attempt failed (network error, or a timeout): as `handleResponse`.
     #[wasm_bindgen(js_name = handleFailure)]
-    pub fn handle_failure(&mut self, now: f64, timed_out: bool, jitter: f64) -> bool {
+    pub fn handle_failure(&mut self, now: f64, timed_out: bool, jitter: f64) -> f64 {
         self.call.set_jitter(jitter);
-        self.call.handle_failure(now, timed_out)
+        self.call.handle_failure(now, timed_out);
+        self.retry_delay(now)
+    }
+
+    fn retry_delay(&self, now: f64) -> f64 {
+        self.call.retry_at().map_or(-1.0, |at| at - now)
     }
 
     /// Checks the final answer: the derived fields as JSON text (or nothing) when it is a success
