@@ -241,6 +241,7 @@ fn full_jitter_scales_the_doubling_delay_but_not_retry_after() {
     assert_eq!(call.poll(T0, &mut guard), Next::Send { attempt: 0 });
     call.set_jitter(0.5);
     assert!(!call.handle_response(T0, 503, None));
+    assert_eq!(call.retry_at(), Some(T0 + 150.0), "the retry as scheduled");
     assert_eq!(
         call.poll(T0, &mut guard),
         Next::Wait { ms: 150.0 },
