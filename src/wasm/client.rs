@@ -76,7 +76,7 @@ export interface Hooks {
     /** An attempt failed and another is scheduled after `delayMs`. */
     onRetry?: (event: RetryEvent) => void;
     /** The call rejects (after it was planned: not for ValidationError or ConfigError thrown at planning). */
-    onError?: (event: ErrorEvent) => void;
+    onError?: (event: FailureEvent) => void;
 }
 
 /** What a hook sees of a request: the URL with the token replaced by `<redacted>`. */
@@ -101,7 +101,7 @@ export interface RetryEvent extends RequestEvent {
     /** The wait before the next attempt (full jitter on the doubling delay, or the server's Retry-After). */
     delayMs: number;
 }
-export interface ErrorEvent extends RequestEvent {
+export interface FailureEvent extends RequestEvent {
     /** The error the call rejects with (an LpmError). */
     error: Error;
 }
