@@ -358,6 +358,8 @@ export class Client {
   #core;
   #cfg;
   #raw;
+  /** Whether `free` frees the core (a `withResponse()` view shares its client's). */
+  #owner;
 
   /** A client of one platform. Throws `ConfigError` on unusable options. */
   constructor(options, internal) {
@@ -365,6 +367,7 @@ export class Client {
       this.#core = internal.core;
       this.#cfg = internal.cfg;
       this.#raw = internal.raw;
+      this.#owner = !internal.view;
     } else {
       this.#core = core(() => new wasm.Core(options));
       const { headers, store } = driverOptions(options, true);
@@ -372,6 +375,7 @@ export class Client {
       for (const h of HOOKS) hooks[h] = options[h];
       this.#cfg = { fetch: options.fetch, headers, store, hooks, logger: options.logger };
       this.#raw = false;
+      this.#owner = true;
     }
   }
 
@@ -382,7 +386,7 @@ export class Client {
 
   /** The same client whose methods resolve `{ data, response: { status, headers } }`. */
   withResponse() {
-    return new Client(INTERNAL, { core: this.#core, cfg: this.#cfg, raw: true });
+    return new Client(INTERNAL, { core: this.#core, cfg: this.#cfg, raw: true, view: true });
   }
 
   /** The normalised base URL. */
@@ -440,7 +444,16 @@ export class Client {
   nextCreateAllowedAt() {
     const key = this.#core.guardKey;
     const store = this.#cfg.store;
-    const last = later(time(store ? store.get(key) : undefined), time(seen.get(key)));
+    let stored;
+    try {
+      stored = store ? store.get(key) : undefined;
+    } catch (e) {
+      throw storeError('get', e, String);
+    }
+    // An asynchronous answer is not waited for (this realm's record stands in); its failure
+    // is not left unhandled.
+    if (stored && typeof stored.then === 'function') stored.then(undefined, () => {});
+    const last = later(time(stored), time(seen.get(key)));
     const at = this.#core.nextCreateAllowedAt(Date.now(), last);
     return Number.isNaN(at) ? null : new Date(at);
   }
@@ -455,9 +468,10 @@ export class Client {
     return pages((p, o) => this.#call('getCourses', p, undefined, o, false), 'courses', 'get-multi-course', options);
   }
 
-  /** Frees the wasm side now rather than when the garbage collector gets to it. */
+  /** Frees the wasm side now rather than when the garbage collector gets to it (on a
+   * `withResponse()` view: nothing, its client owns the core). */
   free() {
-    this.#core.free();
+    if (this.#owner) this.#core.free();
   }
 
   [Symbol.dispose]() {

@@ -129,6 +129,9 @@ test('a failing store: before sending the create fails unsent (ConfigError); aft
   const e = await rejectsWith(mk('broken1', { intervalStore: broken, fetch: spy }).createUsers([newUser('k')]), ConfigError, { option: 'intervalStore' }, lpm);
   assert.match(e.message, /intervalStore\.get failed: disk gone/);
   assert.equal(e.cause.message, 'disk gone');
+  assert.throws(() => mk('broken1', { intervalStore: broken }).nextCreateAllowedAt(), ConfigError);
+  const asyncBroken = { get: async () => { throw new Error('later'); }, set: () => {} };
+  assert.equal(mk('broken1b', { intervalStore: asyncBroken }).nextCreateAllowedAt(), null, 'not awaited, not unhandled');
   const rejecting = { get: () => undefined, set: async () => { throw new Error('read-only'); } };
   const c2 = mk('broken2', { intervalStore: rejecting, fetch: spy });
   await rejectsWith(c2.createUsers([newUser('l')]), ConfigError, {}, lpm);

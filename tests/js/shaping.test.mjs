@@ -183,4 +183,7 @@ test('withResponse(): {data, response: {status, headers}} with the token redacte
   for await (const u of raw.allUsers()) items.push(u);
   assert.deepEqual(items, []);
   assert.equal(typeof raw.withToken('Another-token-123').withResponse, 'function');
+  // Freeing the view leaves its client working.
+  raw.free();
+  assert.deepEqual((await client.getUsers({ start: 0, limit: 3 })).users, []);
 });
