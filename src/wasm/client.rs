@@ -386,7 +386,11 @@ impl Pending {
         let recorded = |g: &IntervalGuard| key.as_deref().and_then(|k| g.last(k));
         let before = recorded(&guard);
         let next = self.call.poll(now, &mut guard);
-        let record = if recorded(&guard) != before { RECORD } else { 0.0 };
+        let record = if recorded(&guard) != before {
+            RECORD
+        } else {
+            0.0
+        };
         match next {
             Next::Send { .. } => Ok(SEND + record),
             Next::Finish => Ok(FINISH + record),
