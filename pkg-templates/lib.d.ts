@@ -8,6 +8,7 @@ import type {
   CourseReply,
   CreateOptions,
   CreateUsersReply,
+  IntervalStore,
   Issue,
   LoginReply,
   NewUser,
@@ -60,7 +61,16 @@ export declare class Client {
   addCoursesToUsers(input: AddCoursesInput, options?: CallOptions): Promise<AddCoursesReply>;
   /** Logs in (`users/login-user`) and resolves with the token and its expiry; needs no token. */
   login(email: string, password: string, options?: CallOptions): Promise<LoginReply>;
-  /** When the next bulk create of this base URL and token is allowed, or `null` when it is now. */
+  /** A one-time site login token for the account `userId` (`users/create-user-login-token`, platform
+   * notes): the site logs that account in at `<site>?login_token=<token>`. It logs in as that
+   * account: it is never logged, keep it out of yours. Kept at least the platform's advised 5 s
+   * apart (see `loginTokenInterval`; `waitForInterval` waits); never retried automatically. */
+  createLoginToken(userId: string, options?: CreateOptions): Promise<LoginTokenReply>;
+  /** The same client whose methods resolve `{ data, response: { status, headers } }`: the
+   * decoded reply beside the final attempt's HTTP status and headers (token redacted). */
+  withResponse(): ClientWithResponse;
+  /** When the next bulk create of this base URL and token is allowed, or `null` when it is now.
+   * With an asynchronous `intervalStore`, as far as this realm has seen. */
   nextCreateAllowedAt(): Date | null;
   /** Every account, page by page with the largest allowed limit. */
   allUsers(options?: CallOptions): AsyncGenerator<User, void, undefined>;
@@ -70,6 +80,40 @@ export declare class Client {
   free(): void;
   [Symbol.dispose](): void;
 }
+
+/** create-user-login-token's reply: `{ token, tokenExpires, msg }`, login-user's shape. */
+export type LoginTokenReply = LoginReply;
+
+/** A reply beside the HTTP answer it came in (`withResponse()`). */
+export interface WithResponse<T> {
+  data: T;
+  /** The final attempt's status and headers (lower-case names; the token redacted from values). */
+  response: { status: number; headers: Record<string, string> };
+}
+
+/** The methods of `Client` that make one call. */
+export type CallMethod =
+  | "createUsers" | "createUser" | "createSingleUserRaw" | "getUsers" | "getUser" | "getMe"
+  | "searchUser" | "getCourse" | "getCourses" | "searchCourses" | "addCoursesToUsers" | "login"
+  | "createLoginToken";
+
+/** `client.withResponse()`: each call method resolves `{ data, response }`. */
+export type ClientWithResponse = {
+  [K in CallMethod]: Client[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => Promise<WithResponse<R>>
+    : never;
+};
+
+/** An interval store over Web Storage (`localStorage`, `sessionStorage`): a reload or a second
+ * tab keeps the intervals. Keys are prefixed with `prefix` (default `"lpm-client:"`). */
+export declare function webStorageStore(
+  storage: { getItem(key: string): string | null; setItem(key: string, value: string): void },
+  prefix?: string,
+): IntervalStore;
+
+/** An interval store in a JSON file (Node, Deno, Bun; other runtimes throw ConfigError): a
+ * restarted script keeps the intervals. */
+export declare function fileStore(path: string): IntervalStore;
 
 /** The Standard Schema v1 interface (standardschema.dev), declared here so the package has no dependency. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {

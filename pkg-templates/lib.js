@@ -15,6 +15,8 @@ const PAGE = 100;
 /** `Pending.poll` answers besides a wait in ms. */
 const SEND = -1;
 const FINISH = -2;
+/** Added to SEND or FINISH: record the time under the call's guard key. */
+const RECORD = -2;
 // setTimeout treats anything above 2^31-1 ms (~24.8 days) as 1 ms; longer waits are cut to that
 // and polled again.
 const MAX_TIMER_MS = 2147483647;
@@ -98,12 +100,116 @@ function pause(ms, signal, onAbort) {
   });
 }
 
+function configError(option, expected) {
+  return makeError('config', `option \`${option}\` must be ${expected}`, { problem: 'option', option, expected });
+}
+
+/** Header options as lower-case names to string values (`undefined` when absent). */
+function headerMap(value, option) {
+  if (value === undefined) return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw configError(option, 'an object of header names to string values');
+  const out = {};
+  for (const [name, v] of Object.entries(value)) {
+    if (typeof v !== 'string') throw configError(option, 'an object of header names to string values');
+    out[name.toLowerCase()] = v;
+  }
+  return out;
+}
+
+const HOOKS = ['onRequest', 'onResponse', 'onRetry', 'onError'];
+
+/** Checks the driver's own options (hooks, logger, headers, store) of the client or of a call. */
+function driverOptions(o, client) {
+  if (o == null || typeof o !== 'object') return {};
+  for (const h of HOOKS) if (o[h] !== undefined && typeof o[h] !== 'function') throw configError(h, 'a function');
+  if (client && o.logger !== undefined && (o.logger === null || typeof o.logger !== 'object')) throw configError('logger', 'an object with debug/info/warn/error functions (console fits)');
+  const store = client ? o.intervalStore : undefined;
+  if (store !== undefined && (store === null || typeof store.get !== 'function' || typeof store.set !== 'function')) throw configError('intervalStore', 'an object with get(key) and set(key, atMs)');
+  return { headers: headerMap(o.headers, 'headers'), store };
+}
+
+/**
+ * Tells the hooks (the client's, then the call's) and the logger. A hook that throws or rejects
+ * does not break the call: the error is ignored and logged at `error` (redacted).
+ */
+function emit(cfg, options, name, event, redact) {
+  for (const fn of [cfg.hooks[name], options && options[name]]) {
+    if (typeof fn !== 'function') continue;
+    const failed = (e) => log(cfg, 'error', redact(`lpm-client: the ${name} hook failed (ignored): ${e && e.message !== undefined ? e.message : e}`));
+    try {
+      const r = fn({ ...event, headers: { ...event.headers } });
+      if (r && typeof r.then === 'function') r.then(undefined, failed);
+    } catch (e) {
+      failed(e);
+    }
+  }
+}
+
+function log(cfg, level, line) {
+  const logger = cfg.logger;
+  if (logger && typeof logger[level] === 'function') {
+    try {
+      logger[level](line);
+    } catch {
+      // A logger that throws is ignored: it cannot be told.
+    }
+  }
+}
+
+/** When each guard key last sent, as this realm knows it: the default store, and the floor of any
+ * other (a second call in this realm sees the first before an asynchronous store has written). */
+const seen = new Map();
+
+/** The later of two times, NaN standing for none. */
+const later = (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b));
+const time = (v) => (typeof v === 'number' ? v : Number.NaN);
+
+/** When `key` last sent: the later of this realm's record and the store's (NaN: never). A store
+ * answering synchronously is not awaited, so two calls in this realm cannot both pass the guard. */
+function lastSent(store, key) {
+  const v = store ? store.get(key) : undefined;
+  const floor = () => time(seen.get(key));
+  return v && typeof v.then === 'function' ? v.then((t) => later(time(t), floor())) : later(time(v), floor());
+}
+
+/** A store that threw or rejected: a ConfigError naming it, the store's error as its cause. */
+function storeError(op, e, redact) {
+  const detail = redact(e && e.message !== undefined ? e.message : e);
+  return makeError('config', `intervalStore.${op} failed: ${detail}`, { problem: 'option', option: 'intervalStore', expected: 'a store whose get and set work' }, e);
+}
+
+/** A store over Web Storage (`localStorage`, `sessionStorage`, or anything with getItem/setItem). */
+export function webStorageStore(storage, prefix = 'lpm-client:') {
+  if (!storage || typeof storage.getItem !== 'function' || typeof storage.setItem !== 'function') throw configError('storage', 'a Web Storage (localStorage or sessionStorage)');
+  return {
+    get(key) {
+      const v = storage.getItem(prefix + key);
+      return v == null ? undefined : Number(v);
+    },
+    set(key, atMs) {
+      storage.setItem(prefix + key, String(atMs));
+    },
+  };
+}
+
+/** A store in a JSON file: Node only (the `node` entry, also used by Deno and Bun). */
+export function fileStore() {
+  throw configError('intervalStore', 'a store this runtime supports: fileStore needs the package\'s `node` entry (Node, Deno, Bun)');
+}
+
+/** The response's headers as a plain object (lower-case names), the token redacted from values. */
+function headerObject(headers, redact) {
+  const out = {};
+  if (headers && typeof headers.forEach === 'function') headers.forEach((v, k) => { out[k.toLowerCase()] = redact(v); });
+  return out;
+}
+
 /**
  * One attempt: the fetch, raced against the timeout and the caller's signal so that the call
  * settles whatever the fetch does with `init.signal`. Resolves `{status, body, retryAfterMs}`,
  * or rejects `{failure: 'abort' | 'timeout' | 'network', cause}`.
  */
-function attempt(fetchFn, pending, signal) {
+function attempt(fetchFn, pending, signal, headers) {
   return new Promise((resolve, reject) => {
     const ctrl = new AbortController();
     let settled = false;
@@ -128,18 +234,14 @@ function attempt(fetchFn, pending, signal) {
         }, Math.min(timeoutMs, MAX_TIMER_MS))
       : undefined;
     if (signal) signal.addEventListener('abort', onAbort, { once: true });
-    const headers = { accept: 'application/json' };
     const init = { method: pending.method, headers, signal: ctrl.signal };
     const body = pending.body;
-    if (body != null) {
-      headers['content-type'] = 'application/json';
-      init.body = body;
-    }
+    if (body != null) init.body = body;
     (async () => {
       const res = await fetchFn(pending.url, init);
       const bytes = new Uint8Array(await res.arrayBuffer());
       const retryAfter = res.headers && typeof res.headers.get === 'function' ? res.headers.get('retry-after') : null;
-      return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(retryAfter) };
+      return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(retryAfter), headers: res.headers };
     })().then(
       (answer) => finish(resolve, answer),
       (cause) => finish(reject, { failure: signal && signal.aborted ? 'abort' : 'network', cause: signal && signal.aborted ? signal.reason : cause }),
@@ -164,42 +266,105 @@ function reply(pending, answer) {
   return derived === undefined ? value : Object.assign(value, JSON.parse(derived));
 }
 
-/** Drives a planned call to its end, then frees it (not left to the garbage collector). */
-async function run(customFetch, plan, options) {
+/** Drives a planned call to its end, then frees it (not left to the garbage collector);
+ * `raw`: resolve `{data, response}`. */
+async function run(cfg, plan, options, raw) {
   const pending = core(plan);
   try {
-    return await drive(pending, customFetch, options);
+    return await drive(pending, cfg, options, raw);
   } finally {
     pending.free();
   }
 }
 
-async function drive(pending, customFetch, options) {
+async function drive(pending, cfg, options, raw) {
+  const call = driverOptions(options, false);
   const signal = options && options.signal;
-  const fetchFn = customFetch ?? globalThis.fetch;
+  const fetchFn = cfg.fetch ?? globalThis.fetch;
   const hasToken = pending.hasToken;
+  const redact = (text) => (hasToken ? pending.redact(String(text)) : String(text));
+  const headers = { accept: 'application/json', ...cfg.headers, ...call.headers };
+  if (pending.body != null) headers['content-type'] = 'application/json';
+  // What hooks and the logger see: the URL with the token redacted (the fetch gets the real one).
+  const view = { method: pending.method, url: redact(pending.url), endpoint: pending.endpoint, headers };
+  const key = pending.guardKey;
   let answer;
-  for (;;) {
-    // The two ways an attempt fails before sending anything: such a create is not recorded.
-    if (signal && signal.aborted) throw hostError(pending, 'abort', signal.reason, hasToken);
-    if (typeof fetchFn !== 'function') throw hostError(pending, 'network', new TypeError('no fetch function is available'), hasToken);
-    const next = core(() => pending.poll(Date.now()));
-    if (next === FINISH) return reply(pending, answer);
-    if (next !== SEND) {
-      await pause(next, signal, () => hostError(pending, 'abort', signal.reason, hasToken));
-      continue;
-    }
-    try {
-      answer = await attempt(fetchFn, pending, signal);
-    } catch (f) {
-      if (f.failure === 'abort') throw hostError(pending, 'abort', f.cause, hasToken);
-      const timedOut = f.failure === 'timeout';
-      if (pending.handleFailure(Date.now(), timedOut)) {
-        throw hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
+  let failure;
+  let tries = 0;
+  const retrying = (event, delayMs) => {
+    emit(cfg, options, 'onRetry', { ...event, delayMs }, redact);
+    log(cfg, 'warn', line(`attempt ${event.attempt}: ${event.status ?? event.failure}; retrying in ${Math.round(delayMs)} ms`));
+  };
+  const line = (text) => `lpm-client: ${view.method} ${view.url} ${text}`;
+  try {
+    for (;;) {
+      // The two ways an attempt fails before sending anything: such a create is not recorded.
+      if (signal && signal.aborted) throw hostError(pending, 'abort', signal.reason, hasToken);
+      if (typeof fetchFn !== 'function') throw hostError(pending, 'network', new TypeError('no fetch function is available'), hasToken);
+      // A store that fails before sending fails the call unsent: the rule could not be checked
+      // (or kept) beyond this realm. After the answer it is only logged: the reply is not lost.
+      let last;
+      try {
+        last = key === undefined ? Number.NaN : lastSent(cfg.store, key);
+        if (typeof last !== 'number') last = await last;
+      } catch (e) {
+        throw storeError('get', e, redact);
       }
-      continue;
+      const now = Date.now();
+      let next = core(() => pending.poll(now, last));
+      if (next === SEND + RECORD || next === FINISH + RECORD) {
+        next -= RECORD;
+        const prev = seen.get(key);
+        seen.set(key, now);
+        try {
+          if (cfg.store) await cfg.store.set(key, now);
+        } catch (e) {
+          if (next !== SEND) {
+            log(cfg, 'error', storeError('set', e, redact).message);
+          } else {
+            // Not sent: it does not count in this realm either.
+            if (prev === undefined) seen.delete(key);
+            else seen.set(key, prev);
+            throw storeError('set', e, redact);
+          }
+        }
+      }
+      if (next === FINISH) {
+        if (failure) throw failure;
+        const data = reply(pending, answer);
+        return raw ? { data, response: { status: answer.status, headers: headerObject(answer.headers, redact) } } : data;
+      }
+      if (next !== SEND) {
+        await pause(next, signal, () => hostError(pending, 'abort', signal.reason, hasToken));
+        continue;
+      }
+      tries += 1;
+      const info = { ...view, attempt: tries };
+      emit(cfg, options, 'onRequest', info, redact);
+      const started = Date.now();
+      try {
+        answer = await attempt(fetchFn, pending, signal, { ...headers });
+      } catch (f) {
+        const durationMs = Date.now() - started;
+        log(cfg, 'debug', line(`attempt ${tries}: ${f.failure} after ${durationMs} ms`));
+        if (f.failure === 'abort') throw hostError(pending, 'abort', f.cause, hasToken);
+        const timedOut = f.failure === 'timeout';
+        const delayMs = pending.handleFailure(Date.now(), timedOut, Math.random());
+        // Final: the next poll finishes (recording a guarded call's end), then this is thrown.
+        if (delayMs < 0) failure = hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
+        else retrying({ ...info, failure: f.failure, durationMs }, delayMs);
+        continue;
+      }
+      const durationMs = Date.now() - started;
+      log(cfg, 'debug', line(`attempt ${tries}: ${answer.status} in ${durationMs} ms`));
+      emit(cfg, options, 'onResponse', { ...info, status: answer.status, durationMs }, redact);
+      const delayMs = pending.handleResponse(Date.now(), answer.status, answer.retryAfterMs, Math.random());
+      if (delayMs >= 0) retrying({ ...info, status: answer.status, durationMs }, delayMs);
     }
-    pending.handleResponse(Date.now(), answer.status, answer.retryAfterMs);
+  } catch (error) {
+    emit(cfg, options, 'onError', { ...view, attempt: tries, error }, redact);
+    log(cfg, 'warn', line(`failed: ${redact(error && error.message)}`));
+    throw error;
   }
 }
 
@@ -227,22 +392,37 @@ const INTERNAL = Symbol('lpm-client internal');
 /** The typed client of the management API. */
 export class Client {
   #core;
-  #fetch;
+  #cfg;
+  #raw;
+  /** Whether `free` frees the core (a `withResponse()` view shares its client's). */
+  #owner;
 
   /** A client of one platform. Throws `ConfigError` on unusable options. */
   constructor(options, internal) {
     if (options === INTERNAL) {
       this.#core = internal.core;
-      this.#fetch = internal.fetch;
+      this.#cfg = internal.cfg;
+      this.#raw = internal.raw;
+      this.#owner = !internal.view;
     } else {
       this.#core = core(() => new wasm.Core(options));
-      this.#fetch = options.fetch;
+      const { headers, store } = driverOptions(options, true);
+      const hooks = {};
+      for (const h of HOOKS) hooks[h] = options[h];
+      this.#cfg = { fetch: options.fetch, headers, store, hooks, logger: options.logger };
+      this.#raw = false;
+      this.#owner = true;
     }
   }
 
   /** The same client with another token (e.g. the one `login` returned). */
   withToken(token) {
-    return new Client(INTERNAL, { core: core(() => this.#core.withToken(token)), fetch: this.#fetch });
+    return new Client(INTERNAL, { core: core(() => this.#core.withToken(token)), cfg: this.#cfg, raw: this.#raw });
+  }
+
+  /** The same client whose methods resolve `{ data, response: { status, headers } }`. */
+  withResponse() {
+    return new Client(INTERNAL, { core: this.#core, cfg: this.#cfg, raw: true, view: true });
   }
 
   /** The normalised base URL. */
@@ -250,66 +430,84 @@ export class Client {
     return this.#core.baseUrl;
   }
 
-  #run(plan, options) {
-    return run(this.#fetch, plan, options);
+  #call(method, a, b, options, raw = this.#raw) {
+    return run(this.#cfg, () => this.#core.plan(method, toJson(a), toJson(b), options), options, raw);
   }
 
   createUsers(users, options) {
-    return this.#run(() => this.#core.plan('createUsers', toJson(users), undefined, !!(options && options.waitForInterval)), options);
+    return this.#call('createUsers', users, undefined, options);
   }
   createUser(user, options) {
-    return this.#run(() => this.#core.plan('createUser', toJson(user), undefined, !!(options && options.waitForInterval)), options);
+    return this.#call('createUser', user, undefined, options);
   }
   createSingleUserRaw(user, options) {
-    return this.#run(() => this.#core.plan('createSingleUserRaw', toJson(user), undefined, false), options);
+    return this.#call('createSingleUserRaw', user, undefined, options);
   }
   getUsers(params, options) {
-    return this.#run(() => this.#core.plan('getUsers', toJson(params), undefined, false), options);
+    return this.#call('getUsers', params, undefined, options);
   }
   getUser(id, options) {
-    return this.#run(() => this.#core.plan('getUser', toJson(id), undefined, false), options);
+    return this.#call('getUser', id, undefined, options);
   }
   getMe(options) {
-    return this.#run(() => this.#core.plan('getMe', toJson(undefined), undefined, false), options);
+    return this.#call('getMe', undefined, undefined, options);
   }
   searchUser(params, options) {
-    return this.#run(() => this.#core.plan('searchUser', toJson(params), undefined, false), options);
+    return this.#call('searchUser', params, undefined, options);
   }
   getCourse(id, options) {
-    return this.#run(() => this.#core.plan('getCourse', toJson(id), undefined, false), options);
+    return this.#call('getCourse', id, undefined, options);
   }
   getCourses(params, options) {
-    return this.#run(() => this.#core.plan('getCourses', toJson(params), undefined, false), options);
+    return this.#call('getCourses', params, undefined, options);
   }
   searchCourses(title, options) {
-    return this.#run(() => this.#core.plan('searchCourses', toJson(title), undefined, false), options);
+    return this.#call('searchCourses', title, undefined, options);
   }
   addCoursesToUsers(input, options) {
-    return this.#run(() => this.#core.plan('addCoursesToUsers', toJson(input), undefined, false), options);
+    return this.#call('addCoursesToUsers', input, undefined, options);
   }
   login(email, password, options) {
-    return this.#run(() => this.#core.plan('login', toJson(email), toJson(password), false), options);
+    return this.#call('login', email, password, options);
+  }
+  /** A one-time site login token for the account `userId` (never logged); at least 5 s apart. */
+  createLoginToken(userId, options) {
+    return this.#call('createLoginToken', userId, undefined, options);
   }
 
-  /** When the next bulk create of this base URL and token is allowed, or `null` when it is now. */
+  /** When the next bulk create of this base URL and token is allowed, or `null` when it is now.
+   * With an asynchronous `intervalStore`, as far as this realm has seen. */
   nextCreateAllowedAt() {
-    const at = this.#core.nextCreateAllowedAt(Date.now());
+    const key = this.#core.guardKey;
+    const store = this.#cfg.store;
+    let stored;
+    try {
+      stored = store ? store.get(key) : undefined;
+    } catch (e) {
+      throw storeError('get', e, String);
+    }
+    // An asynchronous answer is not waited for (this realm's record stands in); its failure
+    // is not left unhandled.
+    if (stored && typeof stored.then === 'function') stored.then(undefined, () => {});
+    const last = later(time(stored), time(seen.get(key)));
+    const at = this.#core.nextCreateAllowedAt(Date.now(), last);
     return Number.isNaN(at) ? null : new Date(at);
   }
 
   /** Every account, page by page with the largest allowed limit. */
   allUsers(options) {
-    return pages((p, o) => this.getUsers(p, o), 'users', 'get-multi-user', options);
+    return pages((p, o) => this.#call('getUsers', p, undefined, o, false), 'users', 'get-multi-user', options);
   }
 
   /** Every course, page by page with the largest allowed limit. */
   allCourses(options) {
-    return pages((p, o) => this.getCourses(p, o), 'courses', 'get-multi-course', options);
+    return pages((p, o) => this.#call('getCourses', p, undefined, o, false), 'courses', 'get-multi-course', options);
   }
 
-  /** Frees the wasm side now rather than when the garbage collector gets to it. */
+  /** Frees the wasm side now rather than when the garbage collector gets to it (on a
+   * `withResponse()` view: nothing, its client owns the core). */
   free() {
-    this.#core.free();
+    if (this.#owner) this.#core.free();
   }
 
   [Symbol.dispose]() {

@@ -5,3 +5,5 @@ import { initSync } from './wasm/lpm_client.js';
 initSync({ module: readFileSync(new URL('./wasm/lpm_client_bg.wasm', import.meta.url)) });
 
 export * from './lib.js';
+// Replaces lib.js's placeholder, which tells other runtimes that a file store needs Node.
+export { fileStore } from './file-store.js';

@@ -7,7 +7,7 @@
 //! honouring `Retry-After` up to a cap) and the create-interval guard are decided here, so they
 //! are tested on a virtual clock without a server (`tests/call.rs`).
 
-use crate::guard::{IntervalGuard, CREATE_INTERVAL_MS};
+use crate::guard::{IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS};
 use crate::retry::{self, Attempt};
 
 /// How calls are run: the client's options that the decisions read.
@@ -60,6 +60,15 @@ impl GuardSpec {
             interval_ms: CREATE_INTERVAL_MS,
         }
     }
+
+    /// A guard with the platform's advised 5 s between create-user-login-token calls.
+    pub fn login_token(key: String, mode: GuardMode) -> GuardSpec {
+        GuardSpec {
+            key,
+            mode,
+            interval_ms: LOGIN_TOKEN_INTERVAL_MS,
+        }
+    }
 }
 
 /// What the shell does next.
@@ -108,6 +117,9 @@ pub struct Call {
     guard: Option<(GuardSpec, bool)>,
     attempt: u32,
     state: State,
+    jitter: Option<f64>,
+    /// When a guarded call's attempt ended, to record at the next poll.
+    answered: Option<f64>,
 }
 
 impl Call {
@@ -119,6 +131,8 @@ impl Call {
             guard: None,
             attempt: 0,
             state: State::Start,
+            jitter: None,
+            answered: None,
         }
     }
 
@@ -133,7 +147,9 @@ impl Call {
 
     /// What to do at `now` (ms since the epoch). `guard` is the realm's record of creates; a
     /// guarded call records itself there when it is let through (a create whose answer is lost
-    /// may still have created accounts, so it counts from when it was sent).
+    /// may still have created accounts, so it counts from when it was sent), and again, at the
+    /// poll after its attempt ended, from then: the server may have received it late, and the
+    /// next call must be the interval after the server saw this one.
     pub fn poll(&mut self, now: f64, guard: &mut IntervalGuard) -> Next {
         match self.state {
             State::Start => {
@@ -170,7 +186,12 @@ impl Call {
             }
             // Polled again while in flight: nothing to do but wait for the answer.
             State::InFlight => Next::Wait { ms: 0.0 },
-            State::Done => Next::Finish,
+            State::Done => {
+                if let (Some((spec, _)), Some(at)) = (&self.guard, self.answered.take()) {
+                    guard.record(&spec.key, at);
+                }
+                Next::Finish
+            }
         }
     }
 
@@ -192,6 +213,26 @@ impl Call {
         self.settle(now, outcome, None)
     }
 
+    /// Full jitter for the retry the next `handle_*` may schedule: its doubling delay is scaled
+    /// by `r` in [0, 1) (the shell draws it, so this machine stays deterministic). A server's
+    /// `Retry-After` is honoured as sent. Without it (native default) delays are not jittered.
+    pub fn set_jitter(&mut self, r: f64) {
+        self.jitter = Some(r);
+    }
+
+    /// When the scheduled retry may be sent, if one is scheduled.
+    pub fn retry_at(&self) -> Option<f64> {
+        match self.state {
+            State::Until(at) => Some(at),
+            _ => None,
+        }
+    }
+
+    /// The guard's key, when the call is guarded.
+    pub fn guard_key(&self) -> Option<&str> {
+        self.guard.as_ref().map(|(spec, _)| spec.key.as_str())
+    }
+
     /// How many attempts were sent.
     pub fn attempts(&self) -> u32 {
         self.attempt + u32::from(self.state != State::Start)
@@ -199,7 +240,18 @@ impl Call {
 
     fn settle(&mut self, now: f64, outcome: Attempt, retry_after_ms: Option<f64>) -> bool {
         let p = self.policy;
-        let delay = retry::delay_ms(self.attempt, p.retry_delay_ms, retry_after_ms);
+        if self.guard.is_some() {
+            self.answered = Some(now);
+        }
+        let jitter = self.jitter.take();
+        let server_said = retry_after_ms.is_some_and(|ms| ms >= 0.0);
+        let delay =
+            retry::delay_ms(self.attempt, p.retry_delay_ms, retry_after_ms).map(
+                |ms| match jitter {
+                    Some(r) if !server_said => retry::full_jitter(ms, r),
+                    _ => ms,
+                },
+            );
         match delay {
             Some(ms)
                 if retry::should_retry(self.idempotent, outcome, self.attempt, p.max_retries) =>

@@ -279,7 +279,10 @@ pub fn table(endpoint: Endpoint) -> (&'static [Row], Basis) {
         Endpoint::SearchUser => (SEARCH_USER, Basis::Notes),
         Endpoint::AddCoursesToUsers => (ADD_COURSES, Basis::Notes),
         Endpoint::Login => (LOGIN, Basis::Notes),
+        // The platform publishes no codes for create-user-login-token: its errors are recognised by
+        // their msg (`Basis::Msg`), as the emulator's (01..08, numbered like create-single-user's) are.
         Endpoint::CreateUser
+        | Endpoint::CreateLoginToken
         | Endpoint::GetCourse
         | Endpoint::GetCourses
         | Endpoint::SearchCourses => (&[], Basis::Unknown),
@@ -304,6 +307,7 @@ const KNOWN_MSGS: &[(&str, Reason)] = &[
         Reason::NoPermission,
     ),
     ("no id", Reason::NoId),
+    ("no userid", Reason::NoId),
     ("user not found", Reason::UserNotFound),
     ("no start parameter", Reason::NoStartParameter),
     ("invalid start parameter", Reason::InvalidStartParameter),
@@ -415,6 +419,27 @@ pub fn available_slots(msg: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn login_token_codes_are_recognised_by_msg_only() {
+        // The platform publishes none: the emulator's answers decode by their msg.
+        let d = decode(
+            Endpoint::CreateLoginToken,
+            "03",
+            "No userid in request body",
+        );
+        assert_eq!((d.reason, d.basis), (Reason::NoId, Basis::Msg));
+        let d = decode(Endpoint::CreateLoginToken, "08", "User not found");
+        assert_eq!((d.reason, d.basis), (Reason::UserNotFound, Basis::Msg));
+        let d = decode(
+            Endpoint::CreateLoginToken,
+            "07",
+            "Your account does not have permission",
+        );
+        assert_eq!((d.reason, d.basis), (Reason::NoPermission, Basis::Msg));
+        let d = decode(Endpoint::CreateLoginToken, "09", "Something else");
+        assert_eq!((d.reason, d.basis), (Reason::Unknown, Basis::Unknown));
+    }
 
     #[test]
     fn same_code_means_different_things_per_endpoint() {

@@ -60,11 +60,14 @@ pub enum Endpoint {
     /// `POST users/login-user` (platform notes; no token)
     #[serde(rename = "login-user")]
     Login,
+    /// `POST users/create-user-login-token` (platform notes): a one-time site login for an account
+    #[serde(rename = "create-user-login-token")]
+    CreateLoginToken,
 }
 
 impl Endpoint {
     /// Every endpoint.
-    pub const ALL: [Endpoint; 11] = [
+    pub const ALL: [Endpoint; 12] = [
         Endpoint::CreateUsers,
         Endpoint::CreateUser,
         Endpoint::GetUsers,
@@ -76,6 +79,7 @@ impl Endpoint {
         Endpoint::SearchCourses,
         Endpoint::AddCoursesToUsers,
         Endpoint::Login,
+        Endpoint::CreateLoginToken,
     ];
 
     /// The endpoint's key: the last segment of its path (`"get-multi-user"`).
@@ -92,6 +96,7 @@ impl Endpoint {
             Endpoint::SearchCourses => "search-course",
             Endpoint::AddCoursesToUsers => "add-multi-course-to-multi-user",
             Endpoint::Login => "login-user",
+            Endpoint::CreateLoginToken => "create-user-login-token",
         }
     }
 
@@ -106,7 +111,8 @@ impl Endpoint {
             Endpoint::CreateUsers
             | Endpoint::CreateUser
             | Endpoint::AddCoursesToUsers
-            | Endpoint::Login => Method::Post,
+            | Endpoint::Login
+            | Endpoint::CreateLoginToken => Method::Post,
             _ => Method::Get,
         }
     }

@@ -7,6 +7,9 @@
 /// The contract's interval between two create-multi-user calls: 10 minutes.
 pub const CREATE_INTERVAL_MS: f64 = 10.0 * 60.0 * 1000.0;
 
+/// The platform's advice between two create-user-login-token calls: 5 s.
+pub const LOGIN_TOKEN_INTERVAL_MS: f64 = 5_000.0;
+
 /// Remembers when each key last sent a bulk create.
 #[derive(Clone, Debug, Default)]
 pub struct IntervalGuard {
@@ -26,6 +29,11 @@ impl IntervalGuard {
         (at > now).then_some(at)
     }
 
+    /// When `key` last sent a create, if it is known.
+    pub fn last(&self, key: &str) -> Option<f64> {
+        self.last.iter().find(|(k, _)| k == key).map(|(_, at)| *at)
+    }
+
     /// Records that `key` sent a create at `now`.
     pub fn record(&mut self, key: &str, now: f64) {
         self.forget(key);
@@ -36,6 +44,12 @@ impl IntervalGuard {
     pub fn forget(&mut self, key: &str) {
         self.last.retain(|(k, _)| k != key);
     }
+}
+
+/// The guard key of create-user-login-token calls of the client whose create key is `create_key`:
+/// the same account, counted apart from its creates.
+pub fn login_token_key(create_key: &str) -> String {
+    [create_key, "#login-token"].concat()
 }
 
 /// A key for the guard: the base URL and a hash of the token (the token itself is not kept).

@@ -43,7 +43,7 @@ pub use error::{ApiError, ConfigError, DecodeError, Error, HttpError, Validation
 pub use model::*;
 pub use plan::{Api, Request, Token, UserPath};
 pub use reply::{
-    AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, RawReply, UserList,
-    UserReply,
+    AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
+    RawReply, UserList, UserReply,
 };
 pub use validate::{Issue, Lang, Level, PathSegment, Report, ValidateOptions};

@@ -16,8 +16,8 @@ use crate::endpoint::{Endpoint, Method};
 use crate::error::{redact, ConfigError, Error, ValidationError};
 use crate::model::{AddCoursesInput, NewUser};
 use crate::reply::{
-    AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, RawReply, Reply,
-    UserList, UserReply,
+    AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
+    RawReply, Reply, UserList, UserReply,
 };
 use crate::validate::{self, Level, PageKind, Report, ValidateOptions};
 
@@ -496,6 +496,24 @@ impl Api {
             ("password", &password.to_json()),
         ]);
         self.request(endpoint, "users/login-user", &[], Some(body))
+    }
+
+    /// `POST users/create-user-login-token` (platform notes), body `{userid}`: a one-time site
+    /// login token for that account. The platform advises at least 5 s between calls
+    /// ([`crate::guard::LOGIN_TOKEN_INTERVAL_MS`]).
+    pub fn create_login_token(&self, user_id: &str) -> Result<Request<LoginTokenReply>, Error> {
+        self.create_login_token_value(&Value::from(user_id))
+    }
+
+    /// [`Api::create_login_token`] from raw JSON.
+    pub(crate) fn create_login_token_value(
+        &self,
+        user_id: &impl JsonView,
+    ) -> Result<Request<LoginTokenReply>, Error> {
+        let endpoint = Endpoint::CreateLoginToken;
+        self.check(endpoint, validate::validate_id(user_id, self.opts()))?;
+        let body = object(&[("userid", &user_id.to_json())]);
+        self.request(endpoint, "users/create-user-login-token", &[], Some(body))
     }
 }
 

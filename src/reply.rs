@@ -213,7 +213,7 @@ export interface AddCoursesReply {
 }
 "#;
 
-/// A token from login-user.
+/// A token from login-user (an API token) or create-user-login-token ([`LoginTokenReply`]).
 #[derive(Clone, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -237,6 +237,11 @@ impl core::fmt::Debug for LoginReply {
             .finish()
     }
 }
+
+/// create-user-login-token's reply (platform notes): a one-time site login token for the
+/// account (`<site>?login_token=<token>`), its expiry and the msg (`create login token success`).
+/// Same shape as login-user's; the token logs in as that account, so it is never shown either.
+pub type LoginTokenReply = LoginReply;
 
 /// The decoded envelope of an endpoint whose response is unpublished (create-single-user):
 /// `respCode`, `msg`, and every other key as received.

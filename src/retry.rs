@@ -42,6 +42,13 @@ pub fn delay_ms(attempt: u32, base_ms: f64, retry_after_ms: Option<f64>) -> Opti
     }
 }
 
+/// Full jitter (AWS's "exponential backoff and jitter"): a delay drawn uniformly from
+/// `[0, ms)` by `r` in [0, 1); an `r` outside that range (or NaN) counts as the nearest end.
+pub fn full_jitter(ms: f64, r: f64) -> f64 {
+    let r = if r.is_nan() { 1.0 } else { r.clamp(0.0, 1.0) };
+    ms * r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +90,14 @@ mod tests {
             None,
             "Retry-After: 1e308"
         );
+    }
+
+    #[test]
+    fn full_jitter_draws_inside_the_delay() {
+        assert_eq!(full_jitter(800.0, 0.0), 0.0);
+        assert_eq!(full_jitter(800.0, 0.5), 400.0);
+        assert_eq!(full_jitter(800.0, 7.0), 800.0, "clamped");
+        assert_eq!(full_jitter(800.0, -1.0), 0.0, "clamped");
+        assert_eq!(full_jitter(800.0, f64::NAN), 800.0, "NaN: no jitter");
     }
 }

@@ -178,3 +178,95 @@ fn a_create_counts_from_when_it_was_sent_even_if_its_answer_is_lost() {
         Next::Refuse { .. }
     ));
 }
+
+#[test]
+fn login_tokens_keep_the_platforms_5_s_apart_under_their_own_key() {
+    use lpm_client::guard::{guard_key, login_token_key, LOGIN_TOKEN_INTERVAL_MS};
+    let create = guard_key("https://x", Some("admin-token-1"));
+    let key = login_token_key(&create);
+    assert_ne!(key, create);
+    let login =
+        |mode, wait| Call::guarded(policy(), GuardSpec::login_token(key.clone(), mode), wait);
+    let mut guard = IntervalGuard::new();
+    // A bulk create does not hold up a login token, nor the reverse.
+    let mut c = Call::guarded(
+        policy(),
+        GuardSpec::new(create.clone(), GuardMode::Reject),
+        false,
+    );
+    assert_eq!(c.poll(T0, &mut guard), Next::Send { attempt: 0 });
+    let mut first = login(GuardMode::Reject, false);
+    assert_eq!(first.poll(T0, &mut guard), Next::Send { attempt: 0 });
+    assert_eq!(first.guard_key(), Some(key.as_str()));
+    // 2 s later: refused (default) or waited out (option), 3 s.
+    assert_eq!(
+        login(GuardMode::Reject, false).poll(T0 + 2_000.0, &mut guard),
+        Next::Refuse {
+            next_allowed_at: T0 + LOGIN_TOKEN_INTERVAL_MS,
+            wait_ms: 3_000.0
+        }
+    );
+    let mut waiting = login(GuardMode::Reject, true);
+    assert_eq!(
+        waiting.poll(T0 + 2_000.0, &mut guard),
+        Next::Wait { ms: 3_000.0 }
+    );
+    assert_eq!(
+        waiting.poll(T0 + 5_000.0, &mut guard),
+        Next::Send { attempt: 0 }
+    );
+    // Recorded when sent: the next one counts from T0 + 5 s.
+    assert_eq!(guard.last(&key), Some(T0 + 5_000.0));
+    assert!(matches!(
+        login(GuardMode::Reject, false).poll(T0 + 9_000.0, &mut guard),
+        Next::Refuse { .. }
+    ));
+    assert_eq!(
+        login(GuardMode::Off, false).poll(T0 + 9_000.0, &mut guard),
+        Next::Send { attempt: 0 }
+    );
+    // A POST: never retried, whatever the answer.
+    let mut call = login(GuardMode::Reject, false);
+    assert_eq!(
+        call.poll(T0 + 20_000.0, &mut guard),
+        Next::Send { attempt: 0 }
+    );
+    assert!(call.handle_response(T0 + 20_001.0, 503, None));
+}
+
+#[test]
+fn full_jitter_scales_the_doubling_delay_but_not_retry_after() {
+    let mut call = Call::new(true, policy());
+    let mut guard = IntervalGuard::new();
+    assert_eq!(call.poll(T0, &mut guard), Next::Send { attempt: 0 });
+    call.set_jitter(0.5);
+    assert!(!call.handle_response(T0, 503, None));
+    assert_eq!(call.retry_at(), Some(T0 + 150.0), "the retry as scheduled");
+    assert_eq!(
+        call.poll(T0, &mut guard),
+        Next::Wait { ms: 150.0 },
+        "300 * 0.5"
+    );
+    assert_eq!(call.poll(T0 + 150.0, &mut guard), Next::Send { attempt: 1 });
+    call.set_jitter(0.25);
+    assert!(!call.handle_failure(T0 + 150.0, true));
+    assert_eq!(
+        call.poll(T0 + 150.0, &mut guard),
+        Next::Wait { ms: 150.0 },
+        "600 * 0.25"
+    );
+    // The server's Retry-After is honoured as sent, jitter or not.
+    let mut call = Call::new(true, policy());
+    assert_eq!(call.poll(T0, &mut guard), Next::Send { attempt: 0 });
+    call.set_jitter(0.0);
+    assert!(!call.handle_response(T0, 429, Some(2_000.0)));
+    assert_eq!(call.poll(T0, &mut guard), Next::Wait { ms: 2_000.0 });
+    // The draw is used once: without a new one the next delay is the plain doubling.
+    let mut call = Call::new(true, policy());
+    call.poll(T0, &mut guard);
+    call.set_jitter(0.1);
+    call.handle_response(T0, 500, None);
+    call.poll(T0 + 30.0, &mut guard);
+    call.handle_response(T0 + 30.0, 500, None);
+    assert_eq!(call.poll(T0 + 30.0, &mut guard), Next::Wait { ms: 600.0 });
+}

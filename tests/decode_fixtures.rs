@@ -15,7 +15,7 @@ fn data_keys(endpoint: Endpoint) -> &'static [&'static str] {
         Endpoint::GetCourse => &["course"],
         Endpoint::GetCourses | Endpoint::SearchCourses => &["courses"],
         Endpoint::AddCoursesToUsers => &["validCourses", "result"],
-        Endpoint::Login => &["token", "tokenExpires"],
+        Endpoint::Login | Endpoint::CreateLoginToken => &["token", "tokenExpires"],
         Endpoint::CreateUser => &[],
     }
 }

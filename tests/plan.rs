@@ -162,6 +162,16 @@ fn every_endpoint_method_url_and_body() {
             body_json(r.body()),
             json!({"email": "admin@x.vn", "password": "pa ss+wörd"})
         );
+
+        let r = api.create_login_token("u 1").unwrap();
+        assert_eq!(r.method(), Method::Post);
+        assert_eq!(r.url(), format!("{PREFIX}users/create-user-login-token{q}"));
+        assert_eq!(body_json(r.body()), json!({"userid": "u 1"}));
+        assert_eq!(
+            api.create_login_token("").unwrap_err().kind(),
+            "validation",
+            "an empty user id is refused before sending"
+        );
     }
 }
 

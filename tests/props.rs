@@ -437,6 +437,7 @@ fn decode_everywhere(status: u16, body: &[u8]) {
             .decode(status, body),
     );
     check(api.login("a@b.co", "pw").unwrap().decode(status, body));
+    check(api.create_login_token("u1").unwrap().decode(status, body));
 }
 
 const DATA_KEYS: &[&str] = &[
@@ -801,6 +802,6 @@ proptest! {
 #[test]
 fn every_endpoint_is_exercised() {
     // decode_everywhere plans one request per endpoint
-    assert_eq!(Endpoint::ALL.len(), 11);
+    assert_eq!(Endpoint::ALL.len(), 12);
     decode_everywhere(200, br#"{"respCode":"00","msg":"Success"}"#);
 }

@@ -4,14 +4,14 @@
 //! Retries and the create-interval guard are decided by `crate::call::Call`; nothing here
 //! awaits, so the wasm carries no futures runtime.
 
-use std::cell::RefCell;
-
 use wasm_bindgen::prelude::*;
 
 use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
 use crate::error::{ConfigError, Error, ValidationError};
-use crate::guard::{guard_key, IntervalGuard, CREATE_INTERVAL_MS};
+use crate::guard::{
+    guard_key, login_token_key, IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS,
+};
 use crate::json::{self, JsonView, Value};
 use crate::plan::{Api, Request, UserPath};
 use crate::reply::Reply;
@@ -28,7 +28,7 @@ const TS_CLIENT: &str = r#"
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<{ status: number; headers: { get(name: string): string | null }; arrayBuffer(): Promise<ArrayBuffer> }>;
 
 /** Options of `new Client(...)`. */
-export interface ClientOptions {
+export interface ClientOptions extends Hooks {
     /** Base address of the platform; may carry a path prefix (`https://school.example.com/app`). */
     baseUrl: string;
     /** API token (from `login`); never shown in an error or a log. Only `login` works without one. */
@@ -39,7 +39,7 @@ export interface ClientOptions {
     maxRetries?: number;
     /** First retry delay in ms, doubled each retry, unless the server sends Retry-After; default 300. */
     retryDelayMs?: number;
-    /** A custom fetch (proxies, tests); default the global `fetch`. */
+    /** A custom fetch (proxies, tests); default the global `fetch`. It gets the real URL, token included. */
     fetch?: FetchLike;
     /** Spelling of the get-single-user path; default "users". */
     userPath?: UserPath;
@@ -52,17 +52,89 @@ export interface ClientOptions {
         /** Interval length in ms; default 600000 (the contract's 10 minutes). */
         intervalMs?: number;
     };
+    /** The platform's advised 5 s between `createLoginToken` calls, kept like `createInterval`. */
+    loginTokenInterval?: {
+        /** "reject" (default), "wait" or "off". */
+        guard?: "reject" | "wait" | "off";
+        /** Interval length in ms; default 5000. */
+        intervalMs?: number;
+    };
+    /** Where the intervals' last calls are kept besides this realm's memory (the default): `fileStore(path)` in Node, `webStorageStore(localStorage)` in a browser, or your own. */
+    intervalStore?: IntervalStore;
+    /** Headers sent with every request (proxies, gateways); a call's `headers` are added over them. */
+    headers?: Record<string, string>;
+    /** Lines at `debug` (one per attempt) and `warn` (retries, failures), `error` (a hook that threw); `console` fits. Never shows the token. */
+    logger?: Logger;
 }
 
-/** Options of one call. */
-export interface CallOptions {
+/** Hooks: told of each attempt, without the token. One that throws is ignored (and logged at `error`). */
+export interface Hooks {
+    /** Before each attempt is sent. */
+    onRequest?: (event: RequestEvent) => void;
+    /** An attempt got an HTTP answer (any status). */
+    onResponse?: (event: ResponseEvent) => void;
+    /** An attempt failed and another is scheduled after `delayMs`. */
+    onRetry?: (event: RetryEvent) => void;
+    /** The call rejects (after it was planned: not for ValidationError or ConfigError thrown at planning). */
+    onError?: (event: FailureEvent) => void;
+}
+
+/** What a hook sees of a request: the URL with the token replaced by `<redacted>`. */
+export interface RequestEvent {
+    method: "GET" | "POST";
+    url: string;
+    endpoint: Endpoint;
+    /** 1 for the first attempt; 0 in `onError` when nothing was sent. */
+    attempt: number;
+    /** The request's headers (lower-case names). */
+    headers: Record<string, string>;
+}
+export interface ResponseEvent extends RequestEvent {
+    status: number;
+    durationMs: number;
+}
+export interface RetryEvent extends RequestEvent {
+    /** The answer's status, or why the attempt failed. */
+    status?: number;
+    failure?: "network" | "timeout";
+    durationMs: number;
+    /** The wait before the next attempt (full jitter on the doubling delay, or the server's Retry-After). */
+    delayMs: number;
+}
+export interface FailureEvent extends RequestEvent {
+    /** The error the call rejects with (an LpmError). */
+    error: Error;
+}
+
+/** A logger with levels; every function is optional. */
+export interface Logger {
+    debug?: (message: string) => void;
+    info?: (message: string) => void;
+    warn?: (message: string) => void;
+    error?: (message: string) => void;
+}
+
+/** Where a guard keeps the time (ms since the epoch) of the last guarded call of a key. */
+export interface IntervalStore {
+    get(key: string): number | undefined | null | Promise<number | undefined | null>;
+    set(key: string, atMs: number): void | Promise<void>;
+}
+
+/** Options of one call; they override the client's. */
+export interface CallOptions extends Hooks {
     /** Aborts the call (and any retry wait); it rejects with AbortError. */
     signal?: AbortSignal;
+    /** Per-attempt timeout in ms for this call; 0 turns it off. */
+    timeoutMs?: number;
+    /** Automatic retries of this call (GET only), 0 to 10. */
+    maxRetries?: number;
+    /** Headers of this call, added over the client's. */
+    headers?: Record<string, string>;
 }
 
-/** Options of a bulk create. */
+/** Options of a guarded call: a bulk create, or a login token. */
 export interface CreateOptions extends CallOptions {
-    /** Wait for the create interval to pass instead of rejecting with IntervalError. */
+    /** Wait for the interval to pass instead of rejecting with IntervalError. */
     waitForInterval?: boolean;
 }
 
@@ -80,11 +152,6 @@ export interface SearchUserParams {
 
 "#;
 
-thread_local! {
-    /// One guard per JS realm: every client of the same base URL and token shares it.
-    static GUARD: RefCell<IntervalGuard> = RefCell::new(IntervalGuard::new());
-}
-
 #[derive(Clone)]
 struct Settings {
     api: Api,
@@ -93,12 +160,31 @@ struct Settings {
     retry_delay_ms: f64,
     guard: GuardMode,
     interval_ms: f64,
+    login_guard: GuardMode,
+    login_interval_ms: f64,
 }
 
 impl Settings {
     /// The create-interval guard's key: this client's base URL and token.
     fn guard_key(&self) -> String {
         guard_key(self.api.base_url(), self.api.token().map(|t| t.expose()))
+    }
+
+    /// The guard of a create (`login`: of a create-user-login-token call).
+    fn guard_spec(&self, login: bool) -> GuardSpec {
+        let key = self.guard_key();
+        match login {
+            true => GuardSpec {
+                key: login_token_key(&key),
+                mode: self.login_guard,
+                interval_ms: self.login_interval_ms,
+            },
+            false => GuardSpec {
+                key,
+                mode: self.guard,
+                interval_ms: self.interval_ms,
+            },
+        }
     }
 
     fn policy(&self) -> Policy {
@@ -130,6 +216,42 @@ fn number(
     v.as_f64()
         .filter(|n| n.is_finite() && *n >= 0.0)
         .ok_or(option_error(name, expected))
+}
+
+/// An interval guard's options `{guard, intervalMs}` under `names.0` (names: the option and its
+/// two members, as errors name them).
+fn interval_option(
+    options: &JsValue,
+    names: (&'static str, &'static str, &'static str),
+    default_ms: f64,
+) -> Result<(GuardMode, f64), Error> {
+    let interval = get(options, names.0);
+    if !(interval.is_undefined() || interval.is_object()) {
+        return Err(option_error(names.0, "an object"));
+    }
+    let guard = match get(&interval, "guard").as_string().as_deref() {
+        None if get(&interval, "guard").is_undefined() => GuardMode::Reject,
+        Some("reject") => GuardMode::Reject,
+        Some("wait") => GuardMode::Wait,
+        Some("off") => GuardMode::Off,
+        _ => return Err(option_error(names.1, "\"reject\", \"wait\" or \"off\"")),
+    };
+    let ms =
+        number(&interval, "intervalMs", default_ms, MS).map_err(|_| option_error(names.2, MS))?;
+    Ok((guard, ms))
+}
+
+/// What a duration option must be.
+const MS: &str = "a number of milliseconds >= 0";
+
+/// `maxRetries` (client-wide or per call).
+fn max_retries(obj: &JsValue, default: u32) -> Result<u32, Error> {
+    const EXPECTED: &str = "an integer from 0 to 10";
+    let n = number(obj, "maxRetries", f64::from(default), EXPECTED)?;
+    if n.fract() != 0.0 || n > 10.0 {
+        return Err(option_error("maxRetries", EXPECTED));
+    }
+    Ok(n as u32)
 }
 
 fn parse_options(options: &JsValue) -> Result<Settings, Error> {
@@ -164,49 +286,34 @@ fn parse_options(options: &JsValue) -> Result<Settings, Error> {
     if !fetch.is_undefined() && !fetch.is_function() {
         return Err(option_error("fetch", "a function"));
     }
-    let max_retries = number(options, "maxRetries", 2.0, "an integer from 0 to 10")?;
-    if max_retries.fract() != 0.0 || max_retries > 10.0 {
-        return Err(option_error("maxRetries", "an integer from 0 to 10"));
-    }
-    let interval = get(options, "createInterval");
-    if !(interval.is_undefined() || interval.is_object()) {
-        return Err(option_error("createInterval", "an object"));
-    }
-    let guard = match get(&interval, "guard").as_string().as_deref() {
-        None if get(&interval, "guard").is_undefined() => GuardMode::Reject,
-        Some("reject") => GuardMode::Reject,
-        Some("wait") => GuardMode::Wait,
-        Some("off") => GuardMode::Off,
-        _ => {
-            return Err(option_error(
-                "createInterval.guard",
-                "\"reject\", \"wait\" or \"off\"",
-            ))
-        }
-    };
+    let max_retries = max_retries(options, 2)?;
+    let (guard, interval_ms) = interval_option(
+        options,
+        (
+            "createInterval",
+            "createInterval.guard",
+            "createInterval.intervalMs",
+        ),
+        CREATE_INTERVAL_MS,
+    )?;
+    let (login_guard, login_interval_ms) = interval_option(
+        options,
+        (
+            "loginTokenInterval",
+            "loginTokenInterval.guard",
+            "loginTokenInterval.intervalMs",
+        ),
+        LOGIN_TOKEN_INTERVAL_MS,
+    )?;
     Ok(Settings {
         api,
-        timeout_ms: number(
-            options,
-            "timeoutMs",
-            30_000.0,
-            "a number of milliseconds >= 0",
-        )?,
-        max_retries: max_retries as u32,
-        retry_delay_ms: number(
-            options,
-            "retryDelayMs",
-            300.0,
-            "a number of milliseconds >= 0",
-        )?,
+        timeout_ms: number(options, "timeoutMs", 30_000.0, MS)?,
+        max_retries,
+        retry_delay_ms: number(options, "retryDelayMs", 300.0, MS)?,
         guard,
-        interval_ms: number(
-            &interval,
-            "intervalMs",
-            CREATE_INTERVAL_MS,
-            "a number of milliseconds >= 0",
-        )
-        .map_err(|_| option_error("createInterval.intervalMs", "a number of milliseconds >= 0"))?,
+        interval_ms,
+        login_guard,
+        login_interval_ms,
     })
 }
 
@@ -223,9 +330,11 @@ pub struct Pending {
     timeout_ms: f64,
 }
 
-/// `Pending.poll` answers: send now, or the call is over; any other value is a wait in ms.
+/// `Pending.poll` answers: send now, or the call is over (-3 and -4: the same, and record the
+/// time in the interval store under `guardKey`); any other value is a wait in ms.
 const SEND: f64 = -1.0;
 const FINISH: f64 = -2.0;
+const RECORD: f64 = -2.0;
 
 #[wasm_bindgen]
 impl Pending {
@@ -259,12 +368,32 @@ impl Pending {
         self.timeout_ms
     }
 
-    /// What to do at `now`: -1 send, -2 finish, else wait that many ms. A create refused by the
-    /// interval guard throws its `IntervalError` data.
-    pub fn poll(&mut self, now: f64) -> Result<f64, JsValue> {
-        match GUARD.with(|g| self.call.poll(now, &mut g.borrow_mut())) {
-            Next::Send { .. } => Ok(SEND),
-            Next::Finish => Ok(FINISH),
+    /// The interval store's key of a guarded call (a create or a login token), else nothing.
+    #[wasm_bindgen(getter, js_name = guardKey)]
+    pub fn guard_key(&self) -> Option<String> {
+        self.call.guard_key().map(str::to_owned)
+    }
+
+    /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
+    /// wait that many ms. `last`: when the guard's key last sent, as the interval store says
+    /// (NaN: never). A call refused by its interval guard throws its `IntervalError` data.
+    pub fn poll(&mut self, now: f64, last: f64) -> Result<f64, JsValue> {
+        let mut guard = IntervalGuard::new();
+        let key = self.call.guard_key().map(str::to_owned);
+        if let (Some(key), false) = (&key, last.is_nan()) {
+            guard.record(key, last);
+        }
+        let recorded = |g: &IntervalGuard| key.as_deref().and_then(|k| g.last(k));
+        let before = recorded(&guard);
+        let next = self.call.poll(now, &mut guard);
+        let record = if recorded(&guard) != before {
+            RECORD
+        } else {
+            0.0
+        };
+        match next {
+            Next::Send { .. } => Ok(SEND + record),
+            Next::Finish => Ok(FINISH + record),
             Next::Wait { ms } => Ok(ms.max(0.0)),
             Next::Refuse {
                 next_allowed_at,
@@ -278,19 +407,34 @@ impl Pending {
         }
     }
 
-    /// The attempt ended with an HTTP answer; `true` when it is final. `retry_after_ms` < 0:
-    /// none was sent.
+    /// The attempt ended with an HTTP answer: -1 when it is final, else the delay of the retry
+    /// scheduled (ms). `retry_after_ms` < 0: none was sent. `jitter` in [0, 1): the full-jitter
+    /// draw for a retry's delay.
     #[wasm_bindgen(js_name = handleResponse)]
-    pub fn handle_response(&mut self, now: f64, status: u16, retry_after_ms: f64) -> bool {
+    pub fn handle_response(
+        &mut self,
+        now: f64,
+        status: u16,
+        retry_after_ms: f64,
+        jitter: f64,
+    ) -> f64 {
+        self.call.set_jitter(jitter);
         let ra = (retry_after_ms >= 0.0 || retry_after_ms.is_nan()).then_some(retry_after_ms);
-        self.call
-            .handle_response(now, status, ra.filter(|ms| !ms.is_nan()))
+        let ra = ra.filter(|ms| !ms.is_nan());
+        self.call.handle_response(now, status, ra);
+        self.retry_delay(now)
     }
 
-    /// The attempt failed (network error, or a timeout); `true` when the failure is final.
+    /// The attempt failed (network error, or a timeout): as `handleResponse`.
     #[wasm_bindgen(js_name = handleFailure)]
-    pub fn handle_failure(&mut self, now: f64, timed_out: bool) -> bool {
-        self.call.handle_failure(now, timed_out)
+    pub fn handle_failure(&mut self, now: f64, timed_out: bool, jitter: f64) -> f64 {
+        self.call.set_jitter(jitter);
+        self.call.handle_failure(now, timed_out);
+        self.retry_delay(now)
+    }
+
+    fn retry_delay(&self, now: f64) -> f64 {
+        self.call.retry_at().map_or(-1.0, |at| at - now)
     }
 
     /// Checks the final answer: the derived fields as JSON text (or nothing) when it is a success
@@ -350,21 +494,17 @@ pub struct Core {
 }
 
 impl Core {
-    fn pending<R: Reply + 'static>(&self, req: Request<R>, guard: Option<bool>) -> Pending {
+    fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
         let s = &self.inner;
         let reply = req.plan();
         let secret = reply.secret.map(str::to_owned);
-        let call = match guard {
-            Some(wait) => Call::guarded(
-                s.policy(),
-                GuardSpec {
-                    key: s.guard_key(),
-                    mode: s.guard,
-                    interval_ms: s.interval_ms,
-                },
-                wait,
-            ),
-            None => Call::new(req.is_idempotent(), s.policy()),
+        let policy = Policy {
+            max_retries: per.max_retries,
+            ..s.policy()
+        };
+        let call = match per.guard {
+            Some(login) => Call::guarded(policy, s.guard_spec(login), per.wait),
+            None => Call::new(req.is_idempotent(), policy),
         };
         Pending {
             endpoint: req.endpoint(),
@@ -377,31 +517,44 @@ impl Core {
             },
             secret,
             call,
-            timeout_ms: s.timeout_ms,
+            timeout_ms: per.timeout_ms,
         }
     }
 
-    /// Plans a call; planning errors throw their data.
-    fn call<R, P>(&self, plan: P) -> Result<Pending, JsValue>
+    /// Plans a call with its per-call settings; planning errors throw their data.
+    fn call<R, P>(&self, per: &PerCall, plan: P) -> Result<Pending, JsValue>
     where
         R: Reply + 'static,
         P: FnOnce(&Api) -> Result<Request<R>, Error>,
     {
         plan(&self.inner.api)
-            .map(|req| self.pending(req, None))
+            .map(|req| self.pending(req, per))
             .map_err(|e| Failure::Core(e).into_js(None))
     }
 
-    /// As `call`, for bulk creates: kept by the create-interval guard (`wait`: wait it out).
-    fn create<R, P>(&self, wait: bool, plan: P) -> Result<Pending, JsValue>
-    where
-        R: Reply + 'static,
-        P: FnOnce(&Api) -> Result<Request<R>, Error>,
-    {
-        plan(&self.inner.api)
-            .map(|req| self.pending(req, Some(wait)))
-            .map_err(|e| Failure::Core(e).into_js(None))
+    /// The settings of one call: the client's, overridden by the call's options.
+    fn per_call(&self, options: &JsValue) -> Result<PerCall, Error> {
+        let s = &self.inner;
+        if !(options.is_undefined() || options.is_null() || options.is_object()) {
+            return Err(option_error("options", "an object"));
+        }
+        Ok(PerCall {
+            timeout_ms: number(options, "timeoutMs", s.timeout_ms, MS)?,
+            max_retries: max_retries(options, s.max_retries)?,
+            wait: get(options, "waitForInterval").is_truthy(),
+            guard: None,
+        })
     }
+}
+
+/// One call's settings: `guard` is `Some(login)` for guarded calls (a bulk create, or with
+/// `login` a create-user-login-token), whose `wait` waits out the interval instead of refusing.
+#[derive(Clone, Copy)]
+struct PerCall {
+    timeout_ms: f64,
+    max_retries: u32,
+    wait: bool,
+    guard: Option<bool>,
 }
 
 /// Reads `value` as JSON text for the core, or the validation error a non-JSON value deserves.
@@ -456,44 +609,61 @@ impl Core {
         self.inner.api.base_url().to_owned()
     }
 
-    /// Plans the call of the `Client` method `method` with its arguments (`wait`: a create waits
-    /// out the interval guard). One export for every method keeps the bindings small.
+    /// Plans the call of the `Client` method `method` with its arguments and the call's options
+    /// (`timeoutMs`, `maxRetries`, `waitForInterval`; the rest are the driver's). One export for
+    /// every method keeps the bindings small.
     #[wasm_bindgen(unchecked_return_type = "Pending")]
     pub fn plan(
         &self,
         method: &str,
         a: JsValue,
         b: JsValue,
-        wait: bool,
+        options: JsValue,
     ) -> Result<Pending, JsValue> {
+        let per = self
+            .per_call(&options)
+            .map_err(|e| Failure::Core(e).into_js(None))?;
+        let guarded = |login| PerCall {
+            guard: Some(login),
+            ..per
+        };
         match method {
-            "createUsers" => self.create_users(a, wait),
-            "createUser" => self.create_user(a, wait),
-            "createSingleUserRaw" => self.create_single_user_raw(a),
-            "getUsers" => self.get_users(a),
-            "getUser" => self.get_user(a),
-            "getMe" => self.get_me(),
-            "searchUser" => self.search_user(a),
-            "getCourse" => self.get_course(a),
-            "getCourses" => self.get_courses(a),
-            "searchCourses" => self.search_courses(a),
-            "addCoursesToUsers" => self.add_courses_to_users(a),
-            "login" => self.login(a, b),
+            "createUsers" => self.create_users(a, &guarded(false)),
+            "createUser" => self.create_user(a, &guarded(false)),
+            "createSingleUserRaw" => self.create_single_user_raw(a, &per),
+            "getUsers" => self.get_users(a, &per),
+            "getUser" => self.get_user(a, &per),
+            "getMe" => self.get_me(&per),
+            "searchUser" => self.search_user(a, &per),
+            "getCourse" => self.get_course(a, &per),
+            "getCourses" => self.get_courses(a, &per),
+            "searchCourses" => self.search_courses(a, &per),
+            "addCoursesToUsers" => self.add_courses_to_users(a, &per),
+            "login" => self.login(a, b, &per),
+            "createLoginToken" => self.create_login_token(a, &guarded(true)),
             _ => Err(Failure::Core(option_error("method", "a method of Client")).into_js(None)),
         }
     }
 
+    /// The interval store's key of this client's bulk creates.
+    #[wasm_bindgen(getter, js_name = guardKey)]
+    pub fn guard_key(&self) -> String {
+        self.inner.guard_key()
+    }
+
     /// When the next bulk create of this base URL and token is allowed (ms since the epoch), or
-    /// `NaN` when it is now (or the guard is off).
+    /// `NaN` when it is now (or the guard is off); `last`: the store's time of the last (NaN: none).
     #[wasm_bindgen(js_name = nextCreateAllowedAt)]
-    pub fn next_create_allowed_at(&self, now: f64) -> f64 {
+    pub fn next_create_allowed_at(&self, now: f64, last: f64) -> f64 {
         let s = &self.inner;
-        if s.guard == GuardMode::Off {
+        if s.guard == GuardMode::Off || last.is_nan() {
             return f64::NAN;
         }
         let key = s.guard_key();
-        GUARD
-            .with(|g| g.borrow().next_allowed_at(&key, now, s.interval_ms))
+        let mut guard = IntervalGuard::new();
+        guard.record(&key, last);
+        guard
+            .next_allowed_at(&key, now, s.interval_ms)
             .unwrap_or(f64::NAN)
     }
 }
@@ -503,83 +673,91 @@ impl Core {
     /// Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
     /// also when none could be created (code 13). Validates first; keeps the contract's 10-minute
     /// interval (see `createInterval`); never retried automatically.
-    fn create_users(&self, users: JsValue, wait: bool) -> Result<Pending, JsValue> {
+    fn create_users(&self, users: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let users = json_in(Endpoint::CreateUsers, &users);
-        self.create(wait, |api| {
+        self.call(per, |api| {
             api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
         })
     }
 
     /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
     /// the response of `create-single-user` is unpublished. Same guard and validation as `createUsers`.
-    fn create_user(&self, user: JsValue, wait: bool) -> Result<Pending, JsValue> {
+    fn create_user(&self, user: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let users = json_in(Endpoint::CreateUsers, &user).map(|u| ["[", &u, "]"].concat());
-        self.create(wait, |api| {
+        self.call(per, |api| {
             api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
         })
     }
 
     /// The raw `users/create-single-user` call: resolves with the envelope as received (its
     /// response is unpublished). Not guarded by the bulk interval; never retried.
-    fn create_single_user_raw(&self, user: JsValue) -> Result<Pending, JsValue> {
+    fn create_single_user_raw(&self, user: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let user = json_in(Endpoint::CreateUser, &user);
-        self.call(|api| api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?))
+        self.call(per, |api| {
+            api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?)
+        })
     }
 
     /// A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100.
-    fn get_users(&self, params: JsValue) -> Result<Pending, JsValue> {
+    fn get_users(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let page = params_in(Endpoint::GetUsers, &params);
-        self.call(|api| {
+        self.call(per, |api| {
             let page = tree(Endpoint::GetUsers, &page)?;
             api.get_users_value(member(&page, "start"), member(&page, "limit"))
         })
     }
 
     /// One account by id (`users/get-single-user/<id>`).
-    fn get_user(&self, id: JsValue) -> Result<Pending, JsValue> {
+    fn get_user(&self, id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let id = json_in(Endpoint::GetUser, &id);
-        self.call(|api| api.get_user_value(&tree(Endpoint::GetUser, &id)?))
+        self.call(per, |api| {
+            api.get_user_value(&tree(Endpoint::GetUser, &id)?)
+        })
     }
 
     /// The token's own account (`users/get-me`).
-    fn get_me(&self) -> Result<Pending, JsValue> {
-        self.call(|api| api.get_me())
+    fn get_me(&self, per: &PerCall) -> Result<Pending, JsValue> {
+        self.call(per, |api| api.get_me())
     }
 
     /// One account by e-mail (tried first) or username (`users/search-user`).
-    fn search_user(&self, params: JsValue) -> Result<Pending, JsValue> {
+    fn search_user(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let params = params_in(Endpoint::SearchUser, &params);
-        self.call(|api| {
+        self.call(per, |api| {
             let params = tree(Endpoint::SearchUser, &params)?;
             api.search_user_value(member(&params, "email"), member(&params, "username"))
         })
     }
 
     /// One course by id (`courses/get-single-course/<id>`).
-    fn get_course(&self, id: JsValue) -> Result<Pending, JsValue> {
+    fn get_course(&self, id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let id = json_in(Endpoint::GetCourse, &id);
-        self.call(|api| api.get_course_value(&tree(Endpoint::GetCourse, &id)?))
+        self.call(per, |api| {
+            api.get_course_value(&tree(Endpoint::GetCourse, &id)?)
+        })
     }
 
     /// A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100.
-    fn get_courses(&self, params: JsValue) -> Result<Pending, JsValue> {
+    fn get_courses(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let page = params_in(Endpoint::GetCourses, &params);
-        self.call(|api| {
+        self.call(per, |api| {
             let page = tree(Endpoint::GetCourses, &page)?;
             api.get_courses_value(member(&page, "start"), member(&page, "limit"))
         })
     }
 
     /// Courses whose title matches the keywords (`courses/search-course`).
-    fn search_courses(&self, title: JsValue) -> Result<Pending, JsValue> {
+    fn search_courses(&self, title: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let title = json_in(Endpoint::SearchCourses, &title);
-        self.call(|api| api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?))
+        self.call(per, |api| {
+            api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?)
+        })
     }
 
     /// Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
-    fn add_courses_to_users(&self, input: JsValue) -> Result<Pending, JsValue> {
+    fn add_courses_to_users(&self, input: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let input = params_in(Endpoint::AddCoursesToUsers, &input);
-        self.call(|api| {
+        self.call(per, |api| {
             let input = tree(Endpoint::AddCoursesToUsers, &input)?;
             api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
         })
@@ -587,14 +765,26 @@ impl Core {
 
     /// Logs in (`users/login-user`, platform notes) and resolves with the token and its expiry.
     /// Needs no token; pass the result to `withToken`.
-    fn login(&self, email: JsValue, password: JsValue) -> Result<Pending, JsValue> {
+    fn login(&self, email: JsValue, password: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
         let email = json_in(Endpoint::Login, &email);
         let password = json_in(Endpoint::Login, &password);
-        self.call(|api| {
+        self.call(per, |api| {
             api.login_value(
                 &tree(Endpoint::Login, &email)?,
                 &tree(Endpoint::Login, &password)?,
             )
+        })
+    }
+}
+
+impl Core {
+    /// A one-time site login token for an account (`users/create-user-login-token`, platform
+    /// notes); kept at least the platform's advised 5 s apart (see `loginTokenInterval`); never
+    /// retried automatically.
+    fn create_login_token(&self, user_id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
+        let id = json_in(Endpoint::CreateLoginToken, &user_id);
+        self.call(per, |api| {
+            api.create_login_token_value(&tree(Endpoint::CreateLoginToken, &id)?)
         })
     }
 }

@@ -21,7 +21,7 @@ pub enum Failure {
     Timeout { endpoint: Endpoint, timeout_ms: f64 },
     /// The caller's AbortSignal fired.
     Abort { endpoint: Endpoint },
-    /// A bulk create inside the contract's interval.
+    /// A bulk create inside the contract's interval, or a login token inside the platform's.
     Interval {
         endpoint: Endpoint,
         next_allowed_at: f64,
@@ -121,7 +121,10 @@ impl Failure {
                 &with_number(
                     [
                         endpoint.key(),
-                        ": bulk creates must be at least the contract's interval apart; the next is allowed in ",
+                        match endpoint {
+                            Endpoint::CreateLoginToken => ": login tokens must be at least the platform's advised interval apart; the next is allowed in ",
+                            _ => ": bulk creates must be at least the contract's interval apart; the next is allowed in ",
+                        },
                     ],
                     (wait_ms / 1000.0).ceil() as u64,
                     " s",

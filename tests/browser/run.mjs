@@ -20,6 +20,8 @@ writeFileSync(path.join(site, 'index.html'), `<!doctype html>
 <body><h1>lpm-client in Chromium</h1><p id="status">running…</p><ol id="out"></ol>
 <script type="module" src="./page.mjs"></script></body></html>
 `);
+// A blank page of the same origin: a fresh realm that shares localStorage (a reload, another tab).
+writeFileSync(path.join(site, 'blank.html'), '<!doctype html><title>blank</title>');
 
 let passed = 0;
 let failed = 0;
@@ -98,6 +100,31 @@ try {
   });
   check('the page finished without a fatal error', () => assert.equal(r.done, true));
   check('the same-origin emulator saw the creates', () => assert.equal(homeState.createCalls, 1));
+
+  // The create-interval guard kept in localStorage holds across a reload and in a second tab.
+  const createOnce = (p, tag) => p.evaluate(async ({ token, tag }) => {
+    const lpm = await import('/pkg/index.js');
+    const c = new lpm.Client({
+      baseUrl: `${location.origin}/store`, token, intervalStore: lpm.webStorageStore(localStorage),
+      fetch: (u, i) => fetch(u.replace('/store/manage/', '/manage/'), i),
+    });
+    try {
+      const r = await c.createUsers([{ name: 'Store Test', username: `store${tag}`, email: `store${tag}@example.test`, password: 'secret-123' }]);
+      return `created ${r.created}`;
+    } catch (e) {
+      return e.name;
+    }
+  }, { token: DEMO.adminToken, tag });
+  await page.goto(`${home.url}/blank.html`);
+  const first = await createOnce(page, 'a');
+  await page.reload();
+  const afterReload = await createOnce(page, 'b');
+  const tab = await context.newPage();
+  await tab.goto(`${home.url}/blank.html`);
+  const otherTab = await createOnce(tab, 'c');
+  check('webStorageStore(localStorage): the interval holds across a reload and in another tab', () => {
+    assert.deepEqual([first, afterReload, otherTab], ['created 1', 'IntervalError', 'IntervalError']);
+  });
 } catch (e) {
   failed += 1;
   console.log(`FAIL harness: ${e.message}`);

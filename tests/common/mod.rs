@@ -102,6 +102,9 @@ pub fn decode(endpoint: Endpoint, status: u16, body: &[u8]) -> Result<Value, Err
             api.login("admin@example.com", "password1")?
                 .decode(status, body)?,
         )),
+        Endpoint::CreateLoginToken => to_json(serde_json::to_value(
+            api.create_login_token("u1")?.decode(status, body)?,
+        )),
     })
 }
 

@@ -14,6 +14,7 @@ import {
   NetworkError,
   TimeoutError,
   ValidationError,
+  fileStore,
   validateAddCourses,
   validateCreateUser,
   validateCreateUsers,
@@ -23,6 +24,7 @@ import {
   validateLogin,
   validateSearchCourses,
   validateSearchUser,
+  webStorageStore,
 } from "lpm-client";
 import type {
   AddCourseOutcome,
@@ -42,7 +44,12 @@ import type {
   Endpoint,
   ErrorKind,
   FetchLike,
+  IntervalStore,
   Issue,
+  LoginTokenReply,
+  RequestEvent,
+  RetryEvent,
+  WithResponse,
   Lang,
   LoginReply,
   MsgCounts,
@@ -433,6 +440,41 @@ const form = useForm({ validators: { onSubmit: validateCreateUser } });
 expectType<Equals<typeof form.values, NewUser>>();
 // @ts-expect-error a validator of NewUser is not a schema of Course
 const wrongForm: Spec.StandardSchemaV1<unknown, Course> = validateCreateUser;
+
+// ---- shaping and watching requests -----------------------------------------------------------------
+
+const watched = new Client({
+  baseUrl: "https://school.example.com",
+  token: login.token,
+  headers: { "x-gateway-key": "gw" },
+  logger: console,
+  intervalStore: fileStore("/tmp/lpm-intervals.json"),
+  loginTokenInterval: { guard: "wait" },
+  onRequest: (e: RequestEvent) => console.log(e.method, e.url, e.endpoint, e.attempt),
+  onRetry: (e: RetryEvent) => console.log(e.status ?? e.failure, e.delayMs),
+  onError: (e) => console.error(e.error.message),
+});
+const page2 = await watched.getUsers({ limit: 10 }, { timeoutMs: 5_000, maxRetries: 0, headers: { "x-trace": "1" }, signal: AbortSignal.timeout(10_000) });
+expectType<Equals<typeof page2, UserList>>();
+const linkToken = await watched.createLoginToken(page2.users[0]?._id ?? "", { waitForInterval: true });
+expectType<Equals<typeof linkToken, LoginTokenReply>>();
+expectType<Equals<typeof linkToken.token, string>>();
+const { data, response } = await watched.withResponse().getCourses({ limit: 5 });
+expectType<Equals<typeof data, CourseList>>();
+expectType<Equals<typeof response.status, number>>();
+expectType<Equals<Awaited<ReturnType<ReturnType<Client["withResponse"]>["getMe"]>>, WithResponse<UserReply>>>();
+const tabs: IntervalStore = webStorageStore({ getItem: () => null, setItem: () => {} });
+const own: IntervalStore = { get: async (_key: string) => 0, set: async () => {} };
+new Client({ baseUrl: "https://school.example.com", intervalStore: tabs });
+new Client({ baseUrl: "https://school.example.com", intervalStore: own });
+// @ts-expect-error header values are strings
+new Client({ baseUrl: "https://school.example.com", headers: { "x-retries": 3 } });
+// @ts-expect-error createLoginToken takes an account id
+await watched.createLoginToken({ userid: "u1" });
+// @ts-expect-error a store needs set
+new Client({ baseUrl: "https://school.example.com", intervalStore: { get: () => 0 } });
+// @ts-expect-error withResponse has no iterators
+watched.withResponse().allUsers();
 
 // ---- cleanup ---------------------------------------------------------------------------------------
 
