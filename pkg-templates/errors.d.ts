@@ -91,6 +91,7 @@ export declare class ConfigError extends LpmError {
   /** For `problem: "option"`: the option's name and what it must be. */
   readonly option?: string;
   readonly expected?: string;
-  /** For `problem: "baseUrl"`: why it cannot be used. */
+  /** For `problem: "baseUrl"`: why it cannot be used; for `problem: "token"`: `"empty"`,
+   * `"character"` (outside `A-Z a-z 0-9 - . _ ~`) or `"tooShort"` (fewer than 8). */
   readonly reason?: string;
 }

@@ -236,8 +236,11 @@ pub enum ConfigError {
         /// Why.
         reason: &'static str,
     },
-    /// The token is empty or holds whitespace or control characters.
-    Token,
+    /// The token cannot be used; `reason` says why.
+    Token {
+        /// Why.
+        reason: TokenProblem,
+    },
     /// The endpoint needs a token and none was given.
     NoToken {
         /// The endpoint.
@@ -257,12 +260,40 @@ impl ConfigError {
     pub fn message(&self) -> String {
         match self {
             ConfigError::BaseUrl { reason } => cat(&["unusable base URL: ", reason]),
-            ConfigError::Token => "the token is empty or holds whitespace".into(),
+            ConfigError::Token { reason } => reason.message(),
             ConfigError::NoToken { endpoint } => {
                 cat(&[endpoint.key(), " needs a token and none is set"])
             }
             ConfigError::Option { option, expected } => {
                 cat(&["option `", option, "` must be ", expected])
+            }
+        }
+    }
+}
+
+/// Why a token was refused (see `plan::Token::new`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum TokenProblem {
+    /// No characters at all.
+    Empty,
+    /// A character outside `A-Z a-z 0-9 - . _ ~` (whitespace, a control character, `+`, `/`, ...).
+    Character,
+    /// Fewer than [`crate::plan::MIN_TOKEN_LEN`] characters.
+    TooShort,
+}
+
+impl TokenProblem {
+    fn message(self) -> String {
+        match self {
+            TokenProblem::Empty => "the token is empty".into(),
+            TokenProblem::Character => "the token holds a character outside A-Z a-z 0-9 - . _ ~ (whitespace, a line break, or a symbol such as + / =)".into(),
+            TokenProblem::TooShort => {
+                let mut m = String::from("the token is too short: it needs at least ");
+                crate::json::push_uint(&mut m, crate::plan::MIN_TOKEN_LEN as u64);
+                m.push_str(" characters (the platform's have 43)");
+                m
             }
         }
     }

@@ -250,7 +250,7 @@ fn tokens_outside_the_unreserved_alphabet_or_too_short_are_refused() {
         "Tr\u{1ea7}n0123456",
     ] {
         match Api::new(BASE).unwrap().with_token(bad) {
-            Err(Error::Config(ConfigError::Token)) => {}
+            Err(Error::Config(ConfigError::Token { .. })) => {}
             other => panic!("{bad:?}: {other:?}"),
         }
     }
@@ -658,7 +658,7 @@ fn bad_tokens() {
         "01234567\u{a0}",
     ] {
         match Api::new(BASE).unwrap().with_token(token) {
-            Err(Error::Config(ConfigError::Token)) => {}
+            Err(Error::Config(ConfigError::Token { .. })) => {}
             other => panic!("{token:?}: expected a Token error, got {other:?}"),
         }
     }
