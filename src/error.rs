@@ -299,43 +299,97 @@ impl TokenProblem {
     }
 }
 
-/// Replaces every occurrence of `secret` (raw or percent-encoded) in `text` with `<redacted>`.
+/// The shortest run of the token's characters that is redacted on its own (a server that cuts an
+/// echo short); a shorter token is redacted only whole.
+pub const REDACT_RUN: usize = 16;
+
+/// Replaces every echo of `secret` in `text` with `<redacted>`. An echo is found where each of
+/// its characters is written as itself, as `%XX` or as a JSON `\uXXXX` escape (hex digits of
+/// either case, forms mixed freely), in any ASCII letter case, and a run of at least
+/// [`REDACT_RUN`] consecutive characters of the secret counts as an echo (of a shorter secret,
+/// only the whole). Other transformations (base64, HTML entities, double encoding) are not
+/// recognised: tokens are kept to RFC 3986 unreserved characters, which no usual encoding changes.
 pub fn redact(text: &str, secret: Option<&str>) -> String {
     let Some(secret) = secret.filter(|s| !s.is_empty()) else {
         return text.to_owned();
     };
-    let mut out = text.replace(secret, "<redacted>");
-    let encoded = crate::plan::encode_component(secret);
-    if encoded != secret {
-        out = replace_escaped(&out, &encoded);
+    let secret: Vec<u8> = secret.bytes().map(|b| b.to_ascii_lowercase()).collect();
+    let run = secret.len().min(REDACT_RUN);
+    let t = text.as_bytes();
+    // The text as units that each stand for one byte: (start, end, byte lower-cased).
+    let mut units = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        let (len, byte) = unit(&t[i..]);
+        units.push((i, i + len, byte.to_ascii_lowercase()));
+        i += len;
     }
+    // Longest common substring, row by row: `ends[o]` is the length of the match of units ending
+    // here with the secret's bytes ending at `o`. Covered unit ranges are merged as found.
+    let mut ends = vec![0usize; secret.len()];
+    let mut covered: Vec<(usize, usize)> = Vec::new();
+    for (k, &(_, _, byte)) in units.iter().enumerate() {
+        let mut longest = 0;
+        for o in (0..secret.len()).rev() {
+            ends[o] = if secret[o] == byte {
+                1 + if o > 0 { ends[o - 1] } else { 0 }
+            } else {
+                0
+            };
+            longest = longest.max(ends[o]);
+        }
+        if longest >= run {
+            let from = k + 1 - longest;
+            match covered.last_mut() {
+                Some(last) if last.1 + 1 >= from => last.1 = k,
+                _ => covered.push((from, k)),
+            }
+        }
+    }
+    if covered.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (from, to) in covered {
+        out.push_str(text.get(at..units[from].0).unwrap_or_default());
+        out.push_str("<redacted>");
+        at = units[to].1;
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
     out
 }
 
-/// Replaces `encoded` in `text`, where the hex digits of its `%XX` escapes match in either case
-/// (servers and proxies may echo a query as `%2b` where we sent `%2B`).
-fn replace_escaped(text: &str, encoded: &str) -> String {
-    let (t, e) = (text.as_bytes(), encoded.as_bytes());
-    let in_escape = |k: usize| (k >= 1 && e[k - 1] == b'%') || (k >= 2 && e[k - 2] == b'%');
-    let matches_at = |i: usize| {
-        t.len() - i >= e.len()
-            && e.iter()
-                .enumerate()
-                .all(|(k, &c)| t[i + k] == c || (in_escape(k) && t[i + k].eq_ignore_ascii_case(&c)))
+/// The first unit of `t`: `%XX` or `\uXXXX` (below 0x80) as the byte it encodes, else one byte.
+/// Covered units are ASCII (the secret's bytes are matched only by ASCII spellings or by
+/// themselves), so cutting the text at their bounds keeps it UTF-8.
+fn unit(t: &[u8]) -> (usize, u8) {
+    let hex = |s: &[u8]| {
+        s.iter()
+            .try_fold(0u32, |n, &c| char::from(c).to_digit(16).map(|d| n * 16 + d))
     };
-    let mut out = Vec::with_capacity(t.len());
-    let mut i = 0;
-    while i < t.len() {
-        if matches_at(i) {
-            out.extend_from_slice(b"<redacted>");
-            i += e.len();
-        } else {
-            out.push(t[i]);
-            i += 1;
-        }
+    match t {
+        [b'%', a, b, ..] => match hex(&[*a, *b]) {
+            Some(n) if n < 0x80 => (3, n as u8),
+            _ => (1, t[0]),
+        },
+        [b'\\', b'u', rest @ ..] if rest.len() >= 4 => match hex(&rest[..4]) {
+            Some(n) if n < 0x80 => (6, n as u8),
+            _ => (1, t[0]),
+        },
+        _ => (1, t[0]),
     }
-    // Only ASCII runs were replaced by ASCII, so the bytes are still UTF-8.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// How much of a server's text is looked at before redaction and [`EXCERPT_CHARS`] cut it:
+/// enough that what the cut keeps never reaches this bound (an echo shrinks at most 60-fold).
+const SCAN_BYTES: usize = 64 * 1024;
+
+/// A text taken from the server, as an error keeps it: the token redacted, at most
+/// [`EXCERPT_CHARS`] characters (marked `…` when cut), whatever the server sent.
+pub(crate) fn bounded(text: &[u8], secret: Option<&str>) -> String {
+    let head = String::from_utf8_lossy(text.get(..SCAN_BYTES).unwrap_or(text));
+    excerpt(&redact(&head, secret), EXCERPT_CHARS)
 }
 
 /// The first `max` characters of `text`, marked when cut.
@@ -343,5 +397,93 @@ pub(crate) fn excerpt(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((cut, _)) => [text.get(..cut).unwrap_or(text), "…"].concat(),
         None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "Sec-ret.Tok~en_zq9XQ7wP4vK2mN8bR5tY3uH6jL1c";
+
+    fn pct(s: &str, upper: bool) -> String {
+        s.bytes()
+            .map(|b| {
+                let e = format!("%{b:02X}");
+                if upper {
+                    e
+                } else {
+                    e.to_lowercase()
+                }
+            })
+            .collect()
+    }
+
+    fn json_escaped(s: &str) -> String {
+        s.bytes().map(|b| format!("\\u{b:04x}")).collect()
+    }
+
+    #[track_caller]
+    fn hidden(form: &str) {
+        let text = format!("before «{form}» after");
+        let out = redact(&text, Some(TOKEN));
+        assert_eq!(out, "before «<redacted>» after", "{form}");
+    }
+
+    #[test]
+    fn every_form_of_the_token_is_redacted() {
+        hidden(TOKEN);
+        hidden(&TOKEN.replace('~', "%7E"));
+        hidden(&TOKEN.replace('~', "%7e"));
+        hidden(&pct(TOKEN, true));
+        hidden(&pct(TOKEN, false));
+        hidden(&json_escaped(TOKEN));
+        hidden(&json_escaped(TOKEN).to_uppercase().replace("\\U", "\\u"));
+        hidden(&TOKEN.to_uppercase());
+        hidden(&TOKEN.to_lowercase());
+        // Forms mixed character by character.
+        let mixed: String = TOKEN
+            .char_indices()
+            .map(|(i, c)| match i % 3 {
+                0 => c.to_string(),
+                1 => pct(&c.to_string(), i % 2 == 0),
+                _ => json_escaped(&c.to_string()),
+            })
+            .collect();
+        hidden(&mixed);
+        // Runs of at least 16 characters: a prefix, a suffix, the middle.
+        hidden(&TOKEN[..16]);
+        hidden(&TOKEN[TOKEN.len() - 20..]);
+        hidden(&pct(&TOKEN[10..30], false));
+        // Several echoes, and two runs that touch.
+        let two = format!("{TOKEN} and {}", TOKEN.to_uppercase());
+        assert_eq!(redact(&two, Some(TOKEN)), "<redacted> and <redacted>");
+        assert_eq!(
+            redact(&format!("{TOKEN}{TOKEN}"), Some(TOKEN)),
+            "<redacted>"
+        );
+    }
+
+    #[test]
+    fn what_is_not_an_echo_is_kept() {
+        // Fewer than 16 consecutive characters, and text around them, stay.
+        let short = &TOKEN[..15];
+        let text = format!("{short}!{}", &TOKEN[15..30]);
+        assert_eq!(redact(&text, Some(TOKEN)), text);
+        for text in [
+            "plain text, ünïcödé ✓, %zz %4 \\u12 \\uZZZZ %",
+            "",
+            "%E2%9C%93 \\u00e9",
+        ] {
+            assert_eq!(redact(text, Some(TOKEN)), text);
+        }
+        assert_eq!(redact(TOKEN, None), TOKEN);
+        // A short token only whole.
+        assert_eq!(
+            redact("ab12cd34 ab12cd3", Some("AB12cd34")),
+            "<redacted> ab12cd3"
+        );
+        // Non-ASCII around an echo stays whole.
+        assert_eq!(redact(&format!("é{TOKEN}é"), Some(TOKEN)), "é<redacted>é");
     }
 }

@@ -604,10 +604,6 @@ impl<R> Request<R> {
     pub(crate) fn secret(&self) -> Option<&str> {
         self.secret.as_deref()
     }
-
-    pub(crate) fn clean(&self, text: &str) -> String {
-        redact(text, self.secret.as_deref())
-    }
 }
 
 #[cfg(test)]
