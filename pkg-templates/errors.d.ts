@@ -17,7 +17,10 @@ export type ErrorKind =
   | "timeout"
   | "abort"
   | "interval"
-  | "config";
+  | "config"
+  | "tooLarge"
+  /** A trap of the WebAssembly core (out of memory, a defect); `cause` is the trap. */
+  | "internal";
 
 /** Base class of every error the package throws or rejects with. Never carries the token. */
 export declare class LpmError extends Error {
@@ -82,6 +85,13 @@ export declare class IntervalError extends LpmError {
   readonly nextAllowedAt: Date;
   /** Milliseconds until then. */
   readonly waitMs: number;
+}
+
+/** The response body is larger than the client's `maxResponseBytes`; it was not read (further). */
+export declare class ResponseTooLargeError extends LpmError {
+  readonly kind: "tooLarge";
+  readonly endpoint: Endpoint;
+  readonly maxResponseBytes: number;
 }
 
 /** The client's options cannot be used. */

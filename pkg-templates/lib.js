@@ -3,11 +3,11 @@
 // Standard Schema adapters, and the error classes. The driver only performs what the core asks:
 // one fetch attempt bounded by a timeout and the caller's AbortSignal, a wait, or the end.
 import * as wasm from './wasm/lpm_client.js';
-import { fromThrown, makeError } from './errors.js';
+import { fromThrown, internalError, makeError } from './errors.js';
 
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
-  AbortError, IntervalError, ConfigError,
+  AbortError, IntervalError, ConfigError, ResponseTooLargeError,
 } from './errors.js';
 
 /** The largest page the list endpoints accept. */
@@ -78,10 +78,49 @@ function pause(ms, signal, onAbort) {
   });
 }
 
+/** Thrown by `readBody` when the body is larger than allowed. */
+const TOO_LARGE = Symbol('too large');
+
+/**
+ * The body's bytes; throws `TOO_LARGE` as soon as more than `max` bytes (0: no bound) are
+ * announced by Content-Length or read, and stops reading there. A body stream is read chunk by
+ * chunk; a response without one (a custom fetch) falls back to `arrayBuffer()`.
+ */
+async function readBody(res, max, length) {
+  const stream = res.body;
+  if (max > 0 && length > max) {
+    if (stream && typeof stream.cancel === 'function') stream.cancel().catch(() => {});
+    throw TOO_LARGE;
+  }
+  if (!stream || typeof stream.getReader !== 'function') {
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (max > 0 && bytes.length > max) throw TOO_LARGE;
+    return bytes;
+  }
+  const reader = stream.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (max > 0 && size > max) {
+      reader.cancel().catch(() => {});
+      throw TOO_LARGE;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) { bytes.set(c, at); at += c.length; }
+  return bytes;
+}
+
 /**
  * One attempt: the fetch, raced against the timeout and the caller's signal so that the call
  * settles whatever the fetch does with `init.signal`. Resolves `{status, body, retryAfterMs}`,
- * or rejects `{failure: 'abort' | 'timeout' | 'network', cause}`.
+ * or rejects `{failure: 'abort' | 'timeout' | 'network' | 'tooLarge', cause}`.
  */
 function attempt(fetchFn, pending, signal) {
   return new Promise((resolve, reject) => {
@@ -117,12 +156,13 @@ function attempt(fetchFn, pending, signal) {
     }
     (async () => {
       const res = await fetchFn(pending.url, init);
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const retryAfter = res.headers && typeof res.headers.get === 'function' ? res.headers.get('retry-after') : null;
-      return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(retryAfter) };
+      const header = (name) => (res.headers && typeof res.headers.get === 'function' ? res.headers.get(name) : null);
+      const bytes = await readBody(res, pending.maxResponseBytes, Number(header('content-length')));
+      return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(header('retry-after')) };
     })().then(
       (answer) => finish(resolve, answer),
-      (cause) => finish(reject, { failure: signal && signal.aborted ? 'abort' : 'network', cause: signal && signal.aborted ? signal.reason : cause }),
+      (cause) => finish(reject, cause === TOO_LARGE ? { failure: 'tooLarge' }
+        : { failure: signal && signal.aborted ? 'abort' : 'network', cause: signal && signal.aborted ? signal.reason : cause }),
     );
   });
 }
@@ -132,8 +172,14 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** The reply: the checked body as received, parsed by JSON.parse, plus the derived fields. */
 function reply(pending, answer) {
   const derived = core(() => pending.decode(answer.status, answer.body));
-  // The core checked the bytes: UTF-8, JSON, the reply's shape. (A BOM is dropped by the decoder.)
-  const value = JSON.parse(strictUtf8.decode(answer.body));
+  // The core checked the bytes: UTF-8, JSON, the reply's shape (a BOM is dropped by the decoder),
+  // so only the engine's limits (a string over 512 MB with the bound off) can fail here.
+  let value;
+  try {
+    value = JSON.parse(strictUtf8.decode(answer.body));
+  } catch (e) {
+    throw internalError(e);
+  }
   return derived === undefined ? value : Object.assign(value, JSON.parse(derived));
 }
 
@@ -157,7 +203,7 @@ async function run(customFetch, plan, options) {
     try {
       answer = await attempt(fetchFn, pending, signal);
     } catch (f) {
-      if (f.failure === 'abort') throw hostError(pending, 'abort', f.cause, hasToken);
+      if (f.failure === 'abort' || f.failure === 'tooLarge') throw hostError(pending, f.failure, f.cause, hasToken);
       const timedOut = f.failure === 'timeout';
       if (pending.handleFailure(Date.now(), timedOut)) {
         throw hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);

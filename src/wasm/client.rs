@@ -39,6 +39,8 @@ export interface ClientOptions {
     maxRetries?: number;
     /** First retry delay in ms, doubled each retry, unless the server sends Retry-After; default 300. */
     retryDelayMs?: number;
+    /** The largest response body read, in bytes; a larger one rejects with ResponseTooLargeError. Default 33554432 (32 MiB); 0 turns the bound off. */
+    maxResponseBytes?: number;
     /** A custom fetch (proxies, tests); default the global `fetch`. */
     fetch?: FetchLike;
     /** Spelling of the get-single-user path; default "users". */
@@ -93,7 +95,12 @@ struct Settings {
     retry_delay_ms: f64,
     guard: GuardMode,
     interval_ms: f64,
+    max_response_bytes: f64,
 }
+
+/// The default bound of a response body: 32 MiB is 300 times the largest page the API serves
+/// (100 courses, ~100 KB), and far below the ~140 MB at which decoding runs the wasm out of memory.
+const MAX_RESPONSE_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
 
 impl Settings {
     /// The create-interval guard's key: this client's base URL and token.
@@ -200,6 +207,12 @@ fn parse_options(options: &JsValue) -> Result<Settings, Error> {
             "a number of milliseconds >= 0",
         )?,
         guard,
+        max_response_bytes: number(
+            options,
+            "maxResponseBytes",
+            MAX_RESPONSE_BYTES,
+            "a number of bytes >= 0",
+        )?,
         interval_ms: number(
             &interval,
             "intervalMs",
@@ -221,6 +234,7 @@ pub struct Pending {
     secret: Option<String>,
     call: Call,
     timeout_ms: f64,
+    max_response_bytes: f64,
 }
 
 /// `Pending.poll` answers: send now, or the call is over; any other value is a wait in ms.
@@ -257,6 +271,12 @@ impl Pending {
     #[wasm_bindgen(getter, js_name = timeoutMs)]
     pub fn timeout_ms(&self) -> f64 {
         self.timeout_ms
+    }
+
+    /// The largest body to read in bytes (0: no bound).
+    #[wasm_bindgen(getter, js_name = maxResponseBytes)]
+    pub fn max_response_bytes(&self) -> f64 {
+        self.max_response_bytes
     }
 
     /// What to do at `now`: -1 send, -2 finish, else wait that many ms. A create refused by the
@@ -305,7 +325,7 @@ impl Pending {
         Ok((plan.derived)(&checked.head, checked.tally))
     }
 
-    /// The data of a failure the host saw: `network`, `timeout` or `abort`.
+    /// The data of a failure the host saw: `network`, `timeout`, `abort` or `tooLarge`.
     pub fn failure(&self, kind: &str) -> JsValue {
         let endpoint = self.endpoint;
         match kind {
@@ -314,6 +334,10 @@ impl Pending {
                 timeout_ms: self.timeout_ms,
             },
             "abort" => Failure::Abort { endpoint },
+            "tooLarge" => Failure::TooLarge {
+                endpoint,
+                max_response_bytes: self.max_response_bytes,
+            },
             _ => Failure::Network { endpoint },
         }
         .into_js(None)
@@ -372,6 +396,7 @@ impl Core {
             secret,
             call,
             timeout_ms: s.timeout_ms,
+            max_response_bytes: s.max_response_bytes,
         }
     }
 
