@@ -232,6 +232,26 @@ async function* pages(fetchPage, key, endpoint, options) {
   }
 }
 
+/**
+ * The base URL as the create-interval guard keys it: the WHATWG URL parser's scheme, host, port
+ * and path (`127.1`, `0x7f.0.0.1` → `127.0.0.1`; default port and `/x/..` dropped), a trailing
+ * dot of the host dropped, an IPv4-mapped IPv6 address as IPv4. Decision: every loopback name
+ * (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`) is one host, as `localhost` may resolve to
+ * either family. Other names that resolve to one server cannot be known to be the same.
+ */
+function guardBase(baseUrl) {
+  let u;
+  try { u = new URL(baseUrl); } catch { return undefined; }
+  let host = u.hostname.replace(/\.$/, '');
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(host);
+  if (mapped) {
+    const [a, b] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
+    host = [a >> 8, a & 255, b >> 8, b & 255].join('.');
+  }
+  if (/^(.*\.)?localhost$|^127\.|^\[::1\]$/.test(host)) host = 'loopback';
+  return `${u.protocol}//${host}:${u.port}${u.pathname.replace(/\/+$/, '')}`;
+}
+
 /** Passed by `withToken` to the constructor: an existing core, not options. */
 const INTERNAL = Symbol('lpm-client internal');
 
@@ -246,7 +266,7 @@ export class Client {
       this.#core = internal.core;
       this.#fetch = internal.fetch;
     } else {
-      this.#core = core(() => new wasm.Core(options));
+      this.#core = core(() => new wasm.Core(options, guardBase(options?.baseUrl)));
       this.#fetch = options.fetch;
     }
   }

@@ -96,6 +96,8 @@ struct Settings {
     guard: GuardMode,
     interval_ms: f64,
     max_response_bytes: f64,
+    /// The base URL as the guard keys it (see `Core::new`); the planner's when absent.
+    guard_base: Option<String>,
 }
 
 /// The default bound of a response body: 32 MiB is 300 times the largest page the API serves
@@ -105,7 +107,8 @@ const MAX_RESPONSE_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
 impl Settings {
     /// The create-interval guard's key: this client's base URL and token.
     fn guard_key(&self) -> String {
-        guard_key(self.api.base_url(), self.api.token().map(|t| t.expose()))
+        let base = self.guard_base.as_deref().unwrap_or(self.api.base_url());
+        guard_key(base, self.api.token().map(|t| t.expose()))
     }
 
     fn policy(&self) -> Policy {
@@ -213,6 +216,7 @@ fn parse_options(options: &JsValue) -> Result<Settings, Error> {
             MAX_RESPONSE_BYTES,
             "a number of bytes >= 0",
         )?,
+        guard_base: None,
         interval_ms: number(
             &interval,
             "intervalMs",
@@ -444,11 +448,15 @@ fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
 #[wasm_bindgen]
 impl Core {
     /// A client core of one platform. Throws `ConfigError` data on unusable options.
+    /// `guard_base`: the base URL normalised by the host's WHATWG URL parser (the JS `Client`
+    /// passes it), so that spellings of one origin and path share one create-interval window.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
+        guard_base: Option<String>,
     ) -> Result<Core, JsValue> {
-        let inner = parse_options(&options).map_err(|e| Failure::Core(e).into_js(None))?;
+        let mut inner = parse_options(&options).map_err(|e| Failure::Core(e).into_js(None))?;
+        inner.guard_base = guard_base;
         Ok(Core { inner })
     }
 
