@@ -19,6 +19,26 @@ const FINISH = -2;
 // and polled again.
 const MAX_TIMER_MS = 2147483647;
 
+/**
+ * A caller's value as the JSON text the core reads (`undefined` is `null`), or `undefined` when
+ * it has none: a cycle, a BigInt, or a non-finite number (JSON.stringify would silently write
+ * NaN and Infinity as null, which reads as "absent"; the core then reports `not_json`).
+ */
+function toJson(value) {
+  if (value === undefined) return 'null';
+  try {
+    const text = JSON.stringify(value);
+    // Only a text with `null` in it can hide a NaN or an infinity: check those again, slowly.
+    if (text === undefined || !text.includes('null')) return text;
+    return JSON.stringify(value, (_key, v) => {
+      if (typeof v === 'number' && !Number.isFinite(v)) throw new RangeError('non-finite number');
+      return v;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs `fn`, turning what the core throws into the package's error classes. */
 function core(fn) {
   try {
@@ -171,21 +191,38 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The reply: the checked body as received, parsed by JSON.parse, plus the derived fields. */
 function reply(pending, answer) {
-  const derived = core(() => pending.decode(answer.status, answer.body));
-  // The core checked the bytes: UTF-8, JSON, the reply's shape (a BOM is dropped by the decoder),
-  // so only the engine's limits (a string over 512 MB with the bound off) can fail here.
+  // The strict decode JSON.parse needs anyway also tells the core the bytes are UTF-8 (it drops
+  // a byte order mark, as the core does); when it fails, the core finds why.
+  let text;
+  try {
+    text = strictUtf8.decode(answer.body);
+  } catch {
+    text = undefined;
+  }
+  const derived = core(() => pending.decode(answer.status, answer.body, text !== undefined));
+  // The core checked the text, so only the engine's limits can fail here (a string over 512 MB
+  // with the bound off).
   let value;
   try {
-    value = JSON.parse(strictUtf8.decode(answer.body));
+    value = JSON.parse(text);
   } catch (e) {
     throw internalError(e);
   }
   return derived === undefined ? value : Object.assign(value, JSON.parse(derived));
 }
 
-/** Drives a planned call to its end. */
+/** Drives a planned call to its end, then frees it (not left to the garbage collector). */
 async function run(customFetch, plan, options) {
   const pending = core(plan);
+  try {
+    return await drive(pending, customFetch, options);
+  } finally {
+    // After a trap the wasm side may refuse this too; the call's outcome stands.
+    try { pending.free(); } catch { /* nothing to free */ }
+  }
+}
+
+async function drive(pending, customFetch, options) {
   const signal = options && options.signal;
   const fetchFn = customFetch ?? globalThis.fetch;
   const hasToken = pending.hasToken;
@@ -286,40 +323,40 @@ export class Client {
   }
 
   createUsers(users, options) {
-    return this.#run(() => this.#core.plan('createUsers', users, undefined, !!(options && options.waitForInterval)), options);
+    return this.#run(() => this.#core.plan('createUsers', toJson(users), undefined, !!(options && options.waitForInterval)), options);
   }
   createUser(user, options) {
-    return this.#run(() => this.#core.plan('createUser', user, undefined, !!(options && options.waitForInterval)), options);
+    return this.#run(() => this.#core.plan('createUser', toJson(user), undefined, !!(options && options.waitForInterval)), options);
   }
   createSingleUserRaw(user, options) {
-    return this.#run(() => this.#core.plan('createSingleUserRaw', user, undefined, false), options);
+    return this.#run(() => this.#core.plan('createSingleUserRaw', toJson(user), undefined, false), options);
   }
   getUsers(params, options) {
-    return this.#run(() => this.#core.plan('getUsers', params, undefined, false), options);
+    return this.#run(() => this.#core.plan('getUsers', toJson(params), undefined, false), options);
   }
   getUser(id, options) {
-    return this.#run(() => this.#core.plan('getUser', id, undefined, false), options);
+    return this.#run(() => this.#core.plan('getUser', toJson(id), undefined, false), options);
   }
   getMe(options) {
-    return this.#run(() => this.#core.plan('getMe', undefined, undefined, false), options);
+    return this.#run(() => this.#core.plan('getMe', toJson(undefined), undefined, false), options);
   }
   searchUser(params, options) {
-    return this.#run(() => this.#core.plan('searchUser', params, undefined, false), options);
+    return this.#run(() => this.#core.plan('searchUser', toJson(params), undefined, false), options);
   }
   getCourse(id, options) {
-    return this.#run(() => this.#core.plan('getCourse', id, undefined, false), options);
+    return this.#run(() => this.#core.plan('getCourse', toJson(id), undefined, false), options);
   }
   getCourses(params, options) {
-    return this.#run(() => this.#core.plan('getCourses', params, undefined, false), options);
+    return this.#run(() => this.#core.plan('getCourses', toJson(params), undefined, false), options);
   }
   searchCourses(title, options) {
-    return this.#run(() => this.#core.plan('searchCourses', title, undefined, false), options);
+    return this.#run(() => this.#core.plan('searchCourses', toJson(title), undefined, false), options);
   }
   addCoursesToUsers(input, options) {
-    return this.#run(() => this.#core.plan('addCoursesToUsers', input, undefined, false), options);
+    return this.#run(() => this.#core.plan('addCoursesToUsers', toJson(input), undefined, false), options);
   }
   login(email, password, options) {
-    return this.#run(() => this.#core.plan('login', email, password, false), options);
+    return this.#run(() => this.#core.plan('login', toJson(email), toJson(password), false), options);
   }
 
   /** When the next bulk create of this base URL and token is allowed, or `null` when it is now. */
@@ -349,8 +386,8 @@ export class Client {
 }
 
 /** A validator that is also a Standard Schema (`~standard`), with `withOptions` for lang/strictness. */
-function schema(check, options) {
-  const run = (value, opts) => core(() => check(value, opts));
+function schema(kind, options) {
+  const run = (value, opts) => core(() => wasm.validate(kind, toJson(value), opts));
   const validate = (value, opts) => run(value, opts === undefined ? options : opts);
   validate['~standard'] = {
     version: 1,
@@ -360,16 +397,16 @@ function schema(check, options) {
       return issues.length === 0 ? { value } : { issues };
     },
   };
-  validate.withOptions = (opts) => schema(check, { ...(options || {}), ...opts });
+  validate.withOptions = (opts) => schema(kind, { ...(options || {}), ...opts });
   return validate;
 }
 
-export const validateCreateUsers = schema(wasm.validateCreateUsers);
-export const validateCreateUser = schema(wasm.validateCreateUser);
-export const validateGetUsers = schema(wasm.validateGetUsers);
-export const validateGetCourses = schema(wasm.validateGetCourses);
-export const validateSearchUser = schema(wasm.validateSearchUser);
-export const validateSearchCourses = schema(wasm.validateSearchCourses);
-export const validateId = schema(wasm.validateId);
-export const validateAddCourses = schema(wasm.validateAddCourses);
-export const validateLogin = schema(wasm.validateLogin);
+export const validateCreateUsers = schema('createUsers');
+export const validateCreateUser = schema('createUser');
+export const validateGetUsers = schema('getUsers');
+export const validateGetCourses = schema('getCourses');
+export const validateSearchUser = schema('searchUser');
+export const validateSearchCourses = schema('searchCourses');
+export const validateId = schema('id');
+export const validateAddCourses = schema('addCourses');
+export const validateLogin = schema('login');

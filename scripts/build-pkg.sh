@@ -16,7 +16,8 @@ rm -rf "$out"
 mkdir -p "$out/wasm"
 wasm-bindgen target/wasm32-unknown-unknown/release/lpm_client.wasm \
   --target web --out-dir "$out/wasm" --out-name lpm_client
-"$root/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+"$root/node_modules/.bin/wasm-opt" -Oz --converge --strip-producers --strip-debug \
+  --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
   "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm"
 
@@ -24,6 +25,13 @@ version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 sed "s/__VERSION__/$version/" pkg-templates/package.json > "$out/package.json"
 cp pkg-templates/*.js pkg-templates/*.d.ts pkg-templates/README.md "$out/"
 cp LICENSE CHANGELOG.md "$out/"
+
+# The shipped JS is minified (names kept, so classes still say who they are): comments are for
+# the repository, not for every user's bundle. The .d.ts files keep the documentation.
+for js in lib.js errors.js wasm/lpm_client.js; do
+  "$root/node_modules/.bin/esbuild" "$out/$js" --minify --keep-names --format=esm \
+    --log-level=warning --allow-overwrite --outfile="$out/$js"
+done
 
 node -e '
 const fs = require("fs"), zlib = require("zlib"), path = require("path");

@@ -20,6 +20,9 @@ cargo clippy -p lpm-client --target wasm32-unknown-unknown -- -D warnings
 step "rust: tests (core, emulator over HTTP)"
 cargo test --workspace
 
+step "fuzz: each target briefly (decode, validate, plan; scripts/fuzz.sh runs them long)"
+CARGO_BUILD_JOBS=2 bash scripts/fuzz.sh 10
+
 step "package: build"
 bash scripts/build-pkg.sh
 cargo build -p lpm-emulator

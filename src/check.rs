@@ -57,6 +57,8 @@ pub struct Shape {
     pub fields: &'static [Field],
     /// Indexes into `fields`, sorted by wire name (bytewise): the lookup of a key.
     pub by_name: &'static [u8],
+    /// Bit `k` set when field `k` is required.
+    pub required: u64,
     /// A boolean field counted over every object of this shape (`success` of per-item results),
     /// from which the reply's derived counts come.
     pub tally: Option<usize>,
@@ -275,7 +277,10 @@ struct Checker<'a> {
 impl<'a> Checker<'a> {
     #[inline(always)]
     fn syntax<T>(r: Result<T, Syntax>) -> R<T> {
-        r.or_else(|e| fail(Why::Syntax(e)))
+        match r {
+            Ok(v) => Ok(v),
+            Err(e) => fail(Why::Syntax(e)),
+        }
     }
 
     fn value(&mut self, ty: &Ty, depth: u32) -> R<()> {
@@ -410,8 +415,12 @@ impl<'a> Checker<'a> {
                 Seg::Key(fields[k].name.into())
             })?;
         }
-        for (k, f) in fields.iter().enumerate() {
-            if f.required && seen & (1u64 << (k % 64)) == 0 {
+        if seen & shape.required != shape.required {
+            let missing = fields
+                .iter()
+                .enumerate()
+                .find(|(k, f)| f.required && seen & (1u64 << (k % 64)) == 0);
+            if let Some((_, f)) = missing {
                 return fail(Why::Missing(f.name));
             }
         }
@@ -472,9 +481,25 @@ pub enum Envelope {
 /// data checked against `reply` (keys of the reply are checked in document order, the first
 /// mismatch is the one reported, as a typed decode would).
 pub fn envelope(body: &[u8], reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
+    envelope_of(body, false, reply, accepts)
+}
+
+/// As [`envelope`], for a body already known to be UTF-8 (`utf8_known`), which is then not
+/// checked again.
+pub fn envelope_of(
+    body: &[u8],
+    utf8_known: bool,
+    reply: &Shape,
+    accepts: fn(&str) -> bool,
+) -> Envelope {
     // RFC 8259 lets a parser ignore a leading byte order mark (JS's TextDecoder drops it too).
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-    let s = match json::Scanner::from_bytes(body) {
+    let scanner = if utf8_known {
+        Ok(json::Scanner::from_utf8_bytes(body))
+    } else {
+        json::Scanner::from_bytes(body)
+    };
+    let s = match scanner {
         Ok(s) => s,
         Err(e) => {
             return Envelope::NotEnvelope(
@@ -616,7 +641,7 @@ pub fn envelope(body: &[u8], reply: &Shape, accepts: fn(&str) -> bool) -> Envelo
     if !accepts(&head.code) {
         return Envelope::Error(head);
     }
-    if data.is_none() {
+    if data.is_none() && seen & reply.required != reply.required {
         if let Some(f) = fields
             .iter()
             .enumerate()

@@ -25,7 +25,7 @@ impl<R: Reply> Request<R> {
     /// Checks the response without building the reply: `Ok` when it is a success that fits the
     /// endpoint's reply type, else the error `decode` would give. Never panics.
     pub fn check(&self, status: u16, body: &[u8]) -> Result<Checked, Error> {
-        check_reply(&self.plan(), status, body)
+        check_reply(&self.plan(), status, body, false)
     }
 
     /// What decoding this request's reply needs, with the reply type erased.
@@ -75,7 +75,13 @@ pub struct ReplyPlan<'a> {
 }
 
 /// Checks a response against a reply plan: `Ok` when it is a success that fits, else the error.
-pub fn check_reply(p: &ReplyPlan<'_>, status: u16, body: &[u8]) -> Result<Checked, Error> {
+/// `utf8_known`: the caller has found the body to be UTF-8 already.
+pub fn check_reply(
+    p: &ReplyPlan<'_>,
+    status: u16,
+    body: &[u8],
+    utf8_known: bool,
+) -> Result<Checked, Error> {
     let endpoint = p.endpoint;
     let clean = |text: &str| bounded(text.as_bytes(), p.secret);
     let decode_error = |m: check::Mismatch| {
@@ -86,7 +92,7 @@ pub fn check_reply(p: &ReplyPlan<'_>, status: u16, body: &[u8]) -> Result<Checke
             detail: clean(&m.detail),
         })
     };
-    match check::envelope(body, p.shape, p.accepts) {
+    match check::envelope_of(body, utf8_known, p.shape, p.accepts) {
         Envelope::Ok(head, tally) => Ok(Checked { head, tally }),
         Envelope::Mismatch(_, m) => Err(decode_error(m)),
         Envelope::NotEnvelope(m) if (200..300).contains(&status) => {

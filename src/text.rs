@@ -27,6 +27,13 @@ pub fn fold_char(c: char) -> char {
 
 /// `s` folded, allocating only when something changes.
 pub fn fold(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() {
+        // Most e-mails and usernames: bytewise.
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Cow::Owned(s.to_ascii_lowercase());
+        }
+        return Cow::Borrowed(s);
+    }
     if s.chars().all(|c| fold_char(c) == c) {
         Cow::Borrowed(s)
     } else {

@@ -437,6 +437,8 @@ fn plausible_email(s: &str) -> bool {
     !local.is_empty() && domain.contains('.') && domain.split('.').all(|label| !label.is_empty())
 }
 
+use std::borrow::Cow;
+
 use crate::text::fold;
 
 /// The first index at which each key occurs, for "already in row N" findings: sorted once
@@ -452,7 +454,9 @@ impl<K: Ord> FirstSeen<K> {
             .enumerate()
             .filter_map(|(i, k)| Some((k?, i)))
             .collect();
-        firsts.sort();
+        // (key, index) pairs are distinct, so an unstable sort orders them the same; it is also
+        // the smaller code.
+        firsts.sort_unstable();
         firsts.dedup_by(|later, earlier| later.0 == earlier.0);
         FirstSeen { firsts }
     }
@@ -647,7 +651,7 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
             .filter(|s| !s.is_empty())
     }
     let emails = FirstSeen::new(items.iter().map(|it| given(it, "email").map(fold)));
-    let usernames = FirstSeen::new(items.iter().map(|it| given(it, "username")));
+    let usernames = FirstSeen::new(items.iter().map(|it| given(it, "username").map(Cow::from)));
     let usernames_ci = FirstSeen::new(items.iter().map(|it| given(it, "username").map(fold)));
     for (i, item) in items.iter().enumerate() {
         let prefix = [PathSegment::Index(i)];
@@ -667,7 +671,7 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
 
         if let Some(username) = keys.username {
             let trimmed = username.trim();
-            if let Some(first) = usernames.before(&trimmed, i) {
+            if let Some(first) = usernames.before(&Cow::from(trimmed), i) {
                 sink.push(
                     at(&prefix, key("username")),
                     "duplicate_username",
@@ -882,11 +886,11 @@ fn check_id_list(
             max,
         );
     }
-    let seen = FirstSeen::new(ids.iter().map(|v| v.as_str()));
+    let seen = FirstSeen::new(ids.iter().map(|v| v.as_str().map(Cow::from)));
     for (i, v) in ids.iter().enumerate() {
         let path = vec![key(name), PathSegment::Index(i)];
         if let Some(id) = check_id(v, path.clone(), item_field, sink) {
-            if let Some(first) = seen.before(&id, i) {
+            if let Some(first) = seen.before(&Cow::from(id), i) {
                 sink.push(path, "duplicate_id", Level::Platform, item_field, first + 1);
             }
         }

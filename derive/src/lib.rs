@@ -116,6 +116,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     }
     let mut fields = Vec::new();
     let mut names: Vec<String> = Vec::new();
+    let mut required_mask: u64 = 0;
     let mut tally = quote!(None);
     for f in &named.named {
         let a = field_attrs(&f.attrs)?;
@@ -133,6 +134,9 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
         });
         let ty = &f.ty;
         let required = !(a.default || is_option(ty));
+        if required && fields.len() < 64 {
+            required_mask |= 1 << fields.len();
+        }
         if a.tally {
             let i = fields.len();
             tally = quote!(Some(#i));
@@ -164,6 +168,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                 name: #label,
                 fields: &[#(#fields),*],
                 by_name: &[#(#by_name),*],
+                required: #required_mask,
                 tally: #tally,
             });
         }

@@ -61,6 +61,9 @@ impl Syntax {
 pub struct Str<'a> {
     raw: &'a [u8],
     escaped: bool,
+    /// The same text as a `str`, when the scanner knows its input is UTF-8 (so no string is
+    /// validated again).
+    text: Option<&'a str>,
 }
 
 impl<'a> Str<'a> {
@@ -88,7 +91,7 @@ impl<'a> Str<'a> {
 
     /// The decoded content (borrowed when it has no escape).
     pub fn decode(&self) -> Cow<'a, str> {
-        let Ok(text) = core::str::from_utf8(self.raw) else {
+        let Some(text) = self.text.or_else(|| core::str::from_utf8(self.raw).ok()) else {
             return Cow::Borrowed("");
         };
         if !self.escaped {
@@ -194,6 +197,8 @@ fn special(w: u64) -> u64 {
 pub struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
+    /// The input as a `str`, when it is known to be UTF-8.
+    src: Option<&'a str>,
 }
 
 impl<'a> Scanner<'a> {
@@ -202,6 +207,7 @@ impl<'a> Scanner<'a> {
         Scanner {
             b: text.as_bytes(),
             i: 0,
+            src: Some(text),
         }
     }
 
@@ -211,6 +217,14 @@ impl<'a> Scanner<'a> {
         core::str::from_utf8(b)
             .map(Scanner::new)
             .map_err(|_| Syntax::BadUtf8)
+    }
+
+    /// A scanner over bytes the caller has already found to be UTF-8 (JavaScript's strict
+    /// `TextDecoder` does it natively while turning them into the text `JSON.parse` reads).
+    /// Nothing unsafe follows from a wrong claim: strings are only ever read through
+    /// `str::from_utf8`.
+    pub fn from_utf8_bytes(b: &'a [u8]) -> Self {
+        Scanner { b, i: 0, src: None }
     }
 
     /// The current offset.
@@ -307,23 +321,19 @@ impl<'a> Scanner<'a> {
     /// `true`, `false` or `null`.
     pub fn literal(&mut self) -> Result<(), Syntax> {
         let rest = self.b.get(self.i..).unwrap_or_default();
-        for word in [&b"true"[..], b"false", b"null"] {
-            if rest.starts_with(word) {
+        let word: &[u8] = match rest.first() {
+            Some(b't') => b"true",
+            Some(b'f') => b"false",
+            _ => b"null",
+        };
+        match rest.get(..word.len()) {
+            Some(w) if w == word => {
                 self.i += word.len();
-                return Ok(());
+                Ok(())
             }
+            _ if word.starts_with(rest) => Err(Syntax::Eof),
+            _ => Err(Syntax::Unexpected),
         }
-        Err(
-            if rest.len() < 5
-                && [&b"true"[..], b"false", b"null"]
-                    .iter()
-                    .any(|w| w.starts_with(rest))
-            {
-                Syntax::Eof
-            } else {
-                Syntax::Unexpected
-            },
-        )
     }
 
     #[inline(always)]
@@ -406,8 +416,9 @@ impl<'a> Scanner<'a> {
                 None => return Err(Syntax::Eof),
                 Some(b'"') => {
                     let raw = self.slice(start);
+                    let text = self.src.and_then(|t| t.get(start..self.i));
                     self.i += 1;
-                    return Ok(Str { raw, escaped });
+                    return Ok(Str { raw, escaped, text });
                 }
                 Some(b'\\') => {
                     escaped = true;

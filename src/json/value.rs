@@ -172,7 +172,14 @@ impl JsonView for Value<'_> {
     }
     fn get(&self, key: &str) -> Option<&Self> {
         match self {
-            Value::Obj(entries) => entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            // Keys are short: compared in place, length first.
+            Value::Obj(entries) => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| {
+                    k.len() == key.len() && k.bytes().zip(key.bytes()).all(|(a, b)| a == b)
+                })
+                .map(|(_, v)| v),
             _ => None,
         }
     }

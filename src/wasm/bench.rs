@@ -58,11 +58,11 @@ pub fn bench_decode_json(body: &[u8]) -> Result<JsValue, JsValue> {
 
 /// The gate alone (what the client runs before JS parses the bytes); returns 1.
 #[wasm_bindgen(js_name = benchCheckOnly, skip_typescript)]
-pub fn bench_check_only(body: &[u8]) -> Result<u32, JsValue> {
+pub fn bench_check_only(body: &[u8], utf8_known: bool) -> Result<u32, JsValue> {
     Api::new("https://bench.example.com")
         .and_then(|api| api.with_token("bench-token"))
         .and_then(|api| api.get_courses(0, 100))
-        .and_then(|req| req.check(200, body))
+        .and_then(|req| crate::decode::check_reply(&req.plan(), 200, body, utf8_known))
         .map(|_| 1)
         .map_err(js_err)
 }
@@ -92,7 +92,10 @@ fn validate(items: &Value) -> Result<JsValue, JsValue> {
 /// Validate a batch received as a JS value: `JSON.stringify` called from wasm, then serde_json.
 #[wasm_bindgen(js_name = benchValidateJson, skip_typescript)]
 pub fn bench_validate_json(items: JsValue) -> Result<JsValue, JsValue> {
-    let text = super::host::to_json(&items).ok_or_else(|| js_err("not JSON"))?;
+    let text = js_sys::JSON::stringify(&items)
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| js_err("not JSON"))?;
     let value: Value = serde_json::from_str(&text).map_err(js_err)?;
     validate(&value)
 }

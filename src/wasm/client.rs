@@ -318,13 +318,19 @@ impl Pending {
     }
 
     /// Checks the final answer: the derived fields as JSON text (or nothing) when it is a success
-    /// that fits the reply; else throws the error's data.
-    pub fn decode(&self, status: u16, body: &[u8]) -> Result<Option<String>, JsValue> {
+    /// that fits the reply; else throws the error's data. `utf8_known`: the driver has decoded
+    /// the bytes strictly already.
+    pub fn decode(
+        &self,
+        status: u16,
+        body: &[u8],
+        utf8_known: bool,
+    ) -> Result<Option<String>, JsValue> {
         let plan = ReplyPlan {
             secret: self.secret.as_deref(),
             ..self.reply
         };
-        let checked = check_reply(&plan, status, body)
+        let checked = check_reply(&plan, status, body, utf8_known)
             .map_err(|e| Failure::Core(e).into_js(self.secret.as_deref()))?;
         Ok((plan.derived)(&checked.head, checked.tally))
     }

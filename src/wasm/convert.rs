@@ -14,13 +14,11 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     parse_js(&crate::json::ser::to_string(value))
 }
 
-/// A JS value as JSON text, the way `JSON.stringify` sees it (`undefined` is `null`). `None` when
-/// it cannot be written as JSON (a cycle, a BigInt, NaN or an infinity anywhere in it).
+/// The JSON text the package's JS wrote for a caller's value (`toJson` in lib.js: `undefined`
+/// is `"null"`), or `None` when the value cannot be written as JSON (a cycle, a BigInt, NaN or
+/// an infinity anywhere in it).
 pub fn json_text(value: &JsValue) -> Option<String> {
-    if value.is_undefined() {
-        return Some("null".into());
-    }
-    super::host::to_json(value)
+    value.as_string()
 }
 
 /// Reads `obj[key]`, `undefined` when `obj` is not an object.

@@ -79,97 +79,36 @@ fn m<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
     v.get(key).unwrap_or(&Value::Null)
 }
 
-/// Issues of a create-multi-user batch (`users` array); paths start with the item's index.
-#[wasm_bindgen(js_name = validateCreateUsers, unchecked_return_type = "Issue[]")]
-pub fn validate_create_users(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] users: JsValue,
+/// The issues of `text` (the caller's value as JSON text, or `undefined` when it has none) for
+/// the validator `kind` (`createUsers`, `getUsers`, ...). One export serves all nine validators,
+/// which keeps the bindings small; the package names them.
+#[wasm_bindgen(unchecked_return_type = "Issue[]")]
+pub fn validate(
+    kind: &str,
+    #[wasm_bindgen(unchecked_param_type = "string | undefined")] text: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    run(&users, &options, |v, o| {
-        validate::validate_create_users(v, o)
-    })
-}
-
-/// Issues of one account-creation item; paths start with the field.
-#[wasm_bindgen(js_name = validateCreateUser, unchecked_return_type = "Issue[]")]
-pub fn validate_create_user(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] user: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run(&user, &options, |v, o| validate::validate_create_user(v, o))
-}
-
-/// Issues of get-multi-user's `{start, limit}`.
-#[wasm_bindgen(js_name = validateGetUsers, unchecked_return_type = "Issue[]")]
-pub fn validate_get_users(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run_params(&params, &options, |v, o| {
-        validate::validate_page(PageKind::Users, m(v, "start"), m(v, "limit"), o)
-    })
-}
-
-/// Issues of get-multi-course's `{start, limit}`.
-#[wasm_bindgen(js_name = validateGetCourses, unchecked_return_type = "Issue[]")]
-pub fn validate_get_courses(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run_params(&params, &options, |v, o| {
-        validate::validate_page(PageKind::Courses, m(v, "start"), m(v, "limit"), o)
-    })
-}
-
-/// Issues of search-user's `{email, username}`.
-#[wasm_bindgen(js_name = validateSearchUser, unchecked_return_type = "Issue[]")]
-pub fn validate_search_user(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run_params(&params, &options, |v, o| {
-        validate::validate_search_user(m(v, "email"), m(v, "username"), o)
-    })
-}
-
-/// Issues of search-course's title.
-#[wasm_bindgen(js_name = validateSearchCourses, unchecked_return_type = "Issue[]")]
-pub fn validate_search_courses(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] title: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run(&title, &options, |v, o| {
-        validate::validate_search_courses(v, o)
-    })
-}
-
-/// Issues of an account or course id.
-#[wasm_bindgen(js_name = validateId, unchecked_return_type = "Issue[]")]
-pub fn validate_id(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] id: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run(&id, &options, |v, o| validate::validate_id(v, o))
-}
-
-/// Issues of add-courses' `{users, courses}`.
-#[wasm_bindgen(js_name = validateAddCourses, unchecked_return_type = "Issue[]")]
-pub fn validate_add_courses(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run_params(&input, &options, |v, o| {
-        validate::validate_add_courses(m(v, "users"), m(v, "courses"), o)
-    })
-}
-
-/// Issues of login's `{email, password}`.
-#[wasm_bindgen(js_name = validateLogin, unchecked_return_type = "Issue[]")]
-pub fn validate_login(
-    #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run_params(&input, &options, |v, o| {
-        validate::validate_login(m(v, "email"), m(v, "password"), o)
-    })
+    let (t, o) = (&text, &options);
+    match kind {
+        "createUsers" => run(t, o, |v, o| validate::validate_create_users(v, o)),
+        "createUser" => run(t, o, |v, o| validate::validate_create_user(v, o)),
+        "getUsers" => run_params(t, o, |v, o| {
+            validate::validate_page(PageKind::Users, m(v, "start"), m(v, "limit"), o)
+        }),
+        "getCourses" => run_params(t, o, |v, o| {
+            validate::validate_page(PageKind::Courses, m(v, "start"), m(v, "limit"), o)
+        }),
+        "searchUser" => run_params(t, o, |v, o| {
+            validate::validate_search_user(m(v, "email"), m(v, "username"), o)
+        }),
+        "searchCourses" => run(t, o, |v, o| validate::validate_search_courses(v, o)),
+        "id" => run(t, o, |v, o| validate::validate_id(v, o)),
+        "addCourses" => run_params(t, o, |v, o| {
+            validate::validate_add_courses(m(v, "users"), m(v, "courses"), o)
+        }),
+        "login" => run_params(t, o, |v, o| {
+            validate::validate_login(m(v, "email"), m(v, "password"), o)
+        }),
+        _ => Err(JsValue::from_str("unknown validator")),
+    }
 }

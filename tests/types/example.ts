@@ -15,7 +15,6 @@ import {
   ResponseTooLargeError,
   TimeoutError,
   ValidationError,
-  install,
   validateAddCourses,
   validateCreateUser,
   validateCreateUsers,
@@ -93,7 +92,8 @@ const options: ClientOptions = {
   createInterval: { guard: "wait", intervalMs: 10 * 60_000 },
 };
 const anonymous = new Client(options);
-install(); // the entry points already did; calling it again is harmless
+// @ts-expect-error the internal install() left the public types (the entries need none)
+void (null as unknown as typeof import("lpm-client")).install;
 
 // @ts-expect-error wrong option name (`timeout` is `timeoutMs`)
 new Client({ baseUrl: "https://school.example.com", timeout: 5000 });
