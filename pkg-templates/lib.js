@@ -361,7 +361,7 @@ export class Client {
 
   /** When the next bulk create of this base URL and token is allowed, or `null` when it is now. */
   nextCreateAllowedAt() {
-    const at = this.#core.nextCreateAllowedAt(Date.now());
+    const at = core(() => this.#core.nextCreateAllowedAt(Date.now()));
     return Number.isNaN(at) ? null : new Date(at);
   }
 
