@@ -313,48 +313,49 @@ pub fn redact(text: &str, secret: Option<&str>) -> String {
     let Some(secret) = secret.filter(|s| !s.is_empty()) else {
         return text.to_owned();
     };
-    let secret: Vec<u8> = secret.bytes().map(|b| b.to_ascii_lowercase()).collect();
+    let secret = secret.as_bytes();
     let run = secret.len().min(REDACT_RUN);
     let t = text.as_bytes();
-    // The text as units that each stand for one byte: (start, end, byte lower-cased).
-    let mut units = Vec::new();
+    // Longest common substring, one unit of the text at a time: `len[o]` and `from[o]` are the
+    // length and the text offset of the match that ends here with the secret's byte `o`.
+    // Covered byte ranges of the text are merged as they are found.
+    let mut len = vec![0usize; secret.len()];
+    let mut from = vec![0usize; secret.len()];
+    let mut covered: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < t.len() {
-        let (len, byte) = unit(&t[i..]);
-        units.push((i, i + len, byte.to_ascii_lowercase()));
-        i += len;
-    }
-    // Longest common substring, row by row: `ends[o]` is the length of the match of units ending
-    // here with the secret's bytes ending at `o`. Covered unit ranges are merged as found.
-    let mut ends = vec![0usize; secret.len()];
-    let mut covered: Vec<(usize, usize)> = Vec::new();
-    for (k, &(_, _, byte)) in units.iter().enumerate() {
-        let mut longest = 0;
+        let (width, byte) = unit(&t[i..]);
+        let end = i + width;
+        let (mut longest, mut start) = (0, 0);
         for o in (0..secret.len()).rev() {
-            ends[o] = if secret[o] == byte {
-                1 + if o > 0 { ends[o - 1] } else { 0 }
-            } else {
-                0
-            };
-            longest = longest.max(ends[o]);
-        }
-        if longest >= run {
-            let from = k + 1 - longest;
-            match covered.last_mut() {
-                Some(last) if last.1 + 1 >= from => last.1 = k,
-                _ => covered.push((from, k)),
+            len[o] = 0;
+            if secret[o].eq_ignore_ascii_case(&byte) {
+                (len[o], from[o]) = match o.checked_sub(1) {
+                    Some(p) if len[p] > 0 => (len[p] + 1, from[p]),
+                    _ => (1, i),
+                };
+                if len[o] > longest {
+                    (longest, start) = (len[o], from[o]);
+                }
             }
         }
+        if longest >= run {
+            match covered.last_mut() {
+                Some(last) if last.1 >= start => last.1 = end,
+                _ => covered.push((start, end)),
+            }
+        }
+        i = end;
     }
     if covered.is_empty() {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for (from, to) in covered {
-        out.push_str(text.get(at..units[from].0).unwrap_or_default());
+    for (start, end) in covered {
+        out.push_str(text.get(at..start).unwrap_or_default());
         out.push_str("<redacted>");
-        at = units[to].1;
+        at = end;
     }
     out.push_str(text.get(at..).unwrap_or_default());
     out
