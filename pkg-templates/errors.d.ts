@@ -17,7 +17,10 @@ export type ErrorKind =
   | "timeout"
   | "abort"
   | "interval"
-  | "config";
+  | "config"
+  | "tooLarge"
+  /** A trap of the WebAssembly core (out of memory, a defect); `cause` is the trap. */
+  | "internal";
 
 /** Base class of every error the package throws or rejects with. Never carries the token. */
 export declare class LpmError extends Error {
@@ -84,6 +87,13 @@ export declare class IntervalError extends LpmError {
   readonly waitMs: number;
 }
 
+/** The response body is larger than the client's `maxResponseBytes`; it was not read (further). */
+export declare class ResponseTooLargeError extends LpmError {
+  readonly kind: "tooLarge";
+  readonly endpoint: Endpoint;
+  readonly maxResponseBytes: number;
+}
+
 /** The client's options cannot be used. */
 export declare class ConfigError extends LpmError {
   readonly kind: "config";
@@ -91,6 +101,7 @@ export declare class ConfigError extends LpmError {
   /** For `problem: "option"`: the option's name and what it must be. */
   readonly option?: string;
   readonly expected?: string;
-  /** For `problem: "baseUrl"`: why it cannot be used. */
+  /** For `problem: "baseUrl"`: why it cannot be used; for `problem: "token"`: `"empty"`,
+   * `"character"` (outside `A-Z a-z 0-9 - . _ ~`) or `"tooShort"` (fewer than 8). */
   readonly reason?: string;
 }

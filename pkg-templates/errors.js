@@ -52,6 +52,9 @@ IntervalError.prototype.name = 'IntervalError';
 export class ConfigError extends LpmError {}
 ConfigError.prototype.name = 'ConfigError';
 
+export class ResponseTooLargeError extends LpmError {}
+ResponseTooLargeError.prototype.name = 'ResponseTooLargeError';
+
 const classes = {
   validation: ValidationError,
   api: ApiError,
@@ -62,6 +65,7 @@ const classes = {
   abort: AbortError,
   interval: IntervalError,
   config: ConfigError,
+  tooLarge: ResponseTooLargeError,
 };
 
 /** Builds the error of `kind`. */
@@ -70,11 +74,18 @@ export function makeError(kind, message, data, cause) {
   return new Class(message, { ...(data || {}), kind }, cause);
 }
 
-/** The error class instance for what the core threw; anything else (a trap of the wasm, a bug)
- * is passed on as it is. */
+/** The error class instance for what the core threw. A trap of the wasm (out of memory, a
+ * defect) becomes an `LpmError` of kind `internal` with the trap as its cause (the engine's text,
+ * which holds no data); the message is made here, as the trapped core cannot be asked. Anything
+ * else (what a caller's getter threw) is passed on as it is. */
 export function fromThrown(thrown, cause) {
   if (thrown && typeof thrown === 'object' && typeof thrown.lpmKind === 'string') {
     return makeError(thrown.lpmKind, thrown.message, thrown.data, cause);
   }
-  return thrown;
+  return thrown instanceof WebAssembly.RuntimeError ? internalError(thrown) : thrown;
+}
+
+/** The client itself failed (a wasm trap, memory exhausted); `cause` is the engine's error. */
+export function internalError(cause) {
+  return makeError('internal', `the client failed (${cause && cause.message}); the call did not complete`, {}, cause);
 }

@@ -3,11 +3,11 @@
 // Standard Schema adapters, and the error classes. The driver only performs what the core asks:
 // one fetch attempt bounded by a timeout and the caller's AbortSignal, a wait, or the end.
 import * as wasm from './wasm/lpm_client.js';
-import { fromThrown, makeError } from './errors.js';
+import { fromThrown, internalError, makeError } from './errors.js';
 
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
-  AbortError, IntervalError, ConfigError,
+  AbortError, IntervalError, ConfigError, ResponseTooLargeError,
 } from './errors.js';
 
 /** The largest page the list endpoints accept. */
@@ -204,10 +204,49 @@ function headerObject(headers, redact) {
   return out;
 }
 
+/** Thrown by `readBody` when the body is larger than allowed. */
+const TOO_LARGE = Symbol('too large');
+
+/**
+ * The body's bytes; throws `TOO_LARGE` as soon as more than `max` bytes (0: no bound) are
+ * announced by Content-Length or read, and stops reading there. A body stream is read chunk by
+ * chunk; a response without one (a custom fetch) falls back to `arrayBuffer()`.
+ */
+async function readBody(res, max, length) {
+  const stream = res.body;
+  if (max > 0 && length > max) {
+    if (stream && typeof stream.cancel === 'function') stream.cancel().catch(() => {});
+    throw TOO_LARGE;
+  }
+  if (!stream || typeof stream.getReader !== 'function') {
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (max > 0 && bytes.length > max) throw TOO_LARGE;
+    return bytes;
+  }
+  const reader = stream.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (max > 0 && size > max) {
+      reader.cancel().catch(() => {});
+      throw TOO_LARGE;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) { bytes.set(c, at); at += c.length; }
+  return bytes;
+}
+
 /**
  * One attempt: the fetch, raced against the timeout and the caller's signal so that the call
  * settles whatever the fetch does with `init.signal`. Resolves `{status, body, retryAfterMs}`,
- * or rejects `{failure: 'abort' | 'timeout' | 'network', cause}`.
+ * or rejects `{failure: 'abort' | 'timeout' | 'network' | 'tooLarge', cause}`.
  */
 function attempt(fetchFn, pending, signal, headers) {
   return new Promise((resolve, reject) => {
@@ -239,12 +278,13 @@ function attempt(fetchFn, pending, signal, headers) {
     if (body != null) init.body = body;
     (async () => {
       const res = await fetchFn(pending.url, init);
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const retryAfter = res.headers && typeof res.headers.get === 'function' ? res.headers.get('retry-after') : null;
-      return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(retryAfter), headers: res.headers };
+      const header = (name) => (res.headers && typeof res.headers.get === 'function' ? res.headers.get(name) : null);
+      const bytes = await readBody(res, pending.maxResponseBytes, Number(header('content-length')));
+      return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(header('retry-after')), headers: res.headers };
     })().then(
       (answer) => finish(resolve, answer),
-      (cause) => finish(reject, { failure: signal && signal.aborted ? 'abort' : 'network', cause: signal && signal.aborted ? signal.reason : cause }),
+      (cause) => finish(reject, cause === TOO_LARGE ? { failure: 'tooLarge' }
+        : { failure: signal && signal.aborted ? 'abort' : 'network', cause: signal && signal.aborted ? signal.reason : cause }),
     );
   });
 }
@@ -262,7 +302,14 @@ function reply(pending, answer) {
     text = undefined;
   }
   const derived = core(() => pending.decode(answer.status, answer.body, text !== undefined));
-  const value = JSON.parse(text);
+  // The core checked the text, so only the engine's limits can fail here (a string over 512 MB
+  // with the bound off).
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw internalError(e);
+  }
   return derived === undefined ? value : Object.assign(value, JSON.parse(derived));
 }
 
@@ -273,7 +320,8 @@ async function run(cfg, plan, options, raw) {
   try {
     return await drive(pending, cfg, options, raw);
   } finally {
-    pending.free();
+    // After a trap the wasm side may refuse this too; the call's outcome stands.
+    try { pending.free(); } catch { /* nothing to free */ }
   }
 }
 
@@ -347,7 +395,7 @@ async function drive(pending, cfg, options, raw) {
       } catch (f) {
         const durationMs = Date.now() - started;
         log(cfg, 'debug', line(`attempt ${tries}: ${f.failure} after ${durationMs} ms`));
-        if (f.failure === 'abort') throw hostError(pending, 'abort', f.cause, hasToken);
+        if (f.failure === 'abort' || f.failure === 'tooLarge') throw hostError(pending, f.failure, f.cause, hasToken);
         const timedOut = f.failure === 'timeout';
         const delayMs = pending.handleFailure(Date.now(), timedOut, Math.random());
         // Final: the next poll finishes (recording a guarded call's end), then this is thrown.
@@ -386,6 +434,26 @@ async function* pages(fetchPage, key, endpoint, options) {
   }
 }
 
+/**
+ * The base URL as the create-interval guard keys it: the WHATWG URL parser's scheme, host, port
+ * and path (`127.1`, `0x7f.0.0.1` → `127.0.0.1`; default port and `/x/..` dropped), a trailing
+ * dot of the host dropped, an IPv4-mapped IPv6 address as IPv4. Decision: every loopback name
+ * (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`) is one host, as `localhost` may resolve to
+ * either family. Other names that resolve to one server cannot be known to be the same.
+ */
+function guardBase(baseUrl) {
+  let u;
+  try { u = new URL(baseUrl); } catch { return undefined; }
+  let host = u.hostname.replace(/\.$/, '');
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(host);
+  if (mapped) {
+    const [a, b] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
+    host = [a >> 8, a & 255, b >> 8, b & 255].join('.');
+  }
+  if (/^(.*\.)?localhost$|^127\.|^\[::1\]$/.test(host)) host = 'loopback';
+  return `${u.protocol}//${host}:${u.port}${u.pathname.replace(/\/+$/, '')}`;
+}
+
 /** Passed by `withToken` to the constructor: an existing core, not options. */
 const INTERNAL = Symbol('lpm-client internal');
 
@@ -405,7 +473,7 @@ export class Client {
       this.#raw = internal.raw;
       this.#owner = !internal.view;
     } else {
-      this.#core = core(() => new wasm.Core(options));
+      this.#core = core(() => new wasm.Core(options, guardBase(options?.baseUrl)));
       const { headers, store } = driverOptions(options, true);
       const hooks = {};
       for (const h of HOOKS) hooks[h] = options[h];

@@ -6,7 +6,7 @@
 #   bash scripts/fuzz.sh            # 300 s per target
 #   bash scripts/fuzz.sh 15         # the short run of the test command
 #   FUZZ_TARGETS="decode plan" bash scripts/fuzz.sh 60
-#   LPM_FUZZ_STRICT_REDACTION=1 bash scripts/fuzz.sh 60   # also encoded/re-cased/partial tokens
+#   LPM_FUZZ_STRICT_REDACTION=0 bash scripts/fuzz.sh 60   # the token check only as is
 #
 # Installs what it needs (nightly toolchain, cargo-fuzz) when missing; can be run again.
 set -euo pipefail

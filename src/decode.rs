@@ -8,7 +8,7 @@
 
 use crate::check::{self, Envelope, Head, Tally};
 use crate::codes::{self, Reason};
-use crate::error::{excerpt, ApiError, DecodeError, Error, HttpError, EXCERPT_CHARS};
+use crate::error::{bounded, ApiError, DecodeError, Error, HttpError};
 use crate::plan::Request;
 use crate::reply::Reply;
 
@@ -52,7 +52,7 @@ impl<R: Reply> Request<R> {
                 endpoint: self.endpoint(),
                 status,
                 path: ".".into(),
-                detail: self.clean(&e.to_string()),
+                detail: bounded(e.to_string().as_bytes(), self.secret()),
             })),
         }
     }
@@ -83,7 +83,7 @@ pub fn check_reply(
     utf8_known: bool,
 ) -> Result<Checked, Error> {
     let endpoint = p.endpoint;
-    let clean = |text: &str| crate::error::redact(text, p.secret);
+    let clean = |text: &str| bounded(text.as_bytes(), p.secret);
     let decode_error = |m: check::Mismatch| {
         Error::Decode(DecodeError {
             endpoint,
@@ -101,14 +101,11 @@ pub fn check_reply(
                 detail: format_not_envelope(&m.detail),
             }))
         }
-        Envelope::NotEnvelope(_) => {
-            let text = String::from_utf8_lossy(body);
-            Err(Error::Http(HttpError {
-                endpoint,
-                status,
-                excerpt: excerpt(&clean(text.trim()), EXCERPT_CHARS),
-            }))
-        }
+        Envelope::NotEnvelope(_) => Err(Error::Http(HttpError {
+            endpoint,
+            status,
+            excerpt: bounded(body.trim_ascii(), p.secret),
+        })),
         Envelope::Error(head) => {
             let info = codes::decode(endpoint, &head.code, &head.msg);
             let available_slots = match info.reason {

@@ -236,8 +236,11 @@ pub enum ConfigError {
         /// Why.
         reason: &'static str,
     },
-    /// The token is empty or holds whitespace or control characters.
-    Token,
+    /// The token cannot be used; `reason` says why.
+    Token {
+        /// Why.
+        reason: TokenProblem,
+    },
     /// The endpoint needs a token and none was given.
     NoToken {
         /// The endpoint.
@@ -257,7 +260,7 @@ impl ConfigError {
     pub fn message(&self) -> String {
         match self {
             ConfigError::BaseUrl { reason } => cat(&["unusable base URL: ", reason]),
-            ConfigError::Token => "the token is empty or holds whitespace".into(),
+            ConfigError::Token { reason } => reason.message(),
             ConfigError::NoToken { endpoint } => {
                 cat(&[endpoint.key(), " needs a token and none is set"])
             }
@@ -268,43 +271,126 @@ impl ConfigError {
     }
 }
 
-/// Replaces every occurrence of `secret` (raw or percent-encoded) in `text` with `<redacted>`.
+/// Why a token was refused (see `plan::Token::new`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum TokenProblem {
+    /// No characters at all.
+    Empty,
+    /// A character outside `A-Z a-z 0-9 - . _ ~` (whitespace, a control character, `+`, `/`, ...).
+    Character,
+    /// Fewer than [`crate::plan::MIN_TOKEN_LEN`] characters.
+    TooShort,
+}
+
+impl TokenProblem {
+    fn message(self) -> String {
+        match self {
+            TokenProblem::Empty => "the token is empty".into(),
+            TokenProblem::Character => "the token holds a character outside A-Z a-z 0-9 - . _ ~ (whitespace, a line break, or a symbol such as + / =)".into(),
+            TokenProblem::TooShort => {
+                let mut m = String::from("the token is too short: it needs at least ");
+                crate::json::push_uint(&mut m, crate::plan::MIN_TOKEN_LEN as u64);
+                m.push_str(" characters (the platform's have 43)");
+                m
+            }
+        }
+    }
+}
+
+/// The shortest run of the token's characters that is redacted on its own (a server that cuts an
+/// echo short); a shorter token is redacted only whole.
+pub const REDACT_RUN: usize = 16;
+
+/// Replaces every echo of `secret` in `text` with `<redacted>`. An echo is found where each of
+/// its characters is written as itself, as `%XX` or as a JSON `\uXXXX` escape (hex digits of
+/// either case, forms mixed freely), in any ASCII letter case, and a run of at least
+/// [`REDACT_RUN`] consecutive characters of the secret counts as an echo (of a shorter secret,
+/// only the whole). Other transformations (base64, HTML entities, double encoding) are not
+/// recognised: tokens are kept to RFC 3986 unreserved characters, which no usual encoding changes.
 pub fn redact(text: &str, secret: Option<&str>) -> String {
     let Some(secret) = secret.filter(|s| !s.is_empty()) else {
         return text.to_owned();
     };
-    let mut out = text.replace(secret, "<redacted>");
-    let encoded = crate::plan::encode_component(secret);
-    if encoded != secret {
-        out = replace_escaped(&out, &encoded);
+    let secret = secret.as_bytes();
+    let run = secret.len().min(REDACT_RUN);
+    let t = text.as_bytes();
+    // Longest common substring, one unit of the text at a time: `len[o]` and `from[o]` are the
+    // length and the text offset of the match that ends here with the secret's byte `o`.
+    // Covered byte ranges of the text are merged as they are found.
+    let mut len = vec![0usize; secret.len()];
+    let mut from = vec![0usize; secret.len()];
+    let mut covered: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        let (width, byte) = unit(&t[i..]);
+        let end = i + width;
+        let (mut longest, mut start) = (0, 0);
+        for o in (0..secret.len()).rev() {
+            len[o] = 0;
+            if secret[o].eq_ignore_ascii_case(&byte) {
+                (len[o], from[o]) = match o.checked_sub(1) {
+                    Some(p) if len[p] > 0 => (len[p] + 1, from[p]),
+                    _ => (1, i),
+                };
+                if len[o] > longest {
+                    (longest, start) = (len[o], from[o]);
+                }
+            }
+        }
+        if longest >= run {
+            match covered.last_mut() {
+                Some(last) if last.1 >= start => last.1 = end,
+                _ => covered.push((start, end)),
+            }
+        }
+        i = end;
     }
+    if covered.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end) in covered {
+        out.push_str(text.get(at..start).unwrap_or_default());
+        out.push_str("<redacted>");
+        at = end;
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
     out
 }
 
-/// Replaces `encoded` in `text`, where the hex digits of its `%XX` escapes match in either case
-/// (servers and proxies may echo a query as `%2b` where we sent `%2B`).
-fn replace_escaped(text: &str, encoded: &str) -> String {
-    let (t, e) = (text.as_bytes(), encoded.as_bytes());
-    let in_escape = |k: usize| (k >= 1 && e[k - 1] == b'%') || (k >= 2 && e[k - 2] == b'%');
-    let matches_at = |i: usize| {
-        t.len() - i >= e.len()
-            && e.iter()
-                .enumerate()
-                .all(|(k, &c)| t[i + k] == c || (in_escape(k) && t[i + k].eq_ignore_ascii_case(&c)))
+/// The first unit of `t`: `%XX` or `\uXXXX` (below 0x80) as the byte it encodes, else one byte.
+/// Covered units are ASCII (the secret's bytes are matched only by ASCII spellings or by
+/// themselves), so cutting the text at their bounds keeps it UTF-8.
+fn unit(t: &[u8]) -> (usize, u8) {
+    let hex = |s: &[u8]| {
+        s.iter()
+            .try_fold(0u32, |n, &c| char::from(c).to_digit(16).map(|d| n * 16 + d))
     };
-    let mut out = Vec::with_capacity(t.len());
-    let mut i = 0;
-    while i < t.len() {
-        if matches_at(i) {
-            out.extend_from_slice(b"<redacted>");
-            i += e.len();
-        } else {
-            out.push(t[i]);
-            i += 1;
-        }
+    match t {
+        [b'%', a, b, ..] => match hex(&[*a, *b]) {
+            Some(n) if n < 0x80 => (3, n as u8),
+            _ => (1, t[0]),
+        },
+        [b'\\', b'u', rest @ ..] if rest.len() >= 4 => match hex(&rest[..4]) {
+            Some(n) if n < 0x80 => (6, n as u8),
+            _ => (1, t[0]),
+        },
+        _ => (1, t[0]),
     }
-    // Only ASCII runs were replaced by ASCII, so the bytes are still UTF-8.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// How much of a server's text is looked at before redaction and [`EXCERPT_CHARS`] cut it:
+/// enough that what the cut keeps never reaches this bound (an echo shrinks at most 60-fold).
+const SCAN_BYTES: usize = 64 * 1024;
+
+/// A text taken from the server, as an error keeps it: the token redacted, at most
+/// [`EXCERPT_CHARS`] characters (marked `…` when cut), whatever the server sent.
+pub(crate) fn bounded(text: &[u8], secret: Option<&str>) -> String {
+    let head = String::from_utf8_lossy(text.get(..SCAN_BYTES).unwrap_or(text));
+    excerpt(&redact(&head, secret), EXCERPT_CHARS)
 }
 
 /// The first `max` characters of `text`, marked when cut.
@@ -312,5 +398,93 @@ pub(crate) fn excerpt(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((cut, _)) => [text.get(..cut).unwrap_or(text), "…"].concat(),
         None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "Sec-ret.Tok~en_zq9XQ7wP4vK2mN8bR5tY3uH6jL1c";
+
+    fn pct(s: &str, upper: bool) -> String {
+        s.bytes()
+            .map(|b| {
+                let e = format!("%{b:02X}");
+                if upper {
+                    e
+                } else {
+                    e.to_lowercase()
+                }
+            })
+            .collect()
+    }
+
+    fn json_escaped(s: &str) -> String {
+        s.bytes().map(|b| format!("\\u{b:04x}")).collect()
+    }
+
+    #[track_caller]
+    fn hidden(form: &str) {
+        let text = format!("before «{form}» after");
+        let out = redact(&text, Some(TOKEN));
+        assert_eq!(out, "before «<redacted>» after", "{form}");
+    }
+
+    #[test]
+    fn every_form_of_the_token_is_redacted() {
+        hidden(TOKEN);
+        hidden(&TOKEN.replace('~', "%7E"));
+        hidden(&TOKEN.replace('~', "%7e"));
+        hidden(&pct(TOKEN, true));
+        hidden(&pct(TOKEN, false));
+        hidden(&json_escaped(TOKEN));
+        hidden(&json_escaped(TOKEN).to_uppercase().replace("\\U", "\\u"));
+        hidden(&TOKEN.to_uppercase());
+        hidden(&TOKEN.to_lowercase());
+        // Forms mixed character by character.
+        let mixed: String = TOKEN
+            .char_indices()
+            .map(|(i, c)| match i % 3 {
+                0 => c.to_string(),
+                1 => pct(&c.to_string(), i % 2 == 0),
+                _ => json_escaped(&c.to_string()),
+            })
+            .collect();
+        hidden(&mixed);
+        // Runs of at least 16 characters: a prefix, a suffix, the middle.
+        hidden(&TOKEN[..16]);
+        hidden(&TOKEN[TOKEN.len() - 20..]);
+        hidden(&pct(&TOKEN[10..30], false));
+        // Several echoes, and two runs that touch.
+        let two = format!("{TOKEN} and {}", TOKEN.to_uppercase());
+        assert_eq!(redact(&two, Some(TOKEN)), "<redacted> and <redacted>");
+        assert_eq!(
+            redact(&format!("{TOKEN}{TOKEN}"), Some(TOKEN)),
+            "<redacted>"
+        );
+    }
+
+    #[test]
+    fn what_is_not_an_echo_is_kept() {
+        // Fewer than 16 consecutive characters, and text around them, stay.
+        let short = &TOKEN[..15];
+        let text = format!("{short}!{}", &TOKEN[15..30]);
+        assert_eq!(redact(&text, Some(TOKEN)), text);
+        for text in [
+            "plain text, ünïcödé ✓, %zz %4 \\u12 \\uZZZZ %",
+            "",
+            "%E2%9C%93 \\u00e9",
+        ] {
+            assert_eq!(redact(text, Some(TOKEN)), text);
+        }
+        assert_eq!(redact(TOKEN, None), TOKEN);
+        // A short token only whole.
+        assert_eq!(
+            redact("ab12cd34 ab12cd3", Some("AB12cd34")),
+            "<redacted> ab12cd3"
+        );
+        // Non-ASCII around an echo stays whole.
+        assert_eq!(redact(&format!("é{TOKEN}é"), Some(TOKEN)), "é<redacted>é");
     }
 }

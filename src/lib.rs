@@ -39,7 +39,9 @@ mod wasm;
 
 pub use codes::{Basis, Category, CodeInfo, MsgCounts, Reason};
 pub use endpoint::{Endpoint, Method};
-pub use error::{ApiError, ConfigError, DecodeError, Error, HttpError, ValidationError};
+pub use error::{
+    ApiError, ConfigError, DecodeError, Error, HttpError, TokenProblem, ValidationError,
+};
 pub use model::*;
 pub use plan::{Api, Request, Token, UserPath};
 pub use reply::{

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::json::JsonView;
 
 use crate::endpoint::{Endpoint, Method};
-use crate::error::{redact, ConfigError, Error, ValidationError};
+use crate::error::{redact, ConfigError, Error, TokenProblem, ValidationError};
 use crate::model::{AddCoursesInput, NewUser};
 use crate::reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
@@ -60,8 +60,15 @@ impl Token {
     pub fn new(token: &str) -> Result<Token, Error> {
         let unreserved =
             |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
-        if token.len() < MIN_TOKEN_LEN || !token.bytes().all(unreserved) {
-            return Err(Error::Config(ConfigError::Token));
+        let refuse = |reason| Err(Error::Config(ConfigError::Token { reason }));
+        if token.is_empty() {
+            return refuse(TokenProblem::Empty);
+        }
+        if !token.bytes().all(unreserved) {
+            return refuse(TokenProblem::Character);
+        }
+        if token.len() < MIN_TOKEN_LEN {
+            return refuse(TokenProblem::TooShort);
         }
         Ok(Token(token.to_owned()))
     }
@@ -615,10 +622,6 @@ impl<R> Request<R> {
     pub(crate) fn secret(&self) -> Option<&str> {
         self.secret.as_deref()
     }
-
-    pub(crate) fn clean(&self, text: &str) -> String {
-        redact(text, self.secret.as_deref())
-    }
 }
 
 #[cfg(test)]
@@ -650,5 +653,27 @@ mod tests {
             req.body().unwrap(),
             &format!(r#"{{"users":{}}}"#, users.to_json())
         );
+    }
+
+    #[test]
+    fn a_refused_token_says_why() {
+        let why = |t: &str| match Token::new(t) {
+            Err(Error::Config(e @ ConfigError::Token { reason })) => (reason, e.message()),
+            other => panic!("{other:?}"),
+        };
+        let (r, m) = why("abc");
+        assert_eq!(r, TokenProblem::TooShort);
+        assert!(
+            m.contains("too short") && m.contains("at least 8 characters"),
+            "{m}"
+        );
+        assert!(!m.contains("abc"), "{m}");
+        for t in ["abcdefgh\n", "with space 0123", "plus+sign0123"] {
+            let (r, m) = why(t);
+            assert_eq!(r, TokenProblem::Character, "{t:?}");
+            assert!(m.contains("A-Z a-z 0-9 - . _ ~"), "{m}");
+        }
+        assert_eq!(why("").0, TokenProblem::Empty);
+        assert_eq!(why("a b").0, TokenProblem::Character, "the alphabet first");
     }
 }

@@ -19,7 +19,6 @@ fn texts(err: &Error) -> String {
 /// leaves 21 characters of it in the excerpt of the `HttpError`. Issue 12, defect 2 ("any run
 /// of at least 16 of its characters").
 #[test]
-#[ignore = "issue 12 defect 2: redaction finds only the whole token"]
 fn a_run_of_the_token_in_a_non_envelope_body_is_redacted() {
     let api = Api::new("https://school.example.com")
         .unwrap()

@@ -14,15 +14,14 @@ use serde_json::{Map, Number, Value};
 /// length accepted. Both are in `json.dict`, so the fuzzer writes them into bodies.
 pub const TOKENS: [&str; 2] = ["kT3~fz.ZQ_9-mW2pLx8vR4nB7cY1sD6gH0jK5eA2uN", "Zq7Xw2Kp"];
 
-/// Whether the strict redaction check is on (`LPM_FUZZ_STRICT_REDACTION=1`): besides the token
-/// as is, also any run of 16 of its characters (or all of it when shorter), in any letter case,
-/// percent-encoded (`%7E`, `%7e`) or JSON-escaped (`\u0053`). That is what issue 12's defect 2
-/// asks redaction to find; off by default until the core does, so that the default run stays a
-/// regression gate rather than a re-discovery of a known defect.
+/// Whether the strict redaction check is on (unless `LPM_FUZZ_STRICT_REDACTION=0`): besides the
+/// token as is, also any run of 16 of its characters (or all of it when shorter), in any letter
+/// case, percent-encoded (`%7E`, `%7e`) or JSON-escaped (`\u0053`), as `error::redact` promises
+/// since issue 12's defect 2 was fixed.
 pub fn strict_redaction() -> bool {
     static STRICT: OnceLock<bool> = OnceLock::new();
     *STRICT.get_or_init(|| {
-        std::env::var("LPM_FUZZ_STRICT_REDACTION").is_ok_and(|v| !v.is_empty() && v != "0")
+        std::env::var("LPM_FUZZ_STRICT_REDACTION").map_or(true, |v| v != "0")
     })
 }
 

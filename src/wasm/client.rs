@@ -39,6 +39,8 @@ export interface ClientOptions extends Hooks {
     maxRetries?: number;
     /** First retry delay in ms, doubled each retry, unless the server sends Retry-After; default 300. */
     retryDelayMs?: number;
+    /** The largest response body read, in bytes; a larger one rejects with ResponseTooLargeError. Default 33554432 (32 MiB); 0 turns the bound off. */
+    maxResponseBytes?: number;
     /** A custom fetch (proxies, tests); default the global `fetch`. It gets the real URL, token included. */
     fetch?: FetchLike;
     /** Spelling of the get-single-user path; default "users". */
@@ -162,12 +164,20 @@ struct Settings {
     interval_ms: f64,
     login_guard: GuardMode,
     login_interval_ms: f64,
+    max_response_bytes: f64,
+    /// The base URL as the guard keys it (see `Core::new`); the planner's when absent.
+    guard_base: Option<String>,
 }
+
+/// The default bound of a response body: 32 MiB is 300 times the largest page the API serves
+/// (100 courses, ~100 KB), and far below the ~140 MB at which decoding runs the wasm out of memory.
+const MAX_RESPONSE_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
 
 impl Settings {
     /// The create-interval guard's key: this client's base URL and token.
     fn guard_key(&self) -> String {
-        guard_key(self.api.base_url(), self.api.token().map(|t| t.expose()))
+        let base = self.guard_base.as_deref().unwrap_or(self.api.base_url());
+        guard_key(base, self.api.token().map(|t| t.expose()))
     }
 
     /// The guard of a create (`login`: of a create-user-login-token call).
@@ -314,6 +324,13 @@ fn parse_options(options: &JsValue) -> Result<Settings, Error> {
         interval_ms,
         login_guard,
         login_interval_ms,
+        max_response_bytes: number(
+            options,
+            "maxResponseBytes",
+            MAX_RESPONSE_BYTES,
+            "a number of bytes >= 0",
+        )?,
+        guard_base: None,
     })
 }
 
@@ -328,6 +345,7 @@ pub struct Pending {
     secret: Option<String>,
     call: Call,
     timeout_ms: f64,
+    max_response_bytes: f64,
 }
 
 /// `Pending.poll` answers: send now, or the call is over (-3 and -4: the same, and record the
@@ -366,6 +384,12 @@ impl Pending {
     #[wasm_bindgen(getter, js_name = timeoutMs)]
     pub fn timeout_ms(&self) -> f64 {
         self.timeout_ms
+    }
+
+    /// The largest body to read in bytes (0: no bound).
+    #[wasm_bindgen(getter, js_name = maxResponseBytes)]
+    pub fn max_response_bytes(&self) -> f64 {
+        self.max_response_bytes
     }
 
     /// The interval store's key of a guarded call (a create or a login token), else nothing.
@@ -455,7 +479,7 @@ impl Pending {
         Ok((plan.derived)(&checked.head, checked.tally))
     }
 
-    /// The data of a failure the host saw: `network`, `timeout` or `abort`.
+    /// The data of a failure the host saw: `network`, `timeout`, `abort` or `tooLarge`.
     pub fn failure(&self, kind: &str) -> JsValue {
         let endpoint = self.endpoint;
         match kind {
@@ -464,6 +488,10 @@ impl Pending {
                 timeout_ms: self.timeout_ms,
             },
             "abort" => Failure::Abort { endpoint },
+            "tooLarge" => Failure::TooLarge {
+                endpoint,
+                max_response_bytes: self.max_response_bytes,
+            },
             _ => Failure::Network { endpoint },
         }
         .into_js(None)
@@ -518,6 +546,7 @@ impl Core {
             secret,
             call,
             timeout_ms: per.timeout_ms,
+            max_response_bytes: s.max_response_bytes,
         }
     }
 
@@ -578,11 +607,15 @@ fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
 #[wasm_bindgen]
 impl Core {
     /// A client core of one platform. Throws `ConfigError` data on unusable options.
+    /// `guard_base`: the base URL normalised by the host's WHATWG URL parser (the JS `Client`
+    /// passes it), so that spellings of one origin and path share one create-interval window.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
+        guard_base: Option<String>,
     ) -> Result<Core, JsValue> {
-        let inner = parse_options(&options).map_err(|e| Failure::Core(e).into_js(None))?;
+        let mut inner = parse_options(&options).map_err(|e| Failure::Core(e).into_js(None))?;
+        inner.guard_base = guard_base;
         Ok(Core { inner })
     }
 

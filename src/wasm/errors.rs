@@ -21,6 +21,11 @@ pub enum Failure {
     Timeout { endpoint: Endpoint, timeout_ms: f64 },
     /// The caller's AbortSignal fired.
     Abort { endpoint: Endpoint },
+    /// The response body is larger than `maxResponseBytes` (by its Content-Length or as read).
+    TooLarge {
+        endpoint: Endpoint,
+        max_response_bytes: f64,
+    },
     /// A bulk create inside the contract's interval, or a login token inside the platform's.
     Interval {
         endpoint: Endpoint,
@@ -43,6 +48,8 @@ struct HostData {
     #[serde(skip_serializing_if = "Option::is_none")]
     timeout_ms: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    max_response_bytes: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     next_allowed_at: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     wait_ms: Option<f64>,
@@ -54,6 +61,7 @@ impl HostData {
             kind,
             endpoint,
             timeout_ms: None,
+            max_response_bytes: None,
             next_allowed_at: None,
             wait_ms: None,
         }
@@ -105,6 +113,21 @@ impl Failure {
                 &HostData {
                     timeout_ms: Some(timeout_ms),
                     ..HostData::new("timeout", endpoint)
+                },
+            ),
+            Failure::TooLarge {
+                endpoint,
+                max_response_bytes,
+            } => thrown(
+                "tooLarge",
+                &with_number(
+                    [endpoint.key(), ": the response is larger than maxResponseBytes ("],
+                    max_response_bytes as u64,
+                    " bytes) and was not read",
+                ),
+                &HostData {
+                    max_response_bytes: Some(max_response_bytes),
+                    ..HostData::new("tooLarge", endpoint)
                 },
             ),
             Failure::Abort { endpoint } => thrown(

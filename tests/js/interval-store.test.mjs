@@ -47,13 +47,16 @@ function script(file, tag, user) {
   });
 }
 
+/** The guard's key base of the emulator's URL: every loopback name counts as one host. */
+const keyBase = () => emu.url.replace(/\/\/[^/:]+/, '//loopback');
+
 test('fileStore: a restarted script still keeps the interval', async () => {
   const file = path.join(dir, 'intervals.json');
   assert.equal(await script(file, 'fs1', newUser('f')), 'created 1');
   assert.equal(await script(file, 'fs1', newUser('g')), 'IntervalError at');
   const saved = JSON.parse(readFileSync(file, 'utf8'));
   const [key] = Object.keys(saved);
-  assert.ok(key.startsWith(`${emu.url}/fs1#`), key);
+  assert.ok(key.startsWith(`${keyBase()}/fs1#`), key);
   assert.ok(!key.includes(DEMO.adminToken), 'the key holds a hash of the token, not the token');
   const { calls, violations } = await emu.control('GET', 'create-calls');
   assert.equal(calls.length, 1);
@@ -65,7 +68,7 @@ test('webStorageStore: what one tab recorded holds in another', async () => {
   const storage = { getItem: (k) => items.get(k) ?? null, setItem: (k, v) => { items.set(k, String(v)); } };
   await mk('ws1', { intervalStore: webStorageStore(storage) }).createUsers([newUser('w')]);
   const [[name, value]] = [...items];
-  assert.ok(name.startsWith(`lpm-client:${emu.url}/ws1#`), name);
+  assert.ok(name.startsWith(`lpm-client:${keyBase()}/ws1#`), name);
   assert.ok(Math.abs(Number(value) - Date.now()) < 5000);
   // "Another tab": the same record under another base URL path, which this realm never used.
   items.set(name.replace('/ws1#', '/ws2#'), value);
@@ -84,7 +87,7 @@ test('a store of your own, synchronous or not, is read before and written when a
     const wrap = (v) => (async ? Promise.resolve(v) : v);
     const other = Date.now() - 500; // another process created 0.5 s ago
     const store = {
-      get: (key) => { log.push(['get', key]); return wrap(key.startsWith(`${emu.url}/${tag}`) ? other : undefined); },
+      get: (key) => { log.push(["get", key]); return wrap(key.startsWith(`${keyBase()}/${tag}`) ? other : undefined); },
       set: (key, at) => { log.push(['set', key, at]); return wrap(undefined); },
     };
     const spy = countingFetch();

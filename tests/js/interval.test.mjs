@@ -120,3 +120,29 @@ test('the default interval is the contract\'s 10 minutes', async () => {
   const wait = at.getTime() - Date.now();
   assert.ok(wait > 9 * 60_000 && wait <= 10 * 60_000, `wait ${wait}`);
 });
+
+test('the guard is keyed on the normalised origin and path, not on the spelling', async () => {
+  // Every spelling is sent to the emulator; only the guard's key differs between them.
+  const port = new URL(emu.url).port;
+  const toEmu = (url, init) => fetch(`${emu.url}/manage/${url.split('/manage/')[1]}`, init);
+  const at = (baseUrl) => new Client({ baseUrl, token: DEMO.adminToken, fetch: toEmu, createInterval: { intervalMs: 60_000 } });
+  await at(`http://127.0.0.1:${port}/g6`).createUsers([newUser('g6')]);
+  for (const spelling of [
+    `http://localhost:${port}/g6`, `http://127.1:${port}/g6`, `http://0x7f.0.0.1:${port}/g6`,
+    `http://[::ffff:127.0.0.1]:${port}/g6`, `http://localhost.:${port}/g6`, `http://127.0.0.1:${port}/x/../g6/`,
+    `HTTP://LocalHost:${port}/g6`, `http://[::1]:${port}/g6`, `http://2130706433:${port}/g6`,
+  ]) {
+    assert.ok(at(spelling).nextCreateAllowedAt() instanceof Date, spelling);
+    await rejectsWith(at(spelling).createUsers([newUser('g6')]), IntervalError, {}, lpm);
+  }
+  // The default port written out, and a trailing dot, on a public name.
+  await at('https://school.example.com./app').createUsers([newUser('g6')]);
+  for (const spelling of ['https://school.example.com:443/app', 'https://SCHOOL.example.com/b/../app/']) {
+    assert.ok(at(spelling).nextCreateAllowedAt() instanceof Date, spelling);
+  }
+  // Another path, port or host is another window (the guard cannot know that two names resolve
+  // to one server).
+  for (const other of [`http://127.0.0.1:${port}/g7`, `http://127.0.0.1:${Number(port) + 1}/g6`, 'https://www.school.example.com/app']) {
+    assert.equal(at(other).nextCreateAllowedAt(), null, other);
+  }
+});

@@ -23,6 +23,19 @@ test('tokens outside the unreserved alphabet, or too short, are refused with Con
   assert.ok(c.withToken(DEMO.adminToken) instanceof Client, 'the instance still works after refusals');
 });
 
+test('a refused token says what is wrong: too short, or a character outside the alphabet', () => {
+  const refusal = (token) => { try { new Client({ baseUrl: emu.url, token }); } catch (e) { return e; } assert.fail(token); };
+  const short = refusal('abc');
+  assert.equal(short.reason, 'tooShort');
+  assert.match(short.message, /too short.*at least 8 characters/);
+  for (const token of ['with space 0123', 'abcdefgh\n', 'a+b/c=d0123']) {
+    const e = refusal(token);
+    assert.equal(e.reason, 'character', token);
+    assert.match(e.message, /outside A-Z a-z 0-9 - \. _ ~/);
+  }
+  assert.equal(refusal('').reason, 'empty');
+});
+
 test('createInterval that is not an object is refused, not ignored', () => {
   assert.throws(() => new Client({ baseUrl: emu.url, token: DEMO.adminToken, createInterval: 'off' }), lpm.ConfigError);
 });

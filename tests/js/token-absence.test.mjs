@@ -12,6 +12,21 @@ const TOKEN = 'Sec-ret.Tok~en_zq9XQ7wP4vK2mN8bR5tY3uH6jL1c';
 const ENC = encodeURIComponent(TOKEN); // the same as TOKEN but for `~` in older encoders
 const ENC_LOWER_HEX = ENC.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 const FORMS = [TOKEN, ENC, ENC_LOWER_HEX];
+// What servers were seen to echo: `~` as `%7E` (Java's URLEncoder), every character `%XX`, JSON
+// `\u` escapes, the token upper-cased, and a cut echo (16 characters of it).
+const pct = (s) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const ECHOES = [
+  TOKEN.replace('~', '%7E'), pct(TOKEN), pct(TOKEN).toLowerCase(),
+  [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  TOKEN.toUpperCase(), TOKEN.slice(0, 16), TOKEN.slice(-20),
+];
+/** Any run of 16 of the token's characters in `text`, after undoing %XX and \uXXXX, in any case. */
+function showsRun(text) {
+  const plain = text.replace(/%([0-9a-f]{2})|\\u([0-9a-f]{4})/gi, (_, p, u) => String.fromCharCode(parseInt(p ?? u, 16))).toLowerCase();
+  const tok = TOKEN.toLowerCase();
+  for (let i = 0; i + 16 <= tok.length; i += 1) if (plain.includes(tok.slice(i, i + 16))) return true;
+  return false;
+}
 let emu;
 
 before(async () => { emu = await emulator(['--admin-token', TOKEN, '--create-interval-secs', '1']); });
@@ -58,6 +73,7 @@ function assertNoToken(err, where, deep = false) {
     for (const form of FORMS) {
       assert.ok(!text.includes(form), `${where}: ${name} shows the token (${form}): ${text.slice(0, 300)}`);
     }
+    assert.ok(!showsRun(text), `${where}: ${name} shows 16 characters of the token: ${text.slice(0, 300)}`);
   }
 }
 
@@ -82,6 +98,31 @@ test('ApiError: a msg echoing the token (raw, encoded, lower-case hex) is redact
   assertNoToken(e, 'ApiError');
   // An ordinary API error too.
   assertNoToken(await failure(client().getUser('NoSuchUser1234567')), 'ApiError not found');
+});
+
+test('every echo servers were seen to make is redacted: ApiError, HttpError, DecodeError, NetworkError', async () => {
+  for (const echo of ECHOES) {
+    await emu.fault({ endpoint: 'get-me', kind: 'respcode', respCode: '42', msg: `bad token ${echo}.` });
+    const api = await failure(client().getMe());
+    assert.ok(api instanceof lpm.ApiError);
+    assert.equal(api.msg, 'bad token <redacted>.', echo);
+    assertNoToken(api, `ApiError ${echo}`);
+    const http = await failure(client({ fetch: fetchReturning(502, () => `<html>no ${echo}</html>`) }).getMe());
+    assert.ok(http instanceof lpm.HttpError);
+    assertNoToken(http, `HttpError ${echo}`);
+    const network = await failure(client({ fetch: async () => { throw new TypeError(`GET ?token=${echo} failed`); } }).getMe());
+    assert.ok(network instanceof lpm.NetworkError);
+    assertNoToken(network, `NetworkError ${echo}`, true);
+  }
+});
+
+test('a message of megabytes from the server is cut to 200 characters', async () => {
+  const huge = 'm'.repeat(5 << 20);
+  const e = await failure(client({ fetch: fetchReturning(400, () => JSON.stringify({ respCode: '42', msg: huge })) }).getMe());
+  assert.ok(e instanceof lpm.ApiError);
+  assert.equal(e.msg.length, 201);
+  assert.ok(e.msg.endsWith('…'));
+  assert.ok(e.message.length < 500, `message of ${e.message.length}`);
 });
 
 test('HttpError: an HTML page echoing the URL with the token', async () => {

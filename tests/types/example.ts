@@ -12,6 +12,7 @@ import {
   IntervalError,
   LpmError,
   NetworkError,
+  ResponseTooLargeError,
   TimeoutError,
   ValidationError,
   fileStore,
@@ -334,13 +335,14 @@ function report(err: unknown): string {
     const at: Date = err.nextAllowedAt;
     return `next bulk create at ${at.toISOString()} (in ${Math.ceil(err.waitMs / 1000)} s)`;
   }
+  if (err instanceof ResponseTooLargeError) return `answer over ${err.maxResponseBytes} bytes from ${err.endpoint}`;
   if (err instanceof ConfigError) {
     const problem: "baseUrl" | "token" | "noToken" | "option" = err.problem;
     return `bad client options: ${problem}`;
   }
   switch (kind) {
     case "validation": case "api": case "http": case "decode": case "network":
-    case "timeout": case "abort": case "interval": case "config":
+    case "timeout": case "abort": case "interval": case "config": case "tooLarge": case "internal":
       return `${kind} on ${endpoint ?? "?"}: ${err.message} ${String(cause)}`;
     default:
       return assertNever(kind);

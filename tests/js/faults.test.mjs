@@ -1,0 +1,161 @@
+// The fault matrix of docs/faults.md: every fault a server or network can produce, the typed
+// error the caller gets, and that the same client stays usable afterwards. One test per row, in
+// the table's order; the emulator's fault knobs (emulator/README.md) or a custom fetch make them.
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { lpm, emulator, DEMO, countingFetch, fakeResponse, rejectsWith } from './helpers.mjs';
+
+let emu;
+let spy;
+before(async () => { emu = await emulator(); });
+after(async () => { await emu?.stop(); });
+beforeEach(async () => { await emu.reset(); spy = countingFetch(); });
+
+const EP = 'get-multi-user';
+const client = (extra = {}) => new lpm.Client({
+  baseUrl: emu.url, token: DEMO.adminToken, fetch: spy, maxRetries: 0, timeoutMs: 2000, ...extra,
+});
+const call = (c) => c.getUsers({ start: 0, limit: 1 });
+
+/** Arms `fault` for the next call, checks the call rejects with `Class` (and `props`), then that
+ * the same client's next call succeeds; returns the error. */
+async function row(fault, Class, props = {}, extra = {}) {
+  const c = client(extra);
+  if (fault) await emu.fault({ endpoint: EP, ...fault });
+  const e = await rejectsWith(call(c), Class, props, lpm);
+  assert.equal((await call(c)).users.length, 1, 'the client stays usable');
+  return e;
+}
+
+/** A custom fetch answering `first` once, then passing on to the emulator. */
+const once = (first) => {
+  let used = false;
+  return countingFetch((url, init) => (used ? globalThis.fetch(url, init) : (used = true, first(url, init))));
+};
+
+test('HTML error page (proxy) → HttpError with status and a 200-character excerpt', async () => {
+  const e = await row({ kind: 'html500' }, lpm.HttpError, { status: 500 });
+  assert.match(e.excerpt, /<html/i);
+  assert.ok(e.excerpt.length <= 201);
+});
+
+test('truncated JSON (complete HTTP message) → DecodeError, not retried', async () => {
+  const e = await row({ kind: 'truncated' }, lpm.DecodeError, { status: 200, path: '.' }, { maxRetries: 2, retryDelayMs: 1 });
+  assert.match(e.detail, /not well-formed JSON/);
+  assert.equal(spy.calls, 2, 'one attempt, then the next call');
+});
+
+test('connection lost mid-body → NetworkError with a cause', async () => {
+  const e = await row({ kind: 'close' }, lpm.NetworkError);
+  assert.ok(e.cause !== undefined);
+});
+
+test('answer lost (connection closed before any byte) → NetworkError', async () => {
+  await row({ kind: 'drop' }, lpm.NetworkError);
+});
+
+test('connection reset (TCP RST) → NetworkError', async () => {
+  await row({ kind: 'reset' }, lpm.NetworkError);
+});
+
+test('connection refused → NetworkError', async () => {
+  const c = client({ fetch: once((url, init) => globalThis.fetch(url.replace(/:\d+\//, ':9/'), init)) });
+  await rejectsWith(call(c), lpm.NetworkError, {}, lpm);
+  assert.equal((await call(c)).users.length, 1);
+});
+
+test('stall before the headers → TimeoutError at timeoutMs', async () => {
+  await row({ kind: 'delay', delayMs: 1500 }, lpm.TimeoutError, { timeoutMs: 300 }, { timeoutMs: 300 });
+});
+
+test('stall in the body → TimeoutError at timeoutMs', async () => {
+  await row({ kind: 'stallbody', delayMs: 1500 }, lpm.TimeoutError, { timeoutMs: 300 }, { timeoutMs: 300 });
+});
+
+test('a fetch (and a body) that ignore the signal → TimeoutError / AbortError all the same', async () => {
+  const never = () => new Promise(() => {});
+  const t0 = Date.now();
+  await rejectsWith(call(client({ fetch: never, timeoutMs: 200 })), lpm.TimeoutError, {}, lpm);
+  const ctrl = new AbortController();
+  setTimeout(() => ctrl.abort(new Error('stop')), 50);
+  const e = await rejectsWith(client({ fetch: never, timeoutMs: 0 }).getUsers({}, { signal: ctrl.signal }), lpm.AbortError, {}, lpm);
+  assert.equal(e.cause.message, 'stop');
+  const stalledBody = async () => ({ status: 200, headers: new Headers(), body: new ReadableStream({ pull: never }) });
+  await rejectsWith(call(client({ fetch: stalledBody, timeoutMs: 200 })), lpm.TimeoutError, {}, lpm);
+  assert.ok(Date.now() - t0 < 5000);
+  const c = client({ fetch: once(never), timeoutMs: 200 });
+  await rejectsWith(call(c), lpm.TimeoutError, {}, lpm);
+  assert.equal((await call(c)).users.length, 1, 'the client stays usable');
+});
+
+test('huge body announced by Content-Length → ResponseTooLargeError before reading', async () => {
+  const e = await row({ kind: 'huge', bytes: 4 << 20 }, lpm.ResponseTooLargeError, { maxResponseBytes: 1 << 20 }, { maxResponseBytes: 1 << 20 });
+  assert.match(e.message, /larger than maxResponseBytes \(1048576 bytes\)/);
+});
+
+test('huge chunked body (no Content-Length) → ResponseTooLargeError while reading', async () => {
+  await row({ kind: 'huge', bytes: 4 << 20, chunked: true }, lpm.ResponseTooLargeError, {}, { maxResponseBytes: 1 << 20 });
+});
+
+test('a body under maxResponseBytes resolves; an endless body stops being read at the bound', async () => {
+  await emu.fault({ endpoint: EP, kind: 'huge', bytes: 900 << 10, chunked: true });
+  const page = await call(client({ maxResponseBytes: 1 << 20 }));
+  assert.equal(page.msg.length > 800 << 10, true);
+  let pulled = 0;
+  const endless = async () => ({
+    status: 200, headers: new Headers(),
+    body: new ReadableStream({ pull(ctrl) { pulled += 65536; ctrl.enqueue(new Uint8Array(65536).fill(32)); } }),
+  });
+  await rejectsWith(call(client({ fetch: endless, maxResponseBytes: 1 << 20 })), lpm.ResponseTooLargeError, {}, lpm);
+  assert.ok(pulled < 2 << 20, `read ${pulled} bytes`);
+  // A fetch without a body stream: the length of arrayBuffer() is checked.
+  const plain = async () => fakeResponse(200, `{"respCode":"00","msg":"${'x'.repeat(2 << 20)}","users":[]}`);
+  await rejectsWith(call(client({ fetch: plain, maxResponseBytes: 1 << 20 })), lpm.ResponseTooLargeError, {}, lpm);
+  assert.throws(() => client({ maxResponseBytes: -1 }), lpm.ConfigError);
+});
+
+test('unknown respCode → ApiError with the code as received, category "unknown"', async () => {
+  await row({ kind: 'respcode', respCode: '42', msg: 'Something new' }, lpm.ApiError, { code: '42', category: 'unknown', msg: 'Something new' });
+});
+
+test('numeric respCode → DecodeError at respCode', async () => {
+  const e = await row({ kind: 'respcode', respCode: 0 }, lpm.DecodeError, { path: 'respCode' });
+  assert.match(e.detail, /string/);
+});
+
+test('invalid UTF-8 → DecodeError', async () => {
+  const e = await row({ kind: 'badutf8' }, lpm.DecodeError, { status: 200 });
+  assert.match(e.message, /UTF-8/);
+});
+
+test('a UTF-8 byte order mark before the JSON is ignored (RFC 8259) → resolves', async () => {
+  const bom = once(async () => ({ status: 200, headers: new Headers(), arrayBuffer: async () => new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"respCode":"00","msg":"Success","users":[]}')]).buffer }));
+  assert.deepEqual((await call(client({ fetch: bom }))).users, []);
+});
+
+test('redirect loop → NetworkError (fetch gives up after 20 redirects)', async () => {
+  await row({ kind: 'redirect', status: 302 }, lpm.NetworkError);
+});
+
+test('HTTP 204 without a body → DecodeError', async () => {
+  await row({ kind: 'status', status: 204 }, lpm.DecodeError, { status: 204 });
+});
+
+test('HTTP 304 without a body → HttpError with an empty excerpt', async () => {
+  await row({ kind: 'status', status: 304 }, lpm.HttpError, { status: 304, excerpt: '' });
+});
+
+test('HTTP 503 with Retry-After beyond 60 s, or Infinity → not waited for: HttpError at once', async () => {
+  for (const retryAfter of ['120', 'Infinity', '1e308']) {
+    const f = countingFetch(async () => fakeResponse(503, '<html>busy</html>', { 'retry-after': retryAfter }));
+    const t0 = Date.now();
+    await rejectsWith(call(client({ fetch: f, maxRetries: 2, retryDelayMs: 1 })), lpm.HttpError, { status: 503 }, lpm);
+    assert.equal(f.calls, 1, `Retry-After: ${retryAfter} is not retried`);
+    assert.ok(Date.now() - t0 < 2000);
+  }
+});
+
+test('HTTP 503 with a success envelope → the envelope wins: resolves', async () => {
+  await emu.fault({ endpoint: EP, kind: 'status', status: 503 });
+  assert.equal((await call(client())).users.length, 1);
+});
