@@ -68,6 +68,11 @@ const classes = {
   tooLarge: ResponseTooLargeError,
 };
 
+// Every class's own name, as its prototype's `name` says, so it survives minification too.
+for (const C of [LpmError, ...Object.values(classes)]) {
+  Object.defineProperty(C, 'name', { value: C.prototype.name });
+}
+
 /** Builds the error of `kind`. */
 export function makeError(kind, message, data, cause) {
   const Class = classes[kind] || LpmError;

@@ -80,7 +80,7 @@ function cleanCause(pending, cause, hasToken, depth = 3) {
 /** The caller's abort reason is kept as it is (callers compare it), unless it shows the token. */
 function scrubReason(pending, reason, hasToken) {
   if (!hasToken) return reason;
-  const shows = (v) => typeof v === 'string' && pending.leaks(v);
+  const shows = (v) => typeof v === 'string' && pending.redact(v) !== v;
   const leaks = shows(reason) || (reason != null && (shows(reason.message) || shows(reason.stack)));
   return leaks ? cleanCause(pending, reason, hasToken) : reason;
 }
@@ -263,7 +263,7 @@ function attempt(fetchFn, pending, signal, headers) {
       ctrl.abort(signal.reason);
       finish(reject, { failure: 'abort', cause: signal.reason });
     };
-    const timeoutMs = pending.timeoutMs;
+    const timeoutMs = pending.req.timeoutMs;
     const timer = timeoutMs > 0
       ? setTimeout(() => {
           const cause = new Error(`no complete response within ${timeoutMs} ms`);
@@ -273,13 +273,13 @@ function attempt(fetchFn, pending, signal, headers) {
         }, Math.min(timeoutMs, MAX_TIMER_MS))
       : undefined;
     if (signal) signal.addEventListener('abort', onAbort, { once: true });
-    const init = { method: pending.method, headers, signal: ctrl.signal };
-    const body = pending.body;
+    const init = { method: pending.req.method, headers, signal: ctrl.signal };
+    const body = pending.req.body;
     if (body != null) init.body = body;
     (async () => {
-      const res = await fetchFn(pending.url, init);
+      const res = await fetchFn(pending.req.url, init);
       const header = (name) => (res.headers && typeof res.headers.get === 'function' ? res.headers.get(name) : null);
-      const bytes = await readBody(res, pending.maxResponseBytes, Number(header('content-length')));
+      const bytes = await readBody(res, pending.req.maxResponseBytes, Number(header('content-length')));
       return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(header('retry-after')), headers: res.headers };
     })().then(
       (answer) => finish(resolve, answer),
@@ -317,6 +317,8 @@ function reply(pending, answer) {
  * `raw`: resolve `{data, response}`. */
 async function run(cfg, plan, options, raw) {
   const pending = core(plan);
+  // What the driver reads of the call, fetched from the core once.
+  pending.req = pending.describe();
   try {
     return await drive(pending, cfg, options, raw);
   } finally {
@@ -329,13 +331,13 @@ async function drive(pending, cfg, options, raw) {
   const call = driverOptions(options, false);
   const signal = options && options.signal;
   const fetchFn = cfg.fetch ?? globalThis.fetch;
-  const hasToken = pending.hasToken;
+  const hasToken = pending.req.hasToken;
   const redact = (text) => (hasToken ? pending.redact(String(text)) : String(text));
   const headers = { accept: 'application/json', ...cfg.headers, ...call.headers };
-  if (pending.body != null) headers['content-type'] = 'application/json';
+  if (pending.req.body != null) headers['content-type'] = 'application/json';
   // What hooks and the logger see: the URL with the token redacted (the fetch gets the real one).
-  const view = { method: pending.method, url: redact(pending.url), endpoint: pending.endpoint, headers };
-  const key = pending.guardKey;
+  const view = { method: pending.req.method, url: redact(pending.req.url), endpoint: pending.req.endpoint, headers };
+  const key = pending.req.guardKey;
   let answer;
   let failure;
   let tries = 0;
@@ -459,6 +461,9 @@ const INTERNAL = Symbol('lpm-client internal');
 
 /** The typed client of the management API. */
 export class Client {
+  // Its name survives minification (logs and stack traces show it).
+  static name = 'Client';
+
   #core;
   #cfg;
   #raw;

@@ -26,16 +26,16 @@ sed "s/__VERSION__/$version/" pkg-templates/package.json > "$out/package.json"
 cp pkg-templates/*.js pkg-templates/*.d.ts pkg-templates/README.md "$out/"
 cp LICENSE CHANGELOG.md "$out/"
 
-# The shipped JS is minified (names kept, so classes still say who they are): comments are for
+# The shipped JS is minified (error classes name themselves; Client has a static name): comments are for
 # the repository, not for every user's bundle. The .d.ts files keep the documentation.
 for js in lib.js errors.js file-store.js wasm/lpm_client.js; do
-  "$root/node_modules/.bin/esbuild" "$out/$js" --minify --keep-names --format=esm \
+  "$root/node_modules/.bin/esbuild" "$out/$js" --minify --format=esm \
     --log-level=warning --allow-overwrite --outfile="$out/$js"
 done
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
 # engine issue set: at most 60 KB, aim 45). The one place it is written; the build fails above it.
-budget_kb=66
+budget_kb=60
 
 node -e '
 const fs = require("fs"), zlib = require("zlib"), path = require("path");

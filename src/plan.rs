@@ -112,7 +112,9 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
         return bad("it must not carry a query or a fragment");
     }
     // (A byte search: a string pattern would bring the wasm its two-way searcher.)
-    let sep = base.find(':').filter(|&i| base.get(i..i + 3) == Some("://"));
+    let sep = base
+        .find(':')
+        .filter(|&i| base.get(i..i + 3) == Some("://"));
     let Some((scheme, rest)) = sep.and_then(|i| Some((base.get(..i)?, base.get(i + 3..)?))) else {
         return bad("it must start with http:// or https://");
     };

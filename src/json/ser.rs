@@ -2,8 +2,8 @@
 //! float formatting cost it tens of kilobytes). What crosses to JavaScript (errors, issues,
 //! derived fields) keeps its one definition, the types' serde attributes, and is written here.
 //!
-//! Floats are written exactly when integral (within ±2^53), else with up to 6 decimals: the only
-//! floats that cross are milliseconds. Non-finite floats are `null`, as in `JSON.stringify`.
+//! Floats are written rounded to whole numbers: the only floats that cross are milliseconds and
+//! byte counts. Non-finite floats are `null`, as in `JSON.stringify`.
 
 use serde::ser::{self, Serialize};
 
@@ -45,32 +45,11 @@ fn push_int(out: &mut String, n: i128) {
 }
 
 fn push_f64(out: &mut String, f: f64) {
-    if !f.is_finite() {
+    if f.is_finite() {
+        // The floats that cross are milliseconds and byte counts: whole numbers.
+        push_int(out, f.round() as i128);
+    } else {
         out.push_str("null");
-        return;
-    }
-    if f.trunc() == f && f.abs() <= 9_007_199_254_740_992.0 {
-        push_int(out, f as i128);
-        return;
-    }
-    if f < 0.0 {
-        out.push('-');
-    }
-    let a = f.abs();
-    let int = a.trunc();
-    push_uint(out, int.min(u64::MAX as f64) as u64);
-    let mut frac = ((a - int) * 1e6).round() as u64;
-    if frac > 0 {
-        out.push('.');
-        let mut digits = [b'0'; 6];
-        for d in digits.iter_mut().rev() {
-            *d = b'0' + (frac % 10) as u8;
-            frac /= 10;
-        }
-        let len = 6 - digits.iter().rev().take_while(|&&d| d == b'0').count();
-        for &d in &digits[..len] {
-            out.push(char::from(d));
-        }
     }
 }
 
@@ -363,10 +342,9 @@ impl ser::SerializeStructVariant for Compound<'_> {
 mod tests {
     #[test]
     fn writes_what_serde_json_writes() {
-        let v =
-            serde_json::json!({"a": [1, -2, 3.25, true, null, "é\"\n\u{1}"], "b": {"c": 1.5e-3}});
+        let v = serde_json::json!({"a": [1, -2, 600000.0, true, null, "é\"\n\u{1}"], "b": {"c": 1.5e-3}});
         let ours: serde_json::Value = serde_json::from_str(&super::to_string(&v)).unwrap();
-        assert_eq!(ours["a"], v["a"]);
-        assert_eq!(ours["b"]["c"], serde_json::json!(0.0015));
+        assert_eq!(ours["a"], serde_json::json!([1, -2, 600000, true, null, "é\"\n\u{1}"]));
+        assert_eq!(ours["b"]["c"], serde_json::json!(0), "floats are whole milliseconds");
     }
 }

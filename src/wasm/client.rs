@@ -18,7 +18,7 @@ use crate::reply::Reply;
 use crate::validate::{self, ValidateOptions};
 use crate::Endpoint;
 
-use super::convert::{get, json_text};
+use super::convert::{get, json_text, to_js};
 use super::errors::Failure;
 use super::validators::not_json;
 
@@ -348,6 +348,22 @@ pub struct Pending {
     max_response_bytes: f64,
 }
 
+/// What `Pending.describe` tells the driver.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PendingRequest<'a> {
+    endpoint: &'a str,
+    method: &'a str,
+    url: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<&'a str>,
+    timeout_ms: f64,
+    max_response_bytes: f64,
+    has_token: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guard_key: Option<&'a str>,
+}
+
 /// `Pending.poll` answers: send now, or the call is over (-3 and -4: the same, and record the
 /// time in the interval store under `guardKey`); any other value is a wait in ms.
 const SEND: f64 = -1.0;
@@ -356,46 +372,20 @@ const RECORD: f64 = -2.0;
 
 #[wasm_bindgen]
 impl Pending {
-    /// The endpoint's name (`get-multi-user`).
-    #[wasm_bindgen(getter)]
-    pub fn endpoint(&self) -> String {
-        self.endpoint.key().into()
-    }
-
-    /// The HTTP method.
-    #[wasm_bindgen(getter)]
-    pub fn method(&self) -> String {
-        self.method.into()
-    }
-
-    /// The URL, token included: for the fetch only.
-    #[wasm_bindgen(getter)]
-    pub fn url(&self) -> String {
-        self.url.clone()
-    }
-
-    /// The JSON body, if any.
-    #[wasm_bindgen(getter)]
-    pub fn body(&self) -> Option<String> {
-        self.body.clone()
-    }
-
-    /// The per-attempt timeout in ms (0: none).
-    #[wasm_bindgen(getter, js_name = timeoutMs)]
-    pub fn timeout_ms(&self) -> f64 {
-        self.timeout_ms
-    }
-
-    /// The largest body to read in bytes (0: no bound).
-    #[wasm_bindgen(getter, js_name = maxResponseBytes)]
-    pub fn max_response_bytes(&self) -> f64 {
-        self.max_response_bytes
-    }
-
-    /// The interval store's key of a guarded call (a create or a login token), else nothing.
-    #[wasm_bindgen(getter, js_name = guardKey)]
-    pub fn guard_key(&self) -> Option<String> {
-        self.call.guard_key().map(str::to_owned)
+    /// What the driver needs to know of the call, in one crossing: `{endpoint, method, url,
+    /// body?, timeoutMs, maxResponseBytes, hasToken, guardKey?}` (`url` holds the token: for the
+    /// fetch only).
+    pub fn describe(&self) -> JsValue {
+        to_js(&PendingRequest {
+            endpoint: self.endpoint.key(),
+            method: self.method,
+            url: &self.url,
+            body: self.body.as_deref(),
+            timeout_ms: self.timeout_ms,
+            max_response_bytes: self.max_response_bytes,
+            has_token: self.secret.is_some(),
+            guard_key: self.call.guard_key(),
+        })
     }
 
     /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
@@ -500,18 +490,6 @@ impl Pending {
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
     pub fn redact(&self, text: &str) -> String {
         crate::error::redact(text, self.secret.as_deref())
-    }
-
-    /// Whether the call carries a token (then host errors are copied clean before they are
-    /// attached as causes).
-    #[wasm_bindgen(getter, js_name = hasToken)]
-    pub fn has_token(&self) -> bool {
-        self.secret.is_some()
-    }
-
-    /// Whether `text` shows the token.
-    pub fn leaks(&self, text: &str) -> bool {
-        self.secret.is_some() && self.redact(text) != text
     }
 }
 
