@@ -344,7 +344,14 @@ mod tests {
     fn writes_what_serde_json_writes() {
         let v = serde_json::json!({"a": [1, -2, 600000.0, true, null, "é\"\n\u{1}"], "b": {"c": 1.5e-3}});
         let ours: serde_json::Value = serde_json::from_str(&super::to_string(&v)).unwrap();
-        assert_eq!(ours["a"], serde_json::json!([1, -2, 600000, true, null, "é\"\n\u{1}"]));
-        assert_eq!(ours["b"]["c"], serde_json::json!(0), "floats are whole milliseconds");
+        assert_eq!(
+            ours["a"],
+            serde_json::json!([1, -2, 600000, true, null, "é\"\n\u{1}"])
+        );
+        assert_eq!(
+            ours["b"]["c"],
+            serde_json::json!(0),
+            "floats are whole milliseconds"
+        );
     }
 }
