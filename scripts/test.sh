@@ -17,6 +17,9 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p lpm-client --target wasm32-unknown-unknown -- -D warnings
 
+step "rust: docs build without a warning"
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p lpm-client -p lpm-derive -p lpm-emulator
+
 step "rust: tests (core, emulator over HTTP)"
 cargo test --workspace
 
