@@ -93,6 +93,7 @@ fn decode(endpoint: Endpoint, token: &str, status: u16, body: &[u8]) -> Option<E
             courses: vec!["cFowRMyb7hieymiX2".into()],
         })),
         Endpoint::Login => run!(api.login("an@example.com", "Secret-Passw0rd")),
+        Endpoint::CreateLoginToken => run!(api.create_login_token("DSuaHiqBri7Yzg2am")),
     }
 }
 

@@ -174,7 +174,10 @@ fuzz_target!(|data: &[u8]| {
     let opts = options()[data.len() % 2];
     for report in validate_all(&value, opts) {
         for issue in report.issues {
-            assert!(!issue.code.is_empty(), "issue without a code: {issue:?}");
+            assert!(
+                !issue.code.as_str().is_empty(),
+                "issue without a code: {issue:?}"
+            );
             assert!(
                 !issue.message.is_empty(),
                 "issue without a message: {issue:?}"

@@ -20,9 +20,7 @@ pub const TOKENS: [&str; 2] = ["kT3~fz.ZQ_9-mW2pLx8vR4nB7cY1sD6gH0jK5eA2uN", "Zq
 /// since issue 12's defect 2 was fixed.
 pub fn strict_redaction() -> bool {
     static STRICT: OnceLock<bool> = OnceLock::new();
-    *STRICT.get_or_init(|| {
-        std::env::var("LPM_FUZZ_STRICT_REDACTION").map_or(true, |v| v != "0")
-    })
+    *STRICT.get_or_init(|| std::env::var("LPM_FUZZ_STRICT_REDACTION").map_or(true, |v| v != "0"))
 }
 
 /// Panics when `text` holds `token` as is.
