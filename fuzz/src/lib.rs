@@ -47,7 +47,10 @@ pub fn assert_no_token_strict(what: &str, text: &str, token: &str) {
     }
 }
 
-/// `text` with `%XX` and `\uXXXX` escapes of ASCII characters decoded (others left as they are).
+/// `text` with `%XX` and `\uXXXX` escapes of ASCII characters decoded (others left as they are),
+/// and the one-letter backslash escapes of JSON and Rust's `Debug` (`\n`, `\t`, `\"`, ...) read
+/// as the characters they stand for: a reader of `Debug` output sees a newline there, not the
+/// letter `n` (without this, `"\n" + 15 token characters` counted as a 16-character run).
 fn unescape(text: &str) -> String {
     let b = text.as_bytes();
     let hex = |s: &[u8]| {
@@ -60,7 +63,19 @@ fn unescape(text: &str) -> String {
     while i < b.len() {
         let decoded = match b[i] {
             b'%' if i + 3 <= b.len() => hex(&b[i + 1..i + 3]).map(|c| (c, 3)),
-            b'\\' if i + 6 <= b.len() && b[i + 1] == b'u' => hex(&b[i + 2..i + 6]).map(|c| (c, 6)),
+            b'\\' if i + 6 <= b.len() && b[i + 1] == b'u' && b[i + 2] != b'{' => {
+                hex(&b[i + 2..i + 6]).map(|c| (c, 6))
+            }
+            b'\\' if i + 2 <= b.len() => match b[i + 1] {
+                b'n' => Some((u32::from(b'\n'), 2)),
+                b't' => Some((u32::from(b'\t'), 2)),
+                b'r' => Some((u32::from(b'\r'), 2)),
+                b'f' => Some((0x0c, 2)),
+                b'b' => Some((0x08, 2)),
+                b'0' => Some((0, 2)),
+                b'"' | b'\'' | b'\\' | b'/' => Some((u32::from(b[i + 1]), 2)),
+                _ => None,
+            },
             _ => None,
         };
         match decoded {
