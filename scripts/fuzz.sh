@@ -92,10 +92,16 @@ for t in $targets; do
   [ "$t" = plan ] && dict=fuzz/plan.dict
   mkdir -p "fuzz/corpus/$t"
   log=fuzz/logs/$t.log
-  echo "fuzz: $t for ${seconds} s (log: $log)"
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    bound=(-runs="$FUZZ_RUNS" -seed=1)
+    echo "fuzz: $t for $FUZZ_RUNS runs from seed 1 (log: $log)"
+  else
+    bound=(-max_total_time="$seconds")
+    echo "fuzz: $t for ${seconds} s (log: $log)"
+  fi
   status=0
   cargo +nightly fuzz run "${flags[@]}" "$t" "fuzz/corpus/$t" "$seeds/$t" -- \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -dict="$dict" \
+    "${bound[@]}" -timeout=10 -rss_limit_mb=2048 -dict="$dict" \
     -print_final_stats=1 >"$log" 2>&1 || status=$?
   execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -n 1)
   execs=${execs:-0}

@@ -23,8 +23,8 @@ RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p lpm-client -p lpm-deri
 step "rust: tests (core, emulator over HTTP)"
 cargo test --workspace
 
-step "fuzz: each target briefly (decode, validate, plan; scripts/fuzz.sh runs them long)"
-CARGO_BUILD_JOBS=2 bash scripts/fuzz.sh 10
+step "fuzz: each target briefly, the same inputs every run (scripts/fuzz.sh SECONDS runs them long)"
+CARGO_BUILD_JOBS=2 FUZZ_RUNS=40000 bash scripts/fuzz.sh
 
 step "package: build"
 bash scripts/build-pkg.sh
