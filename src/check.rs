@@ -658,3 +658,41 @@ pub fn envelope_of(
         None => Envelope::Ok(head, c.tally),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Described;
+    use crate::reply::UserList;
+
+    fn shape() -> &'static Shape {
+        match UserList::TY {
+            Ty::Obj(s) => s,
+            _ => unreachable!("a reply is an object"),
+        }
+    }
+
+    #[test]
+    fn a_key_of_the_head_twice_is_not_an_envelope() {
+        // Which msg the server meant cannot be known: neither is shown as its word.
+        for body in [
+            &br#"{"respCode":"04","msg":"Invalid token","msg":"Success"}"#[..],
+            br#"{"respCode":"00","respCode":"04","msg":"x","users":[]}"#,
+        ] {
+            let got = envelope(body, shape(), |c| c == "00");
+            assert!(
+                matches!(&got, Envelope::NotEnvelope(m) if m.detail.contains("duplicate")),
+                "{got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_ignored() {
+        let body = b"\xEF\xBB\xBF{\"respCode\":\"00\",\"msg\":\"Success\",\"users\":[]}";
+        assert!(matches!(
+            envelope(body, shape(), |c| c == "00"),
+            Envelope::Ok(..)
+        ));
+    }
+}

@@ -133,6 +133,14 @@ test('a UTF-8 byte order mark before the JSON is ignored (RFC 8259) → resolves
   assert.deepEqual((await call(client({ fetch: bom }))).users, []);
 });
 
+test('msg twice in one envelope → not an envelope: DecodeError on a 2xx, HttpError otherwise', async () => {
+  const body = '{"respCode":"04","msg":"Invalid token","msg":"Success","users":null}';
+  for (const [status, Class] of [[200, lpm.DecodeError], [400, lpm.HttpError]]) {
+    const twice = once(async () => ({ status, headers: new Headers(), arrayBuffer: async () => new TextEncoder().encode(body).buffer }));
+    await assert.rejects(call(client({ fetch: twice })), (e) => e instanceof Class && e.status === status);
+  }
+});
+
 test('redirect loop → NetworkError (fetch gives up after 20 redirects)', async () => {
   await row({ kind: 'redirect', status: 302 }, lpm.NetworkError);
 });
