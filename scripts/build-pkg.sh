@@ -36,6 +36,8 @@ done
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
 # engine issue set: at most 60 KB, aim 45). The one place it is written; the build fails above it.
 budget_kb=60
+# A build with extra features (the boundary benchmark's exports) is not the package: no budget.
+[ -n "${LPM_FEATURES:-}" ] && budget_kb=0
 
 node -e '
 const fs = require("fs"), zlib = require("zlib"), path = require("path");
@@ -52,8 +54,8 @@ const walk = d => { for (const f of fs.readdirSync(d, { withFileTypes: true })) 
 walk(dir);
 const kb = n => (n / 1024).toFixed(1) + " KB";
 const total = sizes.wasm[1] + sizes.js[1];
-console.log(`package size: wasm ${kb(sizes.wasm[0])} raw / ${kb(sizes.wasm[1])} gzip; js ${kb(sizes.js[0])} raw / ${kb(sizes.js[1])} gzip; total ${kb(total)} gzip (budget ${budgetKb} KB)`);
-if (total > budgetKb * 1024) {
+console.log(`package size: wasm ${kb(sizes.wasm[0])} raw / ${kb(sizes.wasm[1])} gzip; js ${kb(sizes.js[0])} raw / ${kb(sizes.js[1])} gzip; total ${kb(total)} gzip (${budgetKb > 0 ? `budget ${budgetKb} KB` : "no budget: extra features"})`);
+if (budgetKb > 0 && total > budgetKb * 1024) {
   console.error(`package size: ${kb(total)} gzip is over the budget of ${budgetKb} KB (scripts/build-pkg.sh)`);
   process.exit(1);
 }
