@@ -32,6 +32,7 @@ pub mod model;
 pub mod plan;
 pub mod reply;
 pub mod retry;
+pub mod secret;
 pub mod text;
 pub mod validate;
 #[cfg(target_arch = "wasm32")]
@@ -43,9 +44,10 @@ pub use error::{
     ApiError, ConfigError, DecodeError, Error, HttpError, TokenProblem, ValidationError,
 };
 pub use model::*;
-pub use plan::{Api, Request, Token, UserPath};
+pub use plan::{Api, Request, UserPath};
 pub use reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
     RawReply, UserList, UserReply,
 };
+pub use secret::Token;
 pub use validate::{Issue, Lang, Level, PathSegment, Report, ValidateOptions};

@@ -13,12 +13,14 @@ use serde_json::Value;
 use crate::json::JsonView;
 
 use crate::endpoint::{Endpoint, Method};
-use crate::error::{redact, ConfigError, Error, TokenProblem, ValidationError};
+use crate::error::{ConfigError, Error, ValidationError};
 use crate::model::{AddCoursesInput, NewUser};
 use crate::reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
     RawReply, Reply, UserList, UserReply,
 };
+use crate::secret::redact;
+pub use crate::secret::{encode_component, Token, MIN_TOKEN_LEN};
 use crate::validate::{self, Level, PageKind, Report, ValidateOptions};
 
 /// The API prefix every contract path starts with.
@@ -41,63 +43,6 @@ pub enum UserPath {
     Users,
     /// `user/get-single-user/<id>` (the endpoint line).
     User,
-}
-
-/// An API token. Its `Debug` never shows it and it has no `Display`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Token(String);
-
-/// The shortest token accepted. Platform tokens are 43 characters; a very short one would match
-/// ordinary words in messages and could not be told apart from them when redacting.
-pub const MIN_TOKEN_LEN: usize = 8;
-
-impl Token {
-    /// A token: at least [`MIN_TOKEN_LEN`] characters, all RFC 3986 unreserved
-    /// (`A-Z a-z 0-9 - . _ ~`). Platform tokens are Meteor-style base64url, which fits; the
-    /// restriction makes every encoding of the token (percent, JSON, HTML, form) identical to the
-    /// token itself, so an echo of it in any of them is found and redacted. Relaxing it means
-    /// teaching `error::redact` every such encoding first.
-    pub fn new(token: &str) -> Result<Token, Error> {
-        let unreserved =
-            |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
-        let refuse = |reason| Err(Error::Config(ConfigError::Token { reason }));
-        if token.is_empty() {
-            return refuse(TokenProblem::Empty);
-        }
-        if !token.bytes().all(unreserved) {
-            return refuse(TokenProblem::Character);
-        }
-        if token.len() < MIN_TOKEN_LEN {
-            return refuse(TokenProblem::TooShort);
-        }
-        Ok(Token(token.to_owned()))
-    }
-
-    /// The token itself, for the one place that needs it: the query string.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl core::fmt::Debug for Token {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Token(<redacted>)")
-    }
-}
-
-/// Percent-encodes everything but RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
-pub fn encode_component(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push('%');
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(b >> 4)]));
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(b & 15)]));
-        }
-    }
-    out
 }
 
 /// Checks and normalises a base URL: `http(s)://host[:port][/prefix]`, no query or fragment,
@@ -239,7 +184,7 @@ impl Api {
             endpoint,
             url,
             body,
-            secret: self.token.as_ref().map(|t| t.expose().to_owned()),
+            secret: self.token.clone(),
             _reply: PhantomData,
         })
     }
@@ -576,7 +521,7 @@ pub struct Request<R> {
     endpoint: Endpoint,
     url: String,
     body: Option<String>,
-    secret: Option<String>,
+    secret: Option<Token>,
     _reply: PhantomData<fn() -> R>,
 }
 
@@ -609,7 +554,7 @@ impl<R> Request<R> {
 
     /// The URL with the token replaced by `<redacted>`, for logs.
     pub fn redacted_url(&self) -> String {
-        redact(&self.url, self.secret.as_deref())
+        redact(&self.url, self.secret())
     }
 
     /// The JSON body, if the endpoint takes one (sent with `Content-Type: application/json`).
@@ -622,15 +567,22 @@ impl<R> Request<R> {
         self.endpoint.is_idempotent()
     }
 
+    /// The token this request carries (the wasm shell keeps it for redaction).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn token(&self) -> Option<&Token> {
+        self.secret.as_ref()
+    }
+
     /// The token this request carries, for redaction.
     pub(crate) fn secret(&self) -> Option<&str> {
-        self.secret.as_deref()
+        self.secret.as_ref().map(Token::expose)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::TokenProblem;
 
     #[test]
     fn raw_json_planning_reports_wrong_types_with_their_path() {

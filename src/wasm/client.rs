@@ -15,6 +15,7 @@ use crate::guard::{
 use crate::json::{self, JsonView, Value};
 use crate::plan::{Api, Request, UserPath};
 use crate::reply::Reply;
+use crate::secret::Token;
 use crate::validate::{self, ValidateOptions};
 use crate::Endpoint;
 
@@ -342,7 +343,7 @@ pub struct Pending {
     url: String,
     body: Option<String>,
     reply: ReplyPlan<'static>,
-    secret: Option<String>,
+    secret: Option<Token>,
     call: Call,
     timeout_ms: f64,
     max_response_bytes: f64,
@@ -461,11 +462,11 @@ impl Pending {
         utf8_known: bool,
     ) -> Result<Option<String>, JsValue> {
         let plan = ReplyPlan {
-            secret: self.secret.as_deref(),
+            secret: self.secret.as_ref().map(Token::expose),
             ..self.reply
         };
         let checked = check_reply(&plan, status, body, utf8_known)
-            .map_err(|e| Failure::Core(e).into_js(self.secret.as_deref()))?;
+            .map_err(|e| Failure::Core(e).into_js(None))?;
         Ok((plan.derived)(&checked.head, checked.tally))
     }
 
@@ -489,7 +490,7 @@ impl Pending {
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
     pub fn redact(&self, text: &str) -> String {
-        crate::error::redact(text, self.secret.as_deref())
+        crate::secret::redact(text, self.secret.as_ref().map(Token::expose))
     }
 }
 
@@ -503,7 +504,7 @@ impl Core {
     fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
         let s = &self.inner;
         let reply = req.plan();
-        let secret = reply.secret.map(str::to_owned);
+        let secret = req.token().cloned();
         let policy = Policy {
             max_retries: per.max_retries,
             ..s.policy()

@@ -1,0 +1,145 @@
+//! The token's one home: the [`Token`] type (checked once, never shown by `Debug`), the
+//! percent-encoding that puts it (and every other URL component) on the wire, and [`redact`],
+//! which every text taken from a server passes through before an error keeps it.
+
+use crate::error::{ConfigError, Error, TokenProblem};
+
+/// An API token. Its `Debug` never shows it and it has no `Display`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+/// The shortest token accepted. Platform tokens are 43 characters; a very short one would match
+/// ordinary words in messages and could not be told apart from them when redacting.
+pub const MIN_TOKEN_LEN: usize = 8;
+
+impl Token {
+    /// A token: at least [`MIN_TOKEN_LEN`] characters, all RFC 3986 unreserved
+    /// (`A-Z a-z 0-9 - . _ ~`). Platform tokens are Meteor-style base64url, which fits; the
+    /// restriction makes every encoding of the token (percent, JSON, HTML, form) identical to the
+    /// token itself, so an echo of it in any of them is found and redacted. Relaxing it means
+    /// teaching [`redact`] every such encoding first.
+    pub fn new(token: &str) -> Result<Token, Error> {
+        let unreserved =
+            |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
+        let refuse = |reason| Err(Error::Config(ConfigError::Token { reason }));
+        if token.is_empty() {
+            return refuse(TokenProblem::Empty);
+        }
+        if !token.bytes().all(unreserved) {
+            return refuse(TokenProblem::Character);
+        }
+        if token.len() < MIN_TOKEN_LEN {
+            return refuse(TokenProblem::TooShort);
+        }
+        Ok(Token(token.to_owned()))
+    }
+
+    /// The token itself, for the one place that needs it: the query string.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl core::fmt::Debug for Token {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Token(<redacted>)")
+    }
+}
+
+/// Percent-encodes everything but RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push('%');
+            out.push(char::from(b"0123456789ABCDEF"[usize::from(b >> 4)]));
+            out.push(char::from(b"0123456789ABCDEF"[usize::from(b & 15)]));
+        }
+    }
+    out
+}
+
+/// The shortest run of the token's characters that is redacted on its own (a server that cuts an
+/// echo short); a shorter token is redacted only whole.
+pub const REDACT_RUN: usize = 16;
+
+/// Replaces every echo of `secret` in `text` with `<redacted>`. An echo is found where each of
+/// its characters is written as itself, as `%XX` or as a JSON `\uXXXX` escape (hex digits of
+/// either case, forms mixed freely), in any ASCII letter case, and a run of at least
+/// [`REDACT_RUN`] consecutive characters of the secret counts as an echo (of a shorter secret,
+/// only the whole). Other transformations (base64, HTML entities, double encoding) are not
+/// recognised: tokens are kept to RFC 3986 unreserved characters, which no usual encoding changes.
+pub fn redact(text: &str, secret: Option<&str>) -> String {
+    let Some(secret) = secret.filter(|s| !s.is_empty()) else {
+        return text.to_owned();
+    };
+    let secret = secret.as_bytes();
+    let run = secret.len().min(REDACT_RUN);
+    let t = text.as_bytes();
+    // Longest common substring, one unit of the text at a time: `len[o]` and `from[o]` are the
+    // length and the text offset of the match that ends here with the secret's byte `o`.
+    // Covered byte ranges of the text are merged as they are found.
+    let mut len = vec![0usize; secret.len()];
+    let mut from = vec![0usize; secret.len()];
+    let mut covered: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        let (width, byte) = unit(&t[i..]);
+        let end = i + width;
+        let (mut longest, mut start) = (0, 0);
+        for o in (0..secret.len()).rev() {
+            len[o] = 0;
+            if secret[o].eq_ignore_ascii_case(&byte) {
+                (len[o], from[o]) = match o.checked_sub(1) {
+                    Some(p) if len[p] > 0 => (len[p] + 1, from[p]),
+                    _ => (1, i),
+                };
+                if len[o] > longest {
+                    (longest, start) = (len[o], from[o]);
+                }
+            }
+        }
+        if longest >= run {
+            match covered.last_mut() {
+                Some(last) if last.1 >= start => last.1 = end,
+                _ => covered.push((start, end)),
+            }
+        }
+        i = end;
+    }
+    if covered.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end) in covered {
+        out.push_str(text.get(at..start).unwrap_or_default());
+        out.push_str("<redacted>");
+        at = end;
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
+    out
+}
+
+/// The first unit of `t`: `%XX` or `\uXXXX` (below 0x80) as the byte it encodes, else one byte.
+/// Covered units are ASCII (the secret's bytes are matched only by ASCII spellings or by
+/// themselves), so cutting the text at their bounds keeps it UTF-8.
+fn unit(t: &[u8]) -> (usize, u8) {
+    let hex = |s: &[u8]| {
+        s.iter()
+            .try_fold(0u32, |n, &c| char::from(c).to_digit(16).map(|d| n * 16 + d))
+    };
+    match t {
+        [b'%', a, b, ..] => match hex(&[*a, *b]) {
+            Some(n) if n < 0x80 => (3, n as u8),
+            _ => (1, t[0]),
+        },
+        [b'\\', b'u', rest @ ..] if rest.len() >= 4 => match hex(&rest[..4]) {
+            Some(n) if n < 0x80 => (6, n as u8),
+            _ => (1, t[0]),
+        },
+        _ => (1, t[0]),
+    }
+}
