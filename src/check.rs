@@ -432,28 +432,6 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// Checks that `body` is one JSON value of type `ty` (whitespace around it allowed). Never
-/// panics, and allocates only to describe a mismatch.
-pub fn check(body: &[u8], ty: &Ty) -> Result<Tally, Mismatch> {
-    let s = json::Scanner::from_bytes(body).map_err(|e| {
-        Fail {
-            why: Why::Syntax(e),
-            rev_path: Vec::new(),
-        }
-        .into_mismatch()
-    })?;
-    let mut c = Checker {
-        s,
-        tally: Tally::default(),
-        learned: Vec::new(),
-    };
-    let run = c.value(ty, 0).and_then(|()| Checker::syntax(c.s.end()));
-    match run {
-        Ok(()) => Ok(c.tally),
-        Err(f) => Err(f.into_mismatch()),
-    }
-}
-
 /// The head every envelope has: `respCode` and `msg`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Head {
