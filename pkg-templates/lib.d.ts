@@ -8,7 +8,13 @@ import type {
   CourseReply,
   CreateOptions,
   CreateUsersReply,
+  GrantOptions,
+  GrantReport,
+  ImportOptions,
+  ImportReport,
   IntervalStore,
+  JournalEvent,
+  Progress,
   Issue,
   LoginReply,
   NewUser,
@@ -76,10 +82,55 @@ export declare class Client {
   allUsers(options?: CallOptions): AsyncGenerator<User, void, undefined>;
   /** Every course, page by page with the largest allowed limit. */
   allCourses(options?: CallOptions): AsyncGenerator<Course, void, undefined>;
+  /**
+   * Imports any number of accounts (bulk work beyond 100 rows): rows with contract-level issues
+   * and repeats are set aside (never blocking the others), the rest are created in chunks of at
+   * most `chunkSize` (100), one create call per create interval (the contract's 10 minutes,
+   * also kept against this client's other creates). Every event is appended to `journal` before
+   * the request it announces leaves, so a job interrupted anywhere (a killed process, a closed
+   * laptop, a dropped connection) resumes from the same rows and journal without creating an
+   * account twice: rows whose answer was lost are looked up (`search-user`) before anything is
+   * sent again. Resolves with a report of every row; rejects with `ConfigError` on unusable
+   * options or a journal of another input, and with `AbortError` when `signal` fires (its
+   * `report` holds the rows as they stood; the journal resumes them).
+   */
+  importUsers(rows: readonly unknown[], options?: ImportUsersOptions): Promise<ImportReport>;
+  /** Grants `courses` to any number of accounts: add-courses in chunks of at most 100 accounts,
+   * journaled and resumable like `importUsers` (a chunk whose answer was lost is sent again:
+   * granting twice is harmless). */
+  grantCourses(input: { users: readonly unknown[]; courses: readonly string[] }, options?: GrantCoursesOptions): Promise<GrantReport>;
   /** Frees the wasm side now rather than when the garbage collector gets to it. */
   free(): void;
   [Symbol.dispose](): void;
 }
+
+/** Where a bulk job's events are kept: `load` gives back every event appended so far, in order
+ * (empty for a new job), `append` stores events durably (flushed) before it resolves. A job
+ * started with a journal that holds events resumes from them. */
+export interface JournalStore {
+  load(): readonly JournalEvent[] | Promise<readonly JournalEvent[]>;
+  append(events: readonly JournalEvent[]): void | Promise<void>;
+}
+
+/** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
+export interface BulkDriverOptions {
+  /** Default: a journal in memory, which does not survive the process. */
+  journal?: JournalStore;
+  /** Told after every change: rows done, failed, set aside, remaining, next send, estimated end. */
+  onProgress?: (progress: Progress) => void;
+  /** Stops the job (an answer in flight is treated as lost: its rows are looked up on resume). */
+  signal?: AbortSignal;
+}
+export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions>;
+export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
+
+/** A journal in memory (tests, short jobs); `events` is what it holds. */
+export declare function memoryJournal(events?: readonly JournalEvent[]): JournalStore & { readonly events: JournalEvent[] };
+/** A journal in a file of JSON lines, appended and fsync'ed before each send (Node, Deno, Bun;
+ * other runtimes throw ConfigError). A torn last line (a process killed mid-write) is ignored. */
+export declare function fileJournal(path: string): JournalStore;
+/** A journal in IndexedDB (browsers): database `lpm-client-journals`, one journal per `name`. */
+export declare function indexedDbJournal(name: string): JournalStore;
 
 /** create-user-login-token's reply: `{ token, tokenExpires, msg }`, login-user's shape. */
 export type LoginTokenReply = LoginReply;

@@ -130,7 +130,9 @@ pub enum LookupOutcome {
 /// `event` tag (`{"event":"chunkSending","chunk":3,"at":1700000000000}`), one per line in a file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+// `JournalEvent` in TypeScript, where `Event` is the DOM's.
 #[serde(
+    rename = "JournalEvent",
     tag = "event",
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
