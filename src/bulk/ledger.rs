@@ -204,7 +204,7 @@ impl Ledger {
         } else {
             Err(out_of_order(
                 index,
-                ["row ", &num(row as usize), " is outside the input"].concat(),
+                ["row ", &num(row), " is outside the input"].concat(),
             ))
         }
     }
@@ -273,7 +273,7 @@ impl Ledger {
                     if !matches!(self.states[r], State::Pending | State::SetAside) {
                         return Err(out_of_order(
                             index,
-                            ["row ", &num(r as usize), " is planned twice"].concat(),
+                            ["row ", &num(r), " is planned twice"].concat(),
                         ));
                     }
                     self.set(r, State::Planned(*chunk));
@@ -308,7 +308,7 @@ impl Ledger {
                             index,
                             [
                                 "row ",
-                                &num(r as usize),
+                                &num(r),
                                 " is in doubt but not sent in chunk ",
                                 &num(*chunk as usize),
                             ]
@@ -331,7 +331,7 @@ impl Ledger {
                 if !matches!(self.states[r], State::Sent(_)) {
                     return Err(out_of_order(
                         index,
-                        ["row ", &num(r as usize), " has an outcome but was not sent"].concat(),
+                        ["row ", &num(r), " has an outcome but was not sent"].concat(),
                     ));
                 }
                 self.set(r, State::Done(outcome.clone()));
@@ -341,7 +341,7 @@ impl Ledger {
                 let State::InDoubt { recheck } = &self.states[r] else {
                     return Err(out_of_order(
                         index,
-                        ["row ", &num(r as usize), " is looked up but not in doubt"].concat(),
+                        ["row ", &num(r), " is looked up but not in doubt"].concat(),
                     ));
                 };
                 let next = match (result, recheck) {
