@@ -74,7 +74,10 @@ export declare class TimeoutError extends LpmError {
 /** The caller's AbortSignal fired; `cause` is its reason. */
 export declare class AbortError extends LpmError {
   readonly kind: "abort";
-  readonly endpoint: Endpoint;
+  /** The call's endpoint (absent for a bulk job). */
+  readonly endpoint?: Endpoint;
+  /** A bulk job (`importUsers`, `grantCourses`): its rows as they stood; the journal resumes it. */
+  readonly report?: ImportReport | GrantReport;
 }
 
 /** A bulk create inside the contract's 10-minute interval. */

@@ -5,6 +5,20 @@
 import * as wasm from './wasm/lpm_client.js';
 import { fromThrown, internalError, makeError } from './errors.js';
 
+export { memoryJournal, indexedDbJournal } from './journal.js';
+
+/** The bulk driver (`bulk.js`), shipped with the engines in lpm-client-bulk only (they cost the
+ * wasm ~35 KB gzip, more than a form or dashboard page should load); loaded on first use. */
+let bulkDriver;
+async function loadBulk(core, name) {
+  if (typeof core.bulkJob !== 'function') {
+    const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
+    throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
+  }
+  bulkDriver ??= import('./bulk.js');
+  return bulkDriver;
+}
+
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
   AbortError, IntervalError, ConfigError, ResponseTooLargeError,
@@ -197,6 +211,11 @@ export function fileStore() {
   throw configError('intervalStore', 'a store this runtime supports: fileStore needs the package\'s `node` entry (Node, Deno, Bun)');
 }
 
+/** A journal in a file of JSON lines: Node only (the `node` entry, also used by Deno and Bun). */
+export function fileJournal() {
+  throw configError('journal', 'a journal this runtime supports: fileJournal needs the package\'s `node` entry (Node, Deno, Bun)');
+}
+
 /** The response's headers as a plain object (lower-case names), the token redacted from values. */
 function headerObject(headers, redact) {
   const out = {};
@@ -313,8 +332,11 @@ function reply(pending, answer) {
   return derived === undefined ? value : Object.assign(value, JSON.parse(derived));
 }
 
+/** `raw` of `run`: resolve the final answer `{status, body}` unchecked (a bulk job checks it). */
+const ANSWER = 'answer';
+
 /** Drives a planned call to its end, then frees it (not left to the garbage collector);
- * `raw`: resolve `{data, response}`. */
+ * `raw`: resolve `{data, response}` (or with ANSWER the answer itself). */
 async function run(cfg, plan, options, raw) {
   const pending = core(plan);
   // What the driver reads of the call, fetched from the core once.
@@ -381,6 +403,7 @@ async function drive(pending, cfg, options, raw) {
       }
       if (next === FINISH) {
         if (failure) throw failure;
+        if (raw === ANSWER) return answer;
         const data = reply(pending, answer);
         return raw ? { data, response: { status: answer.status, headers: headerObject(answer.headers, redact) } } : data;
       }
@@ -565,6 +588,60 @@ export class Client {
     const last = later(time(stored), time(seen.get(key)));
     const at = this.#core.nextCreateAllowedAt(Date.now(), last);
     return Number.isNaN(at) ? null : new Date(at);
+  }
+
+  /** Imports any number of accounts: a resumable job of the core's import engine. */
+  async importUsers(rows, options) {
+    return this.#bulk('import', 'importUsers', rows, options);
+  }
+
+  /** Grants courses to any number of accounts: a resumable job of the core's grant engine. */
+  async grantCourses(input, options) {
+    const given = input !== null && typeof input === 'object' ? { users: input.users, courses: input.courses } : input;
+    return this.#bulk('grant', 'grantCourses', given, options);
+  }
+
+  async #bulk(kind, name, input, options) {
+    const { bulkOptions, loadJournal, runJob } = await loadBulk(this.#core, name);
+    const { journal, onProgress, signal, engine } = bulkOptions(options);
+    const text = toJson(engine);
+    if (text === undefined) throw configError('options', 'an object of JSON values');
+    const loaded = await loadJournal(journal);
+    const job = core(() => this.#core.bulkJob(kind, toJson(input) ?? '', text, loaded));
+    const cfg = this.#cfg;
+    const key = this.#core.guardKey;
+    const io = {
+      // When the client's interval store lets the next create go (it also knows of creates
+      // made outside this job).
+      hold: async () => {
+        if (kind !== 'import') return Number.NaN;
+        let last;
+        try {
+          last = await lastSent(cfg.store, key);
+        } catch (e) {
+          throw storeError('get', e, String);
+        }
+        return this.#core.nextCreateAllowedAt(Date.now(), last);
+      },
+      send: async (sig) => {
+        const pending = core(() => this.#core.bulkRequest(job));
+        if (pending === undefined) throw internalError(new Error('no request is ready'));
+        if (kind === 'import' && pending.describe().endpoint === 'create-multi-user') {
+          // The client's other creates keep the interval from this one (in this realm and the
+          // store); a store that fails stops the job before the create leaves.
+          const now = Date.now();
+          seen.set(key, now);
+          try {
+            if (cfg.store) await cfg.store.set(key, now);
+          } catch (e) {
+            pending.free();
+            throw storeError('set', e, String);
+          }
+        }
+        return run(cfg, () => pending, { signal: sig }, ANSWER);
+      },
+    };
+    return runJob(job, io, { journal, onProgress, signal }, name);
   }
 
   /** Every account, page by page with the largest allowed limit. */

@@ -3,9 +3,19 @@
 # version pinned in Cargo.lock) for the `web` target, wasm-opt -Oz from the npm `binaryen`
 # package, then the hand-written entry files from pkg-templates/. Prints the package's sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
+# LPM_FLAVOUR=bulk builds lpm-client-bulk into pkg-bulk/: the same package with the bulk engines
+# (importUsers, grantCourses) in its wasm and their driver, under its own budget.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-"$root/pkg"}
+flavour=${LPM_FLAVOUR:-lean}
+if [ "$flavour" = bulk ]; then
+  out=${1:-"$root/pkg-bulk"}
+  name=lpm-client-bulk
+  LPM_FEATURES="bulk${LPM_FEATURES:+,$LPM_FEATURES}"
+else
+  out=${1:-"$root/pkg"}
+  name=lpm-client
+fi
 cd "$root"
 
 features=()
@@ -22,13 +32,20 @@ wasm-bindgen target/wasm32-unknown-unknown/release/lpm_client.wasm \
   "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm"
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
-sed "s/__VERSION__/$version/" pkg-templates/package.json > "$out/package.json"
+sed -e "s/__VERSION__/$version/" -e "s/\"name\": \"lpm-client\"/\"name\": \"$name\"/" \
+  pkg-templates/package.json > "$out/package.json"
 cp pkg-templates/*.js pkg-templates/*.d.ts pkg-templates/README.md "$out/"
+# The bulk driver only where the engines are.
+if [ "$flavour" = bulk ]; then
+  node -e 'const f=process.argv[1],p=JSON.parse(require("fs").readFileSync(f));p.files.push("bulk.js");require("fs").writeFileSync(f,JSON.stringify(p,null,2)+"\n")' "$out/package.json"
+else
+  rm "$out/bulk.js"
+fi
 cp LICENSE CHANGELOG.md "$out/"
 
 # The shipped JS is minified (error classes name themselves; Client has a static name): comments are for
 # the repository, not for every user's bundle. The .d.ts files keep the documentation.
-for js in lib.js errors.js file-store.js wasm/lpm_client.js; do
+for js in lib.js errors.js journal.js file-store.js wasm/lpm_client.js $([ "$flavour" = bulk ] && echo bulk.js); do
   "$root/node_modules/.bin/esbuild" "$out/$js" --minify --format=esm \
     --log-level=warning --allow-overwrite --outfile="$out/$js"
 done
@@ -36,8 +53,15 @@ done
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
 # engine issue set: at most 60 KB, aim 45). The one place it is written; the build fails above it.
 budget_kb=60
+# lpm-client-bulk: the engines' ~35 KB on top (issue 9; figures in its notes).
+bulk_budget_kb=100
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
-[ -n "${LPM_FEATURES:-}" ] && budget_kb=0
+if [ "$flavour" = bulk ]; then
+  budget_kb=$bulk_budget_kb
+  [ "$LPM_FEATURES" != bulk ] && budget_kb=0
+else
+  [ -n "${LPM_FEATURES:-}" ] && budget_kb=0
+fi
 
 node -e '
 const fs = require("fs"), zlib = require("zlib"), path = require("path");

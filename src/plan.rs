@@ -438,6 +438,34 @@ impl Api {
         )
     }
 
+    /// [`Api::add_courses_to_users`] of ids the bulk engine has already checked one by one and
+    /// across its input (1..=100 accounts, no repeat; a usable course list): not validated again.
+    pub(crate) fn add_courses_checked(
+        &self,
+        users: &[&str],
+        courses: &[String],
+    ) -> Result<Request<AddCoursesReply>, Error> {
+        let list = |ids: &mut dyn Iterator<Item = &str>| {
+            let mut out = String::from("[");
+            for (i, id) in ids.enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                crate::json::push_str(&mut out, id);
+            }
+            out.push(']');
+            out
+        };
+        let users = list(&mut users.iter().copied());
+        let courses = list(&mut courses.iter().map(String::as_str));
+        self.request(
+            Endpoint::AddCoursesToUsers,
+            "courses/add-multi-course-to-multi-user",
+            &[],
+            Some(object(&[("users", &users), ("courses", &courses)])),
+        )
+    }
+
     /// [`Api::add_courses_to_users`] from raw JSON.
     pub(crate) fn add_courses_to_users_value<J: JsonView>(
         &self,

@@ -16,7 +16,6 @@ use super::{
 };
 use crate::error::Error;
 use crate::json::{JsonView, Kind};
-use crate::model::AddCoursesInput;
 use crate::plan::{Api, Request};
 use crate::reply::AddCoursesReply;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, ValidateOptions};
@@ -299,12 +298,9 @@ impl GrantJob {
                 .take(self.opts.chunk_size)
                 .copied()
                 .collect();
-            let input = AddCoursesInput {
-                users: rows.iter().map(|&r| self.ids[r].clone()).collect(),
-                courses: self.courses.clone(),
-            };
+            let users: Vec<&str> = rows.iter().map(|&r| self.ids[r].as_str()).collect();
             // The ids were checked one by one and across the input when the job was set up.
-            match self.api.add_courses_to_users(&input) {
+            match self.api.add_courses_checked(&users, &self.courses) {
                 Ok(request) => {
                     let chunk = self.ledger.plan(&rows, now);
                     self.ready = Some(InFlight {

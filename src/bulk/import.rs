@@ -15,7 +15,7 @@ use super::{
 };
 use crate::codes::{Category, Reason};
 use crate::error::{ApiError, Error};
-use crate::json::JsonView;
+use crate::json::{self, JsonView};
 use crate::model::{CreateStatus, NewUser};
 use crate::plan::{Api, Request};
 use crate::reply::{CreateUsersReply, UserReply};
@@ -386,10 +386,14 @@ impl ImportJob {
 
     fn plan_lookup(&mut self, row: usize, by_email: bool) {
         let slot = &self.slots[row];
+        // Our own JSON values: the typed planner would go through serde_json.
+        let none = json::Value::Null;
         let planned = if by_email {
-            self.api.search_user(Some(&slot.email), None)
+            let email = json::Value::Str(slot.email.as_str().into());
+            self.api.search_user_value(&email, &none)
         } else {
-            self.api.search_user(None, Some(&slot.username))
+            let username = json::Value::Str(slot.username.as_str().into());
+            self.api.search_user_value(&none, &username)
         };
         match planned {
             Ok(request) => {

@@ -95,6 +95,7 @@ mod grant;
 mod import;
 mod journal;
 mod ledger;
+pub mod read;
 
 pub use grant::{GrantJob, GrantOptions, GrantReport, GrantRowReport};
 pub use import::{ImportJob, ImportOptions, ImportReport, RowReport};

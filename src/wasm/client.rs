@@ -156,13 +156,13 @@ export interface SearchUserParams {
 "#;
 
 #[derive(Clone)]
-struct Settings {
-    api: Api,
-    timeout_ms: f64,
-    max_retries: u32,
+pub(super) struct Settings {
+    pub(super) api: Api,
+    pub(super) timeout_ms: f64,
+    pub(super) max_retries: u32,
     retry_delay_ms: f64,
     guard: GuardMode,
-    interval_ms: f64,
+    pub(super) interval_ms: f64,
     login_guard: GuardMode,
     login_interval_ms: f64,
     max_response_bytes: f64,
@@ -497,11 +497,11 @@ impl Pending {
 /// The typed client's core: options, planning and the guard; the package's `Client` wraps it.
 #[wasm_bindgen]
 pub struct Core {
-    inner: Settings,
+    pub(super) inner: Settings,
 }
 
 impl Core {
-    fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
+    pub(super) fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
         let s = &self.inner;
         let reply = req.plan();
         let secret = req.token().cloned();
@@ -558,11 +558,11 @@ impl Core {
 /// One call's settings: `guard` is `Some(login)` for guarded calls (a bulk create, or with
 /// `login` a create-user-login-token), whose `wait` waits out the interval instead of refusing.
 #[derive(Clone, Copy)]
-struct PerCall {
-    timeout_ms: f64,
-    max_retries: u32,
-    wait: bool,
-    guard: Option<bool>,
+pub(super) struct PerCall {
+    pub(super) timeout_ms: f64,
+    pub(super) max_retries: u32,
+    pub(super) wait: bool,
+    pub(super) guard: Option<bool>,
 }
 
 /// Reads `value` as JSON text for the core, or the validation error a non-JSON value deserves.
