@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what building and testing need, idempotently: the wasm32 target, wasm-bindgen-cli at
-# exactly the version in Cargo.lock, the npm tooling (package-lock.json), and with --browser
-# Debian's chromium + chromium-driver. Safe to run again: each step is skipped when done.
+# Installs what building and testing need, idempotently: the toolchain rust-toolchain.toml pins
+# (with rustfmt, clippy and the wasm32 target), wasm-bindgen-cli at exactly the version in
+# Cargo.lock, the npm tooling (package-lock.json), and with --browser Debian's chromium +
+# chromium-driver. Safe to run again: each step is skipped when done.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -9,6 +10,13 @@ cd "$root"
 want_browser=false
 [ "${1:-}" = "--browser" ] && want_browser=true
 
+# The toolchain rust-toolchain.toml pins: the first cargo call makes rustup install it with the
+# file's components and target when it is missing; a toolchain already there may lack a piece, so
+# each is checked and added (no network when all is present).
+cargo --version >/dev/null
+for component in rustfmt clippy; do
+  rustup component list --installed | grep -q "^$component-" || rustup component add "$component"
+done
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
