@@ -51,3 +51,8 @@ pub use reply::{
 };
 pub use secret::Token;
 pub use validate::{Issue, Lang, Level, PathSegment, Report, ValidateOptions};
+
+/// The README's Rust example, compiled and run by `cargo test --doc` so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
