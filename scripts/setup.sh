@@ -18,10 +18,12 @@ for arg in "$@"; do
   esac
 done
 
-# The toolchain rust-toolchain.toml pins: the first cargo call makes rustup install it with the
-# file's components and target when it is missing; a toolchain already there may lack a piece, so
-# each is checked and added (no network when all is present).
-cargo --version >/dev/null
+# The toolchain rust-toolchain.toml pins, with the file's components and target: installed when
+# missing (also where RUSTUP_AUTO_INSTALL=0); a toolchain already there may lack a piece, so each
+# is checked and added (no network when all is present).
+if ! rustc --version >/dev/null 2>&1; then
+  rustup toolchain install # no argument (rustup 1.28+): the toolchain the file names
+fi
 for component in rustfmt clippy; do
   rustup component list --installed | grep -q "^$component-" || rustup component add "$component"
 done
