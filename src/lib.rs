@@ -26,7 +26,7 @@ pub mod codes;
 pub mod decode;
 pub mod endpoint;
 pub mod error;
-pub mod guard;
+pub mod interval;
 pub mod json;
 pub mod model;
 pub mod plan;

@@ -456,7 +456,7 @@ impl Api {
 
     /// `POST users/create-user-login-token` (platform notes), body `{userid}`: a one-time site
     /// login token for that account. The platform advises at least 5 s between calls
-    /// ([`crate::guard::LOGIN_TOKEN_INTERVAL_MS`]).
+    /// ([`crate::interval::LOGIN_TOKEN_INTERVAL_MS`]).
     pub fn create_login_token(&self, user_id: &str) -> Result<Request<LoginTokenReply>, Error> {
         self.create_login_token_value(&Value::from(user_id))
     }

@@ -612,8 +612,8 @@ fn scheme_and_host_are_normalised_to_lower_case_but_not_the_path() {
     assert_eq!(api.base_url(), "https://school.example.com:8443/App");
     // One spelling of a server, so one create-interval guard key.
     assert_eq!(
-        lpm_client::guard::guard_key(api.base_url(), Some(TOKEN)),
-        lpm_client::guard::guard_key(
+        lpm_client::interval::guard_key(api.base_url(), Some(TOKEN)),
+        lpm_client::interval::guard_key(
             Api::new("https://school.example.com:8443/App")
                 .unwrap()
                 .base_url(),

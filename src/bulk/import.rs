@@ -310,7 +310,7 @@ impl ImportJob {
     }
 
     /// Holds the next create call until `at` (ms) at least: for a create this job does not know
-    /// of, e.g. one the client's interval guard ([`crate::guard::IntervalGuard`]) recorded.
+    /// of, e.g. one the client's interval guard ([`crate::interval::IntervalGuard`]) recorded.
     pub fn hold_until(&mut self, at: u64) {
         let pacer = &mut self.ledger.pacer;
         pacer.not_before = pacer.not_before.max(at);

@@ -86,7 +86,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::guard::CREATE_INTERVAL_MS;
+use crate::interval::CREATE_INTERVAL_MS;
 use crate::plan::MAX_PAGE;
 use crate::validate::{Issue, IssueCode, Lang, Level, PathSegment};
 
@@ -100,7 +100,7 @@ pub use import::{ImportJob, ImportOptions, ImportReport, RowReport};
 pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
 
 /// The contract's interval between two create calls, in whole milliseconds (from
-/// [`crate::guard::CREATE_INTERVAL_MS`]).
+/// [`crate::interval::CREATE_INTERVAL_MS`]).
 pub const DEFAULT_CREATE_INTERVAL_MS: u64 = CREATE_INTERVAL_MS as u64;
 
 /// The most rows one call takes (the contract's 100).

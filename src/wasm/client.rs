@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
 use crate::error::{ConfigError, Error, ValidationError};
-use crate::guard::{
+use crate::interval::{
     guard_key, login_token_key, IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS,
 };
 use crate::json::{self, JsonView, Value};
