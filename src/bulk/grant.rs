@@ -16,7 +16,7 @@ use super::{
 };
 use crate::error::Error;
 use crate::model::AddCoursesInput;
-use crate::plan::{Api, Request};
+use crate::plan::{Planner, Request};
 use crate::reply::AddCoursesReply;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, ValidateOptions};
 
@@ -84,7 +84,7 @@ struct InFlight {
 
 /// A resumable grant of courses to any number of accounts.
 pub struct GrantJob {
-    api: Api,
+    api: Planner,
     opts: GrantOptions,
     courses: Vec<String>,
     ids: Vec<String>,
@@ -111,7 +111,7 @@ fn validate_grant(users: Value, courses: &[String], lang: Lang) -> Vec<Issue> {
 impl GrantJob {
     /// A new grant of `courses` to `users` (account ids).
     pub fn new(
-        api: Api,
+        api: Planner,
         users: Vec<String>,
         courses: Vec<String>,
         options: GrantOptions,
@@ -123,7 +123,7 @@ impl GrantJob {
     /// Refused when the journal is of another input: other accounts at the rows it names, other
     /// courses, another size, another job.
     pub fn resume(
-        api: Api,
+        api: Planner,
         users: Vec<String>,
         courses: Vec<String>,
         options: GrantOptions,
@@ -136,7 +136,7 @@ impl GrantJob {
     /// [`GrantJob::resume`] with raw JSON account ids (non-strings are set aside with their
     /// issues).
     pub fn resume_values(
-        api: Api,
+        api: Planner,
         users: Vec<Value>,
         courses: Vec<String>,
         opts: GrantOptions,

@@ -16,7 +16,7 @@ use super::{
 use crate::codes::{Category, Reason};
 use crate::error::{ApiError, Error};
 use crate::model::{CreateStatus, NewUser, User};
-use crate::plan::{Api, Request};
+use crate::plan::{Planner, Request};
 use crate::reply::{CreateUsersReply, UserReply};
 use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, Report, ValidateOptions};
 
@@ -114,7 +114,7 @@ enum InFlight {
 
 /// A resumable account import. See the module docs for the driving loop and the rules.
 pub struct ImportJob {
-    api: Api,
+    api: Planner,
     opts: ImportOptions,
     slots: Vec<Slot>,
     ledger: Ledger,
@@ -233,7 +233,7 @@ fn check_rows(rows: Vec<Value>, opts: &ImportOptions) -> Vec<Slot> {
 impl ImportJob {
     /// A new import of typed rows.
     pub fn new(
-        api: Api,
+        api: Planner,
         rows: Vec<NewUser>,
         options: ImportOptions,
     ) -> Result<ImportJob, BulkError> {
@@ -243,7 +243,7 @@ impl ImportJob {
     /// A new import of raw JSON rows (a form's or a CSV reader's objects); rows that are not
     /// objects or miss fields are set aside with their issues.
     pub fn from_values(
-        api: Api,
+        api: Planner,
         rows: Vec<Value>,
         options: ImportOptions,
     ) -> Result<ImportJob, BulkError> {
@@ -254,7 +254,7 @@ impl ImportJob {
     /// An empty journal starts afresh. Refused when the journal names rows this input does not
     /// hold as it recorded them, or is another job's.
     pub fn resume(
-        api: Api,
+        api: Planner,
         rows: Vec<NewUser>,
         options: ImportOptions,
         journal: &[Event],
@@ -264,7 +264,7 @@ impl ImportJob {
 
     /// [`ImportJob::resume`] with raw JSON rows.
     pub fn resume_values(
-        api: Api,
+        api: Planner,
         rows: Vec<Value>,
         opts: ImportOptions,
         journal: &[Event],

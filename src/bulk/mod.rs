@@ -53,9 +53,9 @@
 //!
 //! ```
 //! use lpm_client::bulk::{Action, ImportJob, ImportOptions};
-//! use lpm_client::{Api, NewUser};
+//! use lpm_client::{Planner, NewUser};
 //!
-//! let api = Api::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
+//! let api = Planner::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
 //! let rows = vec![NewUser {
 //!     name: "Lan Anh".into(), username: "lananh".into(), email: "lan@example.com".into(),
 //!     password: "secret-123".into(), phone: None, city: None, district: None, street: None,
