@@ -32,7 +32,7 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 
 # cargo-deny, for the test command's license, duplicate-version and source checks (deny.toml).
-# Built once from crates.io (about 7 minutes on 2 cores); skipped when this version is there.
+# Built once from crates.io (about 5 minutes on 2 cores); skipped when this version is there.
 deny_version=0.20.2
 if $want_deny && [ "$(cargo deny --version 2>/dev/null | awk '{print $2}')" != "$deny_version" ]; then
   cargo install --locked cargo-deny --version "$deny_version"
