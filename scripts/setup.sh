@@ -24,8 +24,9 @@ done
 if ! rustc --version >/dev/null 2>&1; then
   rustup toolchain install # no argument (rustup 1.28+): the toolchain the file names
 fi
+installed=$(rustup component list --installed)
 for component in rustfmt clippy; do
-  rustup component list --installed | grep -q "^$component-" || rustup component add "$component"
+  grep -q "^$component-" <<<"$installed" || rustup component add "$component"
 done
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
