@@ -10,12 +10,15 @@ cd "$root"
 step() { printf '\n=== %s\n' "$*"; }
 
 step setup
-bash scripts/setup.sh --browser
+bash scripts/setup.sh --browser --deny
 
 step "rust: fmt, clippy (native and wasm32)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p lpm-client --target wasm32-unknown-unknown -- -D warnings
+
+step "rust: licenses, duplicate versions, sources (deny.toml; advisories need GitHub: not here)"
+cargo deny --workspace check licenses bans sources
 
 step "rust: docs build without a warning"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p lpm-client -p lpm-derive -p lpm-emulator

@@ -1,6 +1,6 @@
 //! Request planning and response decoding, with no I/O (sans-IO).
 //!
-//! [`Api`] turns a typed, validated input into a [`Request`]: method, URL and JSON body. The
+//! [`Planner`] turns a typed, validated input into a [`Request`]: method, URL and JSON body. The
 //! caller sends it however it likes (fetch in the wasm layer, anything in Rust) and hands the
 //! HTTP status and body bytes back to [`Request::decode`], which yields the endpoint's typed
 //! reply or an [`Error`].
@@ -88,17 +88,17 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
 
 /// The planner: base URL, token and options. Cheap to clone.
 #[derive(Clone, Debug)]
-pub struct Api {
+pub struct Planner {
     base: String,
     token: Option<Token>,
     user_path: UserPath,
     strict: bool,
 }
 
-impl Api {
+impl Planner {
     /// A planner for `base_url` (which may carry a path prefix), with no token yet.
-    pub fn new(base_url: &str) -> Result<Api, Error> {
-        Ok(Api {
+    pub fn new(base_url: &str) -> Result<Planner, Error> {
+        Ok(Planner {
             base: normalise_base(base_url)?,
             token: None,
             user_path: UserPath::default(),
@@ -107,20 +107,20 @@ impl Api {
     }
 
     /// Sets the token.
-    pub fn with_token(mut self, token: &str) -> Result<Api, Error> {
+    pub fn with_token(mut self, token: &str) -> Result<Planner, Error> {
         self.token = Some(Token::new(token)?);
         Ok(self)
     }
 
     /// Chooses the get-single-user path spelling.
-    pub fn with_user_path(mut self, user_path: UserPath) -> Api {
+    pub fn with_user_path(mut self, user_path: UserPath) -> Planner {
         self.user_path = user_path;
         self
     }
 
     /// When `true`, platform-level findings (name length, username characters, ...) refuse a
     /// request too; by default only findings the contract makes certain to fail do.
-    pub fn with_strict_platform_rules(mut self, strict: bool) -> Api {
+    pub fn with_strict_platform_rules(mut self, strict: bool) -> Planner {
         self.strict = strict;
         self
     }
@@ -135,7 +135,7 @@ impl Api {
         self.token.as_ref()
     }
 
-    /// Whether platform-level findings refuse a request too ([`Api::with_strict_platform_rules`]).
+    /// Whether platform-level findings refuse a request too ([`Planner::with_strict_platform_rules`]).
     pub fn strict_platform_rules(&self) -> bool {
         self.strict
     }
@@ -227,7 +227,7 @@ impl Api {
         self.create_users_value(&to_value(users))
     }
 
-    /// [`Api::create_users`] from raw JSON (a form's or a JS caller's array).
+    /// [`Planner::create_users`] from raw JSON (a form's or a JS caller's array).
     pub(crate) fn create_users_value(
         &self,
         users: &impl JsonView,
@@ -245,7 +245,7 @@ impl Api {
         )
     }
 
-    /// [`Api::create_users`] of rows, as JSON text, that the bulk engine has already checked one
+    /// [`Planner::create_users`] of rows, as JSON text, that the bulk engine has already checked one
     /// by one and across its whole input (1..=100 of them, no repeat): not validated again.
     pub(crate) fn create_users_checked(
         &self,
@@ -273,7 +273,7 @@ impl Api {
         self.create_user_raw_value(&to_value(user))
     }
 
-    /// [`Api::create_user_raw`] from raw JSON.
+    /// [`Planner::create_user_raw`] from raw JSON.
     pub(crate) fn create_user_raw_value(
         &self,
         user: &impl JsonView,
@@ -293,7 +293,7 @@ impl Api {
         self.get_users_value::<Value>(&start.into(), &limit.into())
     }
 
-    /// [`Api::get_users`] from raw JSON; `null` start or limit means 0 and 100.
+    /// [`Planner::get_users`] from raw JSON; `null` start or limit means 0 and 100.
     pub(crate) fn get_users_value<J: JsonView>(
         &self,
         start: &J,
@@ -314,7 +314,7 @@ impl Api {
         self.get_user_value(&Value::from(id))
     }
 
-    /// [`Api::get_user`] from raw JSON.
+    /// [`Planner::get_user`] from raw JSON.
     pub(crate) fn get_user_value(&self, id: &impl JsonView) -> Result<Request<UserReply>, Error> {
         let endpoint = Endpoint::GetUser;
         let seg = self.id_segment(endpoint, id)?;
@@ -345,7 +345,7 @@ impl Api {
         self.search_user_value(&opt(email), &opt(username))
     }
 
-    /// [`Api::search_user`] from raw JSON (`null` for a parameter not given).
+    /// [`Planner::search_user`] from raw JSON (`null` for a parameter not given).
     pub(crate) fn search_user_value<J: JsonView>(
         &self,
         email: &J,
@@ -372,7 +372,7 @@ impl Api {
         self.get_course_value(&Value::from(id))
     }
 
-    /// [`Api::get_course`] from raw JSON.
+    /// [`Planner::get_course`] from raw JSON.
     pub(crate) fn get_course_value(
         &self,
         id: &impl JsonView,
@@ -392,7 +392,7 @@ impl Api {
         self.get_courses_value::<Value>(&start.into(), &limit.into())
     }
 
-    /// [`Api::get_courses`] from raw JSON; `null` start or limit means 0 and 100.
+    /// [`Planner::get_courses`] from raw JSON; `null` start or limit means 0 and 100.
     pub(crate) fn get_courses_value<J: JsonView>(
         &self,
         start: &J,
@@ -413,7 +413,7 @@ impl Api {
         self.search_courses_value(&Value::from(title))
     }
 
-    /// [`Api::search_courses`] from raw JSON.
+    /// [`Planner::search_courses`] from raw JSON.
     pub(crate) fn search_courses_value(
         &self,
         title: &impl JsonView,
@@ -438,7 +438,7 @@ impl Api {
         )
     }
 
-    /// [`Api::add_courses_to_users`] of ids the bulk engine has already checked one by one and
+    /// [`Planner::add_courses_to_users`] of ids the bulk engine has already checked one by one and
     /// across its input (1..=100 accounts, no repeat; a usable course list): not validated again.
     pub(crate) fn add_courses_checked(
         &self,
@@ -466,7 +466,7 @@ impl Api {
         )
     }
 
-    /// [`Api::add_courses_to_users`] from raw JSON.
+    /// [`Planner::add_courses_to_users`] from raw JSON.
     pub(crate) fn add_courses_to_users_value<J: JsonView>(
         &self,
         users: &J,
@@ -491,7 +491,7 @@ impl Api {
         self.login_value(&Value::from(email), &Value::from(password))
     }
 
-    /// [`Api::login`] from raw JSON.
+    /// [`Planner::login`] from raw JSON.
     pub(crate) fn login_value<J: JsonView>(
         &self,
         email: &J,
@@ -511,12 +511,12 @@ impl Api {
 
     /// `POST users/create-user-login-token` (platform notes), body `{userid}`: a one-time site
     /// login token for that account. The platform advises at least 5 s between calls
-    /// ([`crate::guard::LOGIN_TOKEN_INTERVAL_MS`]).
+    /// ([`crate::interval::LOGIN_TOKEN_INTERVAL_MS`]).
     pub fn create_login_token(&self, user_id: &str) -> Result<Request<LoginTokenReply>, Error> {
         self.create_login_token_value(&Value::from(user_id))
     }
 
-    /// [`Api::create_login_token`] from raw JSON.
+    /// [`Planner::create_login_token`] from raw JSON.
     pub(crate) fn create_login_token_value(
         &self,
         user_id: &impl JsonView,
@@ -641,7 +641,7 @@ mod tests {
 
     #[test]
     fn raw_json_planning_reports_wrong_types_with_their_path() {
-        let api = Api::new("https://x.example")
+        let api = Planner::new("https://x.example")
             .unwrap()
             .with_token("t0k3n-0123")
             .unwrap();

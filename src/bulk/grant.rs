@@ -16,7 +16,7 @@ use super::{
 };
 use crate::error::Error;
 use crate::json::{JsonView, Kind};
-use crate::plan::{Api, Request};
+use crate::plan::{Planner, Request};
 use crate::reply::AddCoursesReply;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, ValidateOptions};
 
@@ -84,7 +84,7 @@ struct InFlight {
 
 /// A resumable grant of courses to any number of accounts.
 pub struct GrantJob {
-    api: Api,
+    api: Planner,
     opts: GrantOptions,
     courses: Vec<String>,
     ids: Vec<String>,
@@ -95,7 +95,7 @@ pub struct GrantJob {
 }
 
 /// The one call into validation for a grant: the contract-level findings of the account list
-/// and the course list (the limit of 100 accounts a call does not apply: the job chunks).
+/// and the course list.
 fn validate_grant<J: JsonView>(users: &J, courses: &J, lang: Lang) -> Vec<Issue> {
     let opts = ValidateOptions {
         lang,
@@ -104,7 +104,13 @@ fn validate_grant<J: JsonView>(users: &J, courses: &J, lang: Lang) -> Vec<Issue>
     validate::validate_add_courses(users, courses, opts)
         .issues
         .into_iter()
-        .filter(|i| i.level == Level::Contract && i.code != IssueCode::TooMany)
+        .filter(|i| i.level == Level::Contract)
+        // The job chunks any number of accounts, none included (an empty report).
+        .filter(|i| {
+            !(i.path.len() == 1
+                && matches!(i.code, IssueCode::TooMany | IssueCode::Empty)
+                && matches!(i.path.first(), Some(PathSegment::Key(k)) if k == "users"))
+        })
         .collect()
 }
 
@@ -130,7 +136,7 @@ fn list_issues(issues: &[Issue], name: &str, present: bool, lang: Lang) -> Vec<I
 impl GrantJob {
     /// A new grant of `courses` to `users` (account ids).
     pub fn new(
-        api: Api,
+        api: Planner,
         users: Vec<String>,
         courses: Vec<String>,
         options: GrantOptions,
@@ -142,7 +148,7 @@ impl GrantJob {
     /// Refused when the journal is of another input: other accounts at the rows it names, other
     /// courses, another size, another job.
     pub fn resume(
-        api: Api,
+        api: Planner,
         users: Vec<String>,
         courses: Vec<String>,
         options: GrantOptions,
@@ -155,7 +161,7 @@ impl GrantJob {
     /// [`GrantJob::resume`] with raw JSON account ids (non-strings are set aside with their
     /// issues).
     pub fn resume_values(
-        api: Api,
+        api: Planner,
         users: Vec<serde_json::Value>,
         courses: Vec<String>,
         opts: GrantOptions,
@@ -169,7 +175,7 @@ impl GrantJob {
     /// ([`JsonView`]). Accounts with issues are set aside; a course list or an account list
     /// that cannot be used at all refuses the job ([`BulkError::Input`]).
     pub fn resume_input<J: JsonView>(
-        api: Api,
+        api: Planner,
         input: &J,
         opts: GrantOptions,
         journal: &[Event],

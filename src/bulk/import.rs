@@ -17,7 +17,7 @@ use crate::codes::{Category, Reason};
 use crate::error::{ApiError, Error};
 use crate::json::{self, JsonView};
 use crate::model::{CreateStatus, NewUser};
-use crate::plan::{Api, Request};
+use crate::plan::{Planner, Request};
 use crate::reply::{CreateUsersReply, UserReply};
 use crate::text::fold;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
@@ -117,7 +117,7 @@ enum InFlight {
 
 /// A resumable account import. See the module docs for the driving loop and the rules.
 pub struct ImportJob {
-    api: Api,
+    api: Planner,
     opts: ImportOptions,
     slots: Vec<Slot>,
     ledger: Ledger,
@@ -233,7 +233,7 @@ fn check_rows<J: JsonView>(rows: &[J], opts: &ImportOptions) -> Vec<Slot> {
 impl ImportJob {
     /// A new import of typed rows.
     pub fn new(
-        api: Api,
+        api: Planner,
         rows: Vec<NewUser>,
         options: ImportOptions,
     ) -> Result<ImportJob, BulkError> {
@@ -243,7 +243,7 @@ impl ImportJob {
     /// A new import of raw JSON rows (a form's or a CSV reader's objects); rows that are not
     /// objects or miss fields are set aside with their issues.
     pub fn from_values(
-        api: Api,
+        api: Planner,
         rows: Vec<serde_json::Value>,
         options: ImportOptions,
     ) -> Result<ImportJob, BulkError> {
@@ -254,7 +254,7 @@ impl ImportJob {
     /// An empty journal starts afresh. Refused when the journal names rows this input does not
     /// hold as it recorded them, or is another job's.
     pub fn resume(
-        api: Api,
+        api: Planner,
         rows: Vec<NewUser>,
         options: ImportOptions,
         journal: &[Event],
@@ -265,7 +265,7 @@ impl ImportJob {
 
     /// [`ImportJob::resume`] with raw JSON rows.
     pub fn resume_values(
-        api: Api,
+        api: Planner,
         rows: Vec<serde_json::Value>,
         options: ImportOptions,
         journal: &[Event],
@@ -276,7 +276,7 @@ impl ImportJob {
     /// [`ImportJob::resume`] with rows in any JSON representation ([`JsonView`]): the rows are
     /// read once, kept as JSON text, and the input can be dropped.
     pub fn resume_rows<J: JsonView>(
-        api: Api,
+        api: Planner,
         rows: &[J],
         mut opts: ImportOptions,
         journal: &[Event],
@@ -325,7 +325,7 @@ impl ImportJob {
     }
 
     /// Holds the next create call until `at` (ms) at least: for a create this job does not know
-    /// of, e.g. one the client's interval guard ([`crate::guard::IntervalGuard`]) recorded.
+    /// of, e.g. one the client's interval guard ([`crate::interval::IntervalGuard`]) recorded.
     pub fn hold_until(&mut self, at: u64) {
         let pacer = &mut self.ledger.pacer;
         pacer.not_before = pacer.not_before.max(at);

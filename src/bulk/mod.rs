@@ -53,9 +53,9 @@
 //!
 //! ```
 //! use lpm_client::bulk::{Action, ImportJob, ImportOptions};
-//! use lpm_client::{Api, NewUser};
+//! use lpm_client::{Planner, NewUser};
 //!
-//! let api = Api::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
+//! let api = Planner::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
 //! let rows = vec![NewUser {
 //!     name: "Lan Anh".into(), username: "lananh".into(), email: "lan@example.com".into(),
 //!     password: "secret-123".into(), phone: None, city: None, district: None, street: None,
@@ -86,7 +86,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::guard::CREATE_INTERVAL_MS;
+use crate::interval::CREATE_INTERVAL_MS;
 use crate::plan::MAX_PAGE;
 use crate::validate::{Issue, IssueCode, Lang, Level, PathSegment};
 
@@ -102,7 +102,7 @@ pub use import::{ImportJob, ImportOptions, ImportReport, RowReport};
 pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
 
 /// The contract's interval between two create calls, in whole milliseconds (from
-/// [`crate::guard::CREATE_INTERVAL_MS`]).
+/// [`crate::interval::CREATE_INTERVAL_MS`]).
 pub const DEFAULT_CREATE_INTERVAL_MS: u64 = CREATE_INTERVAL_MS as u64;
 
 /// The most rows one call takes (the contract's 100).

@@ -9,11 +9,11 @@ use wasm_bindgen::prelude::*;
 use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
 use crate::error::{ConfigError, Error, ValidationError};
-use crate::guard::{
+use crate::interval::{
     guard_key, login_token_key, IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS,
 };
 use crate::json::{self, JsonView, Value};
-use crate::plan::{Api, Request, UserPath};
+use crate::plan::{Planner, Request, UserPath};
 use crate::reply::Reply;
 use crate::secret::Token;
 use crate::validate::{self, ValidateOptions};
@@ -157,7 +157,7 @@ export interface SearchUserParams {
 
 #[derive(Clone)]
 pub(super) struct Settings {
-    pub(super) api: Api,
+    pub(super) api: Planner,
     pub(super) timeout_ms: f64,
     pub(super) max_retries: u32,
     retry_delay_ms: f64,
@@ -272,7 +272,7 @@ fn parse_options(options: &JsValue) -> Result<Settings, Error> {
     let base = get(options, "baseUrl")
         .as_string()
         .ok_or(option_error("baseUrl", "a string"))?;
-    let mut api = Api::new(&base)?;
+    let mut api = Planner::new(&base)?;
     let token = get(options, "token");
     if !token.is_undefined() && !token.is_null() {
         api = api.with_token(&token.as_string().ok_or(option_error("token", "a string"))?)?;
@@ -533,7 +533,7 @@ impl Core {
     fn call<R, P>(&self, per: &PerCall, plan: P) -> Result<Pending, JsValue>
     where
         R: Reply + 'static,
-        P: FnOnce(&Api) -> Result<Request<R>, Error>,
+        P: FnOnce(&Planner) -> Result<Request<R>, Error>,
     {
         plan(&self.inner.api)
             .map(|req| self.pending(req, per))
