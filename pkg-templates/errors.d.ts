@@ -1,5 +1,7 @@
 import type {
   ApiErrorInfo,
+  GrantReport,
+  ImportReport,
   ConfigErrorInfo,
   DecodeErrorInfo,
   Endpoint,
