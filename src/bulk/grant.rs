@@ -302,7 +302,6 @@ impl GrantJob {
                 .pending
                 .iter()
                 .take(self.opts.chunk_size)
-                .copied()
                 .collect();
             let users: Vec<&str> = rows.iter().map(|&r| self.ids[r].as_str()).collect();
             // The ids were checked one by one and across the input when the job was set up.

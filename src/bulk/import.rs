@@ -364,7 +364,8 @@ impl ImportJob {
                 return Action::Done(self.report());
             }
             // Every doubt is resolved before anything is sent again.
-            if let Some(&row) = self.ledger.in_doubt.iter().next() {
+            let first_in_doubt = self.ledger.in_doubt.iter().next();
+            if let Some(row) = first_in_doubt {
                 if now < self.lookup_not_before {
                     return Action::Wait {
                         until: self.lookup_not_before,
@@ -411,13 +412,7 @@ impl ImportJob {
     }
 
     fn plan_chunk(&mut self, now: u64) {
-        let rows: Vec<usize> = self
-            .ledger
-            .pending
-            .iter()
-            .take(self.chunk_size())
-            .copied()
-            .collect();
+        let rows: Vec<usize> = self.ledger.pending.iter().take(self.chunk_size()).collect();
         let texts: Vec<&str> = rows.iter().map(|&r| self.slots[r].json.as_str()).collect();
         match self.api.create_users_checked(&texts) {
             Ok(request) => {

@@ -2,7 +2,7 @@
 //! the one function that applies an event, live and on replay, so a resumed job is in the state
 //! the interrupted one was in.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use super::journal::{DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
 use super::num;
@@ -36,6 +36,76 @@ pub(super) struct Tally {
     pub set_aside: usize,
     pub unresolved: usize,
     pub remaining: usize,
+}
+
+/// A set of row indices in ascending order: one bit a row (a `BTreeSet` costs the wasm ~7 KB).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Rows {
+    bits: Vec<u64>,
+    len: usize,
+}
+
+impl Rows {
+    /// Adds `row`; `false` when it was there.
+    pub fn insert(&mut self, row: usize) -> bool {
+        let (w, bit) = (row / 64, 1u64 << (row % 64));
+        if self.bits.len() <= w {
+            self.bits.resize(w + 1, 0);
+        }
+        let new = self.bits[w] & bit == 0;
+        self.bits[w] |= bit;
+        self.len += usize::from(new);
+        new
+    }
+
+    /// Removes `row`; `false` when it was not there.
+    pub fn remove(&mut self, row: &usize) -> bool {
+        let had = self.contains(row);
+        if had {
+            self.bits[row / 64] &= !(1u64 << (row % 64));
+            self.len -= 1;
+        }
+        had
+    }
+
+    pub fn contains(&self, row: &usize) -> bool {
+        self.bits
+            .get(row / 64)
+            .is_some_and(|w| w & (1u64 << (row % 64)) != 0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The rows, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            core::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(w * 64 + bit)
+            })
+        })
+    }
+}
+
+impl FromIterator<usize> for Rows {
+    fn from_iter<I: IntoIterator<Item = usize>>(iter: I) -> Rows {
+        let mut rows = Rows::default();
+        for r in iter {
+            rows.insert(r);
+        }
+        rows
+    }
 }
 
 /// When chunks may go: the last send time and the interval.
@@ -76,10 +146,10 @@ pub(super) struct Ledger {
     /// A grant sends rows in doubt again; an import looks them up.
     resend_in_doubt: bool,
     pub states: Vec<State>,
-    pub pending: BTreeSet<usize>,
-    pub in_doubt: BTreeSet<usize>,
+    pub pending: Rows,
+    pub in_doubt: Rows,
     /// Rows an earlier send of which was in doubt: they may exist already.
-    pub doubted: BTreeSet<usize>,
+    pub doubted: Rows,
     next_chunk: u32,
     /// The last planned chunk and its rows.
     last_chunk: Option<(u32, Vec<usize>)>,
@@ -123,8 +193,8 @@ impl Ledger {
             resend_in_doubt,
             states,
             pending,
-            in_doubt: BTreeSet::new(),
-            doubted: BTreeSet::new(),
+            in_doubt: Rows::default(),
+            doubted: Rows::default(),
             next_chunk: 0,
             last_chunk: None,
             pacer: Pacer {
@@ -516,6 +586,28 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_behave_as_a_btreeset_of_indices() {
+        use std::collections::BTreeSet;
+        // A fixed walk of inserts and removes over a range crossing several words.
+        let mut ours = Rows::default();
+        let mut reference = BTreeSet::new();
+        let mut x: u64 = 7;
+        for _ in 0..5000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let row = (x >> 33) as usize % 300;
+            if x & 1 == 0 {
+                assert_eq!(ours.insert(row), reference.insert(row));
+            } else {
+                assert_eq!(ours.remove(&row), reference.remove(&row));
+            }
+            assert_eq!(ours.len(), reference.len());
+            assert_eq!(ours.contains(&row), reference.contains(&row));
+        }
+        assert!(ours.iter().eq(reference.iter().copied()));
+        assert_eq!(ours.is_empty(), reference.is_empty());
+    }
 
     fn key(row: usize) -> PlannedRow {
         PlannedRow {
