@@ -7,15 +7,17 @@ import { fromThrown, internalError, makeError } from './errors.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
 
-/** The bulk driver (`bulk.js`), shipped with the engines in lpm-client-bulk only (they cost the
- * wasm ~35 KB gzip, more than a form or dashboard page should load); loaded on first use. */
-let bulkDriver;
-async function loadBulk(core, name) {
-  if (typeof core.bulkJob !== 'function') {
+// The bulk driver: in lpm-client-bulk, with the engines (they cost the wasm ~35 KB gzip, more
+// than a form or dashboard page should load); in lpm-client a stub (bulk-lean.js) that says so.
+// A static import, so that bundlers see one module graph in both packages.
+import * as bulkDriver from './bulk.js';
+
+/** The bulk driver, or the ConfigError of a client without the engines. */
+function loadBulk(core, name) {
+  if (typeof core.bulkJob !== 'function' || !bulkDriver.runJob) {
     const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
     throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
   }
-  bulkDriver ??= import('./bulk.js');
   return bulkDriver;
 }
 
@@ -602,7 +604,7 @@ export class Client {
   }
 
   async #bulk(kind, name, input, options) {
-    const { bulkOptions, loadJournal, runJob } = await loadBulk(this.#core, name);
+    const { bulkOptions, loadJournal, runJob } = loadBulk(this.#core, name);
     const { journal, onProgress, signal, engine } = bulkOptions(options);
     const text = toJson(engine);
     if (text === undefined) throw configError('options', 'an object of JSON values');

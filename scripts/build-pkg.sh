@@ -35,17 +35,14 @@ version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 sed -e "s/__VERSION__/$version/" -e "s/\"name\": \"lpm-client\"/\"name\": \"$name\"/" \
   pkg-templates/package.json > "$out/package.json"
 cp pkg-templates/*.js pkg-templates/*.d.ts pkg-templates/README.md "$out/"
-# The bulk driver only where the engines are.
-if [ "$flavour" = bulk ]; then
-  node -e 'const f=process.argv[1],p=JSON.parse(require("fs").readFileSync(f));p.files.push("bulk.js");require("fs").writeFileSync(f,JSON.stringify(p,null,2)+"\n")' "$out/package.json"
-else
-  rm "$out/bulk.js"
-fi
+# The bulk driver where the engines are; a stub that says where they are in lpm-client.
+[ "$flavour" = bulk ] || mv "$out/bulk-lean.js" "$out/bulk.js"
+rm -f "$out/bulk-lean.js"
 cp LICENSE CHANGELOG.md "$out/"
 
 # The shipped JS is minified (error classes name themselves; Client has a static name): comments are for
 # the repository, not for every user's bundle. The .d.ts files keep the documentation.
-for js in lib.js errors.js journal.js file-store.js wasm/lpm_client.js $([ "$flavour" = bulk ] && echo bulk.js); do
+for js in lib.js errors.js journal.js bulk.js file-store.js wasm/lpm_client.js; do
   "$root/node_modules/.bin/esbuild" "$out/$js" --minify --format=esm \
     --log-level=warning --allow-overwrite --outfile="$out/$js"
 done
