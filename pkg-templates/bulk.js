@@ -36,7 +36,7 @@ function sleep(ms, signal) {
 }
 
 /** Checks a bulk call's driver options; the rest are the engine's (`chunkSize`, `lang`, ...). */
-export function bulkOptions(options) {
+function bulkOptions(options) {
   if (options !== undefined && (options === null || typeof options !== 'object')) {
     throw makeError('config', 'option `options` must be an object', { problem: 'option', option: 'options', expected: 'an object' });
   }
@@ -51,7 +51,7 @@ export function bulkOptions(options) {
 }
 
 /** The events a journal holds, as the JSON text the core reads. */
-export async function loadJournal(journal) {
+async function loadJournal(journal) {
   let events;
   try {
     events = await journal.load();
@@ -67,7 +67,7 @@ export async function loadJournal(journal) {
  * create go (ms, NaN: now); `io.send(signal)` sends the request the job handed out and resolves
  * `{status, body}` or rejects with the package's error. Frees the job.
  */
-export async function runJob(job, io, { journal, onProgress, signal }, name) {
+async function runJob(job, io, { journal, onProgress, signal }, name) {
   const tell = () => {
     for (let p = job.progress(); p !== undefined; p = job.progress()) {
       if (onProgress === undefined) continue;
@@ -133,4 +133,50 @@ export async function runJob(job, io, { journal, onProgress, signal }, name) {
   } finally {
     job.free();
   }
+}
+
+/**
+ * `client.importUsers` (`kind` import) and `client.grantCourses` (grant): `m` is the client's
+ * machinery (its core, settings, `run` of one call, the interval store's helpers).
+ */
+export async function bulk(m, kind, name, input, options) {
+  const { journal, onProgress, signal, engine } = bulkOptions(options);
+  const text = m.toJson(engine);
+  if (text === undefined) throw m.configError('options', 'an object of JSON values');
+  const loaded = await loadJournal(journal);
+  const job = m.guard(() => m.core.bulkJob(kind, m.toJson(input) ?? '', text, loaded));
+  const { cfg, core } = m;
+  const key = core.guardKey;
+  const io = {
+    // When the client's interval store lets the next create go (it also knows of creates made
+    // outside this job).
+    hold: async () => {
+      if (kind !== 'import') return Number.NaN;
+      let last;
+      try {
+        last = await m.lastSent(cfg.store, key);
+      } catch (e) {
+        throw m.storeError('get', e, String);
+      }
+      return core.nextCreateAllowedAt(Date.now(), last);
+    },
+    send: async (sig) => {
+      const pending = m.guard(() => core.bulkRequest(job));
+      if (pending === undefined) throw m.internalError(new Error('no request is ready'));
+      if (kind === 'import' && pending.describe().endpoint === 'create-multi-user') {
+        // The client's other creates keep the interval from this one (in this realm and the
+        // store); a store that fails stops the job before the create leaves.
+        const now = Date.now();
+        m.seen.set(key, now);
+        try {
+          if (cfg.store) await cfg.store.set(key, now);
+        } catch (e) {
+          pending.free();
+          throw m.storeError('set', e, String);
+        }
+      }
+      return m.run(cfg, () => pending, { signal: sig }, m.ANSWER);
+    },
+  };
+  return runJob(job, io, { journal, onProgress, signal }, name);
 }

@@ -14,7 +14,7 @@ import * as bulkDriver from './bulk.js';
 
 /** The bulk driver, or the ConfigError of a client without the engines. */
 function loadBulk(core, name) {
-  if (typeof core.bulkJob !== 'function' || !bulkDriver.runJob) {
+  if (typeof core.bulkJob !== 'function' || !bulkDriver.bulk) {
     const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
     throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
   }
@@ -604,46 +604,9 @@ export class Client {
   }
 
   async #bulk(kind, name, input, options) {
-    const { bulkOptions, loadJournal, runJob } = loadBulk(this.#core, name);
-    const { journal, onProgress, signal, engine } = bulkOptions(options);
-    const text = toJson(engine);
-    if (text === undefined) throw configError('options', 'an object of JSON values');
-    const loaded = await loadJournal(journal);
-    const job = core(() => this.#core.bulkJob(kind, toJson(input) ?? '', text, loaded));
-    const cfg = this.#cfg;
-    const key = this.#core.guardKey;
-    const io = {
-      // When the client's interval store lets the next create go (it also knows of creates
-      // made outside this job).
-      hold: async () => {
-        if (kind !== 'import') return Number.NaN;
-        let last;
-        try {
-          last = await lastSent(cfg.store, key);
-        } catch (e) {
-          throw storeError('get', e, String);
-        }
-        return this.#core.nextCreateAllowedAt(Date.now(), last);
-      },
-      send: async (sig) => {
-        const pending = core(() => this.#core.bulkRequest(job));
-        if (pending === undefined) throw internalError(new Error('no request is ready'));
-        if (kind === 'import' && pending.describe().endpoint === 'create-multi-user') {
-          // The client's other creates keep the interval from this one (in this realm and the
-          // store); a store that fails stops the job before the create leaves.
-          const now = Date.now();
-          seen.set(key, now);
-          try {
-            if (cfg.store) await cfg.store.set(key, now);
-          } catch (e) {
-            pending.free();
-            throw storeError('set', e, String);
-          }
-        }
-        return run(cfg, () => pending, { signal: sig }, ANSWER);
-      },
-    };
-    return runJob(job, io, { journal, onProgress, signal }, name);
+    // What of this client the bulk driver uses: its core and settings, and the call machinery.
+    const machinery = { core: this.#core, cfg: this.#cfg, run, ANSWER, lastSent, seen, storeError, toJson, configError, internalError, guard: core };
+    return loadBulk(this.#core, name).bulk(machinery, kind, name, input, options);
   }
 
   /** Every account, page by page with the largest allowed limit. */
