@@ -1,6 +1,6 @@
-// The package's error classes. The wasm core throws plain data `{lpmKind, message, data}`;
-// `fromThrown` makes it an instance of the class of its kind, so callers can test errors with
-// `instanceof`. Messages come from the Rust side, which never puts the token in them.
+// The package's error classes. The wasm core throws plain data `{lpmKind, message, data}` (as
+// JSON text); `fromThrown` makes it an instance of the class of its kind, so callers can test
+// errors with `instanceof`. Messages come from the Rust side, which never puts the token in them.
 
 const RESERVED = new Set(['message', 'cause', 'name', 'stack']);
 
@@ -84,6 +84,8 @@ export function makeError(kind, message, data, cause) {
  * which holds no data); the message is made here, as the trapped core cannot be asked. Anything
  * else (what a caller's getter threw) is passed on as it is. */
 export function fromThrown(thrown, cause) {
+  // The core throws its data as JSON text; nothing else the wasm runs throws a string.
+  if (typeof thrown === 'string') thrown = JSON.parse(thrown);
   if (thrown && typeof thrown === 'object' && typeof thrown.lpmKind === 'string') {
     return makeError(thrown.lpmKind, thrown.message, thrown.data, cause);
   }

@@ -161,6 +161,19 @@ impl Api {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<Request<R>, Error> {
+        self.untyped(endpoint, path, query, body).map(Request::cast)
+    }
+
+    /// [`Api::request`] without the reply type: one copy of the code serves every endpoint
+    /// (a generic copy per reply cost the wasm about 0.5 KB each).
+    #[inline(never)]
+    fn untyped(
+        &self,
+        endpoint: Endpoint,
+        path: &str,
+        query: &[(&str, &str)],
+        body: Option<String>,
+    ) -> Result<Request<()>, Error> {
         let mut url = [&self.base, API_PREFIX, "/", path].concat();
         let mut sep = '?';
         if endpoint != Endpoint::Login {
@@ -537,6 +550,17 @@ impl<R> core::fmt::Debug for Request<R> {
 }
 
 impl<R> Request<R> {
+    /// The same request, typed by another reply.
+    pub(crate) fn cast<S>(self) -> Request<S> {
+        Request {
+            endpoint: self.endpoint,
+            url: self.url,
+            body: self.body,
+            secret: self.secret,
+            _reply: PhantomData,
+        }
+    }
+
     /// The endpoint.
     pub fn endpoint(&self) -> Endpoint {
         self.endpoint

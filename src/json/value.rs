@@ -78,6 +78,54 @@ fn value<'a>(s: &mut Scanner<'a>, depth: u32) -> Result<Value<'a>, Syntax> {
 }
 
 impl Value<'_> {
+    /// The number a literal holds, without the float parser (which would cost the wasm several
+    /// KB): exact for integers and, by Clinger's fast path, for up to 15 significant digits
+    /// scaled by at most 10^22 (every number an option is likely to be); else within an ulp or
+    /// two. For option values written by `JSON.stringify`, never for data.
+    pub fn as_f64(&self) -> Option<f64> {
+        let Value::Num(text) = self else {
+            return None;
+        };
+        let (negative, body) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, *text),
+        };
+        let (mantissa, exp) = match body.find(['e', 'E']) {
+            Some(i) => (body.get(..i)?, body.get(i + 1..)?.trim_start_matches('+')),
+            None => (body, "0"),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let mut m = 0f64;
+        for b in int.bytes().chain(frac.bytes()) {
+            m = m * 10.0 + f64::from(b - b'0');
+        }
+        let exp = match exp.strip_prefix('-') {
+            Some(e) => -(super::parse_u64(e.as_bytes())?.min(400) as i32),
+            None => super::parse_u64(exp.as_bytes())?.min(400) as i32,
+        } - frac.len() as i32;
+        let mut scale = 1f64;
+        for _ in 0..exp.unsigned_abs() {
+            scale *= 10.0;
+        }
+        let n = if exp < 0 { m / scale } else { m * scale };
+        Some(if negative { -n } else { n })
+    }
+
+    /// JavaScript's truthiness of the value the JSON was written from (`0`, `""`, `false`,
+    /// `null` are false).
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Num(n) => n
+                .bytes()
+                .take_while(|&b| b != b'e' && b != b'E')
+                .any(|b| (b'1'..=b'9').contains(&b)),
+            Value::Str(s) => !s.is_empty(),
+            Value::Arr(_) | Value::Obj(_) => true,
+        }
+    }
+
     /// Appends the value as JSON text (numbers as they were written).
     pub fn write(&self, out: &mut String) {
         match self {
@@ -257,13 +305,15 @@ fn literal_integer(text: &str) -> Option<i128> {
     if kept.len() + zeros > 16 {
         return None;
     }
-    let mut n: i128 = 0;
+    // At most 16 digits: u64 arithmetic (i128's costs the wasm its multiplication routine).
+    let mut n: u64 = 0;
     for &b in kept {
-        n = n * 10 + i128::from(b - b'0');
+        n = n * 10 + u64::from(b - b'0');
     }
     for _ in 0..zeros {
         n *= 10;
     }
+    let n = i128::from(n);
     (n <= F64_EXACT).then(|| sign(n))
 }
 
@@ -330,6 +380,48 @@ mod tests {
         ] {
             let v = parse(text).unwrap();
             assert_eq!(v.as_integer(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn numbers_as_written_by_json_stringify_read_exactly() {
+        for n in [
+            0.0,
+            1.0,
+            1.5,
+            0.1,
+            30_000.0,
+            2.5e-3,
+            1e21,
+            123_456.789,
+            -7.25,
+        ] {
+            // Rust's shortest round-trip form, as JSON.stringify writes (exponent aside).
+            let text = format!("{n:?}").replace("e", "e+").replace("e+-", "e-");
+            let v = parse(&text).unwrap();
+            assert_eq!(v.as_f64(), Some(n), "{text}");
+        }
+        // Beyond the fast path: within an ulp or two.
+        let far = parse("1e300").unwrap().as_f64().unwrap();
+        assert!((far / 1e300 - 1.0).abs() < 1e-15, "{far}");
+        assert_eq!(parse("\"1\"").unwrap().as_f64(), None);
+    }
+
+    #[test]
+    fn truthiness_is_javascripts() {
+        for (text, want) in [
+            ("null", false),
+            ("false", false),
+            ("true", true),
+            ("0", false),
+            ("-0.0e5", false),
+            ("0.5", true),
+            ("\"\"", false),
+            ("\"0\"", true),
+            ("[]", true),
+            ("{}", true),
+        ] {
+            assert_eq!(parse(text).unwrap().truthy(), want, "{text}");
         }
     }
 

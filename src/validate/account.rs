@@ -143,7 +143,9 @@ pub(super) fn check_item<'a, J: JsonView>(
     }
 
     // Keys the contract does not list: likely typos (`usename`, `Email`).
-    for k in item.keys() {
+    // (By reference: a by-value iterator of `&str` brings the wasm a `Debug`-formatted assert.)
+    let keys = item.keys();
+    for &k in &keys {
         if !REQUIRED_FIELDS.contains(&k) && !OPTIONAL_FIELDS.contains(&k) {
             sink.push(
                 at(prefix, key(k)),

@@ -119,9 +119,8 @@ impl<K: Ord> FirstSeen<K> {
             .enumerate()
             .filter_map(|(i, k)| Some((k?, i)))
             .collect();
-        // (key, index) pairs are distinct, so an unstable sort orders them the same; it is also
-        // the smaller code.
-        firsts.sort_unstable();
+        // (key, index) pairs are distinct, so any sort orders them the same.
+        heap_sort(&mut firsts);
         firsts.dedup_by(|later, earlier| later.0 == earlier.0);
         FirstSeen { firsts }
     }
@@ -131,5 +130,52 @@ impl<K: Ord> FirstSeen<K> {
         let at = self.firsts.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
         let first = self.firsts[at].1;
         (first < i).then_some(first)
+    }
+}
+
+/// Sorts in place in O(n log n): a heap sort, about 0.3 KB of wasm where `sort_unstable` (a
+/// pattern-defeating quicksort with its small-sort networks) costs about 3.7 KB.
+fn heap_sort<T: Ord>(v: &mut [T]) {
+    let n = v.len();
+    for i in (0..n / 2).rev() {
+        sift_down(v, i, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift_down(v, 0, end);
+    }
+}
+
+/// Moves `v[root]` down the max-heap `v[..end]` to its place.
+fn sift_down<T: Ord>(v: &mut [T], mut root: usize, end: usize) {
+    loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            return;
+        }
+        if child + 1 < end && v[child] < v[child + 1] {
+            child += 1;
+        }
+        if v[root] >= v[child] {
+            return;
+        }
+        v.swap(root, child);
+        root = child;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::heap_sort;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn heap_sort_sorts_like_the_standard_sort(mut v in proptest::collection::vec((0u8..20, 0usize..1000), 0..200)) {
+            let mut want = v.clone();
+            want.sort();
+            heap_sort(&mut v);
+            prop_assert_eq!(v, want);
+        }
     }
 }

@@ -19,7 +19,6 @@ use crate::secret::Token;
 use crate::validate::{self, ValidateOptions};
 use crate::Endpoint;
 
-use super::convert::{get, json_text, to_js};
 use super::errors::Failure;
 use super::validators::not_json;
 
@@ -213,42 +212,51 @@ fn option_error(name: &'static str, expected: &'static str) -> Error {
     })
 }
 
+/// What the JS writes for a function in an options object (`optionsJson` in lib.js).
+const FUNCTION: &str = "\u{0}function";
+
+/// An options object as the JS wrote it (`optionsJson` in lib.js: functions as [`FUNCTION`],
+/// NaN and the infinities as `null`); `null` when the text is not JSON.
+fn options_tree(text: &str) -> Value<'_> {
+    json::parse(text).unwrap_or(Value::Null)
+}
+
 /// A non-negative finite number option, `default` when absent.
 fn number(
-    obj: &JsValue,
+    obj: &Value<'_>,
     name: &'static str,
     default: f64,
     expected: &'static str,
 ) -> Result<f64, Error> {
-    let v = get(obj, name);
-    if v.is_undefined() {
-        return Ok(default);
+    match obj.get(name) {
+        None => Ok(default),
+        Some(v) => v
+            .as_f64()
+            .filter(|n| n.is_finite() && *n >= 0.0)
+            .ok_or(option_error(name, expected)),
     }
-    v.as_f64()
-        .filter(|n| n.is_finite() && *n >= 0.0)
-        .ok_or(option_error(name, expected))
 }
 
 /// An interval guard's options `{guard, intervalMs}` under `names.0` (names: the option and its
 /// two members, as errors name them).
 fn interval_option(
-    options: &JsValue,
+    options: &Value<'_>,
     names: (&'static str, &'static str, &'static str),
     default_ms: f64,
 ) -> Result<(GuardMode, f64), Error> {
-    let interval = get(options, names.0);
-    if !(interval.is_undefined() || interval.is_object()) {
+    let none = Value::Obj(Vec::new());
+    let interval = options.get(names.0).unwrap_or(&none);
+    if !interval.is_object() {
         return Err(option_error(names.0, "an object"));
     }
-    let guard = match get(&interval, "guard").as_string().as_deref() {
-        None if get(&interval, "guard").is_undefined() => GuardMode::Reject,
-        Some("reject") => GuardMode::Reject,
-        Some("wait") => GuardMode::Wait,
-        Some("off") => GuardMode::Off,
+    let guard = match interval.get("guard").map(|g| g.as_str()) {
+        None | Some(Some("reject")) => GuardMode::Reject,
+        Some(Some("wait")) => GuardMode::Wait,
+        Some(Some("off")) => GuardMode::Off,
         _ => return Err(option_error(names.1, "\"reject\", \"wait\" or \"off\"")),
     };
     let ms =
-        number(&interval, "intervalMs", default_ms, MS).map_err(|_| option_error(names.2, MS))?;
+        number(interval, "intervalMs", default_ms, MS).map_err(|_| option_error(names.2, MS))?;
     Ok((guard, ms))
 }
 
@@ -256,7 +264,7 @@ fn interval_option(
 const MS: &str = "a number of milliseconds >= 0";
 
 /// `maxRetries` (client-wide or per call).
-fn max_retries(obj: &JsValue, default: u32) -> Result<u32, Error> {
+fn max_retries(obj: &Value<'_>, default: u32) -> Result<u32, Error> {
     const EXPECTED: &str = "an integer from 0 to 10";
     let n = number(obj, "maxRetries", f64::from(default), EXPECTED)?;
     if n.fract() != 0.0 || n > 10.0 {
@@ -265,36 +273,39 @@ fn max_retries(obj: &JsValue, default: u32) -> Result<u32, Error> {
     Ok(n as u32)
 }
 
-fn parse_options(options: &JsValue) -> Result<Settings, Error> {
+fn parse_options(text: &str) -> Result<Settings, Error> {
+    let options = &options_tree(text);
     if !options.is_object() {
         return Err(option_error("options", "an object with at least `baseUrl`"));
     }
-    let base = get(options, "baseUrl")
-        .as_string()
+    let base = options
+        .get("baseUrl")
+        .and_then(JsonView::as_str)
         .ok_or(option_error("baseUrl", "a string"))?;
-    let mut api = Api::new(&base)?;
-    let token = get(options, "token");
-    if !token.is_undefined() && !token.is_null() {
-        api = api.with_token(&token.as_string().ok_or(option_error("token", "a string"))?)?;
+    let mut api = Api::new(base)?;
+    match options.get("token") {
+        None | Some(Value::Null) => {}
+        Some(token) => {
+            api = api.with_token(token.as_str().ok_or(option_error("token", "a string"))?)?
+        }
     }
-    let user_path = get(options, "userPath");
-    if !user_path.is_undefined() {
-        api = api.with_user_path(match user_path.as_string().as_deref() {
+    if let Some(user_path) = options.get("userPath") {
+        api = api.with_user_path(match user_path.as_str() {
             Some("users") => UserPath::Users,
             Some("user") => UserPath::User,
             _ => return Err(option_error("userPath", "\"users\" or \"user\"")),
         });
     }
-    let strict = get(options, "strictPlatformRules");
-    if !strict.is_undefined() {
-        api = api.with_strict_platform_rules(
-            strict
-                .as_bool()
-                .ok_or(option_error("strictPlatformRules", "a boolean"))?,
-        );
+    if let Some(strict) = options.get("strictPlatformRules") {
+        let Value::Bool(strict) = strict else {
+            return Err(option_error("strictPlatformRules", "a boolean"));
+        };
+        api = api.with_strict_platform_rules(*strict);
     }
-    let fetch = get(options, "fetch");
-    if !fetch.is_undefined() && !fetch.is_function() {
+    if options
+        .get("fetch")
+        .is_some_and(|f| f.as_str() != Some(FUNCTION))
+    {
         return Err(option_error("fetch", "a function"));
     }
     let max_retries = max_retries(options, 2)?;
@@ -375,9 +386,9 @@ const RECORD: f64 = -2.0;
 impl Pending {
     /// What the driver needs to know of the call, in one crossing: `{endpoint, method, url,
     /// body?, timeoutMs, maxResponseBytes, hasToken, guardKey?}` (`url` holds the token: for the
-    /// fetch only).
-    pub fn describe(&self) -> JsValue {
-        to_js(&PendingRequest {
+    /// fetch only), as JSON text.
+    pub fn describe(&self) -> String {
+        json::ser::to_string(&PendingRequest {
             endpoint: self.endpoint.key(),
             method: self.method,
             url: &self.url,
@@ -501,9 +512,19 @@ pub struct Core {
 }
 
 impl Core {
+    /// The pending call of a planned request: only the reply's plan is taken from its type, the
+    /// rest is one copy for every endpoint.
     fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
+        let reply = ReplyPlan {
+            secret: None,
+            ..req.plan()
+        };
+        self.untyped(req.cast(), reply, per)
+    }
+
+    #[inline(never)]
+    fn untyped(&self, req: Request<()>, reply: ReplyPlan<'static>, per: &PerCall) -> Pending {
         let s = &self.inner;
-        let reply = req.plan();
         let secret = req.token().cloned();
         let policy = Policy {
             max_retries: per.max_retries,
@@ -518,10 +539,7 @@ impl Core {
             method: req.method().as_str(),
             url: req.url().to_owned(),
             body: req.body().map(str::to_owned),
-            reply: ReplyPlan {
-                secret: None,
-                ..reply
-            },
+            reply,
             secret,
             call,
             timeout_ms: per.timeout_ms,
@@ -540,16 +558,18 @@ impl Core {
             .map_err(|e| Failure::Core(e).into_js(None))
     }
 
-    /// The settings of one call: the client's, overridden by the call's options.
-    fn per_call(&self, options: &JsValue) -> Result<PerCall, Error> {
+    /// The settings of one call: the client's, overridden by the call's options (JSON text as
+    /// `optionsJson` in lib.js writes it).
+    fn per_call(&self, options: &str) -> Result<PerCall, Error> {
         let s = &self.inner;
-        if !(options.is_undefined() || options.is_null() || options.is_object()) {
+        let options = &options_tree(options);
+        if !(options.is_null() || options.is_object()) {
             return Err(option_error("options", "an object"));
         }
         Ok(PerCall {
             timeout_ms: number(options, "timeoutMs", s.timeout_ms, MS)?,
             max_retries: max_retries(options, s.max_retries)?,
-            wait: get(options, "waitForInterval").is_truthy(),
+            wait: options.get("waitForInterval").is_some_and(Value::truthy),
             guard: None,
         })
     }
@@ -566,8 +586,8 @@ struct PerCall {
 }
 
 /// Reads `value` as JSON text for the core, or the validation error a non-JSON value deserves.
-fn json_in(endpoint: Endpoint, value: &JsValue) -> Result<String, Error> {
-    json_text(value).ok_or_else(|| not_json(endpoint))
+fn json_in(endpoint: Endpoint, value: Option<String>) -> Result<String, Error> {
+    value.ok_or_else(|| not_json(endpoint))
 }
 
 /// The JSON tree of text `json_in` gave.
@@ -578,10 +598,7 @@ fn tree(endpoint: Endpoint, text: &Result<String, Error>) -> Result<Value<'_>, E
     }
 }
 
-/// A member of a parameters object (`null` when absent).
-fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
-    v.get(key).unwrap_or(&Value::Null)
-}
+use super::validators::member;
 
 #[wasm_bindgen]
 impl Core {
@@ -589,24 +606,18 @@ impl Core {
     /// `guard_base`: the base URL normalised by the host's WHATWG URL parser (the JS `Client`
     /// passes it), so that spellings of one origin and path share one create-interval window.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
-        guard_base: Option<String>,
-    ) -> Result<Core, JsValue> {
-        let mut inner = parse_options(&options).map_err(|e| Failure::Core(e).into_js(None))?;
+    pub fn new(options: &str, guard_base: Option<String>) -> Result<Core, JsValue> {
+        let mut inner = parse_options(options).map_err(|e| Failure::Core(e).into_js(None))?;
         inner.guard_base = guard_base;
         Ok(Core { inner })
     }
 
     /// The same core with another token.
     #[wasm_bindgen(js_name = withToken)]
-    pub fn with_token(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] token: JsValue,
-    ) -> Result<Core, JsValue> {
-        let token = token
-            .as_string()
-            .ok_or_else(|| Failure::Core(option_error("token", "a string")).into_js(None))?;
+    /// `token`: `undefined` when the caller's is not a string.
+    pub fn with_token(&self, token: Option<String>) -> Result<Core, JsValue> {
+        let token =
+            token.ok_or_else(|| Failure::Core(option_error("token", "a string")).into_js(None))?;
         let mut inner = self.inner.clone();
         inner.api = inner
             .api
@@ -628,12 +639,12 @@ impl Core {
     pub fn plan(
         &self,
         method: &str,
-        a: JsValue,
-        b: JsValue,
-        options: JsValue,
+        a: Option<String>,
+        b: Option<String>,
+        options: &str,
     ) -> Result<Pending, JsValue> {
         let per = self
-            .per_call(&options)
+            .per_call(options)
             .map_err(|e| Failure::Core(e).into_js(None))?;
         let guarded = |login| PerCall {
             guard: Some(login),
@@ -685,8 +696,8 @@ impl Core {
     /// Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
     /// also when none could be created (code 13). Validates first; keeps the contract's 10-minute
     /// interval (see `createInterval`); never retried automatically.
-    fn create_users(&self, users: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, &users);
+    fn create_users(&self, users: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
+        let users = json_in(Endpoint::CreateUsers, users);
         self.call(per, |api| {
             api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
         })
@@ -694,8 +705,8 @@ impl Core {
 
     /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
     /// the response of `create-single-user` is unpublished. Same guard and validation as `createUsers`.
-    fn create_user(&self, user: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, &user).map(|u| ["[", &u, "]"].concat());
+    fn create_user(&self, user: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
+        let users = json_in(Endpoint::CreateUsers, user).map(|u| ["[", &u, "]"].concat());
         self.call(per, |api| {
             api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
         })
@@ -703,16 +714,20 @@ impl Core {
 
     /// The raw `users/create-single-user` call: resolves with the envelope as received (its
     /// response is unpublished). Not guarded by the bulk interval; never retried.
-    fn create_single_user_raw(&self, user: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let user = json_in(Endpoint::CreateUser, &user);
+    fn create_single_user_raw(
+        &self,
+        user: Option<String>,
+        per: &PerCall,
+    ) -> Result<Pending, JsValue> {
+        let user = json_in(Endpoint::CreateUser, user);
         self.call(per, |api| {
             api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?)
         })
     }
 
     /// A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100.
-    fn get_users(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let page = params_in(Endpoint::GetUsers, &params);
+    fn get_users(&self, params: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
+        let page = params_in(Endpoint::GetUsers, params);
         self.call(per, |api| {
             let page = tree(Endpoint::GetUsers, &page)?;
             api.get_users_value(member(&page, "start"), member(&page, "limit"))
@@ -720,8 +735,8 @@ impl Core {
     }
 
     /// One account by id (`users/get-single-user/<id>`).
-    fn get_user(&self, id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::GetUser, &id);
+    fn get_user(&self, id: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
+        let id = json_in(Endpoint::GetUser, id);
         self.call(per, |api| {
             api.get_user_value(&tree(Endpoint::GetUser, &id)?)
         })
@@ -733,8 +748,8 @@ impl Core {
     }
 
     /// One account by e-mail (tried first) or username (`users/search-user`).
-    fn search_user(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let params = params_in(Endpoint::SearchUser, &params);
+    fn search_user(&self, params: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
+        let params = params_in(Endpoint::SearchUser, params);
         self.call(per, |api| {
             let params = tree(Endpoint::SearchUser, &params)?;
             api.search_user_value(member(&params, "email"), member(&params, "username"))
@@ -742,16 +757,16 @@ impl Core {
     }
 
     /// One course by id (`courses/get-single-course/<id>`).
-    fn get_course(&self, id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::GetCourse, &id);
+    fn get_course(&self, id: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
+        let id = json_in(Endpoint::GetCourse, id);
         self.call(per, |api| {
             api.get_course_value(&tree(Endpoint::GetCourse, &id)?)
         })
     }
 
     /// A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100.
-    fn get_courses(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let page = params_in(Endpoint::GetCourses, &params);
+    fn get_courses(&self, params: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
+        let page = params_in(Endpoint::GetCourses, params);
         self.call(per, |api| {
             let page = tree(Endpoint::GetCourses, &page)?;
             api.get_courses_value(member(&page, "start"), member(&page, "limit"))
@@ -759,16 +774,20 @@ impl Core {
     }
 
     /// Courses whose title matches the keywords (`courses/search-course`).
-    fn search_courses(&self, title: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let title = json_in(Endpoint::SearchCourses, &title);
+    fn search_courses(&self, title: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
+        let title = json_in(Endpoint::SearchCourses, title);
         self.call(per, |api| {
             api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?)
         })
     }
 
     /// Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
-    fn add_courses_to_users(&self, input: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let input = params_in(Endpoint::AddCoursesToUsers, &input);
+    fn add_courses_to_users(
+        &self,
+        input: Option<String>,
+        per: &PerCall,
+    ) -> Result<Pending, JsValue> {
+        let input = params_in(Endpoint::AddCoursesToUsers, input);
         self.call(per, |api| {
             let input = tree(Endpoint::AddCoursesToUsers, &input)?;
             api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
@@ -777,9 +796,14 @@ impl Core {
 
     /// Logs in (`users/login-user`, platform notes) and resolves with the token and its expiry.
     /// Needs no token; pass the result to `withToken`.
-    fn login(&self, email: JsValue, password: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let email = json_in(Endpoint::Login, &email);
-        let password = json_in(Endpoint::Login, &password);
+    fn login(
+        &self,
+        email: Option<String>,
+        password: Option<String>,
+        per: &PerCall,
+    ) -> Result<Pending, JsValue> {
+        let email = json_in(Endpoint::Login, email);
+        let password = json_in(Endpoint::Login, password);
         self.call(per, |api| {
             api.login_value(
                 &tree(Endpoint::Login, &email)?,
@@ -793,8 +817,12 @@ impl Core {
     /// A one-time site login token for an account (`users/create-user-login-token`, platform
     /// notes); kept at least the platform's advised 5 s apart (see `loginTokenInterval`); never
     /// retried automatically.
-    fn create_login_token(&self, user_id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::CreateLoginToken, &user_id);
+    fn create_login_token(
+        &self,
+        user_id: Option<String>,
+        per: &PerCall,
+    ) -> Result<Pending, JsValue> {
+        let id = json_in(Endpoint::CreateLoginToken, user_id);
         self.call(per, |api| {
             api.create_login_token_value(&tree(Endpoint::CreateLoginToken, &id)?)
         })
@@ -802,7 +830,7 @@ impl Core {
 }
 
 /// A parameters object as JSON text, refused when it is not an object (or absent).
-fn params_in(endpoint: Endpoint, params: &JsValue) -> Result<String, Error> {
+fn params_in(endpoint: Endpoint, params: Option<String>) -> Result<String, Error> {
     let text = json_in(endpoint, params);
     let report = validate::validate_params(&tree(endpoint, &text)?, ValidateOptions::default());
     if report.is_ok() {

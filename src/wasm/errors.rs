@@ -9,8 +9,6 @@ use crate::endpoint::Endpoint;
 use crate::error::Error;
 use crate::json::push_uint;
 
-use super::convert::to_js;
-
 /// Why a call failed.
 pub enum Failure {
     /// Planning or decoding failed (validation, API, HTTP, decode, config).
@@ -77,12 +75,13 @@ struct Thrown<'a, D: Serialize> {
     data: &'a D,
 }
 
+/// The error's data as JSON text (a JS string), which the package's `fromThrown` parses.
 fn thrown<D: Serialize>(kind: &str, message: &str, data: &D) -> JsValue {
-    to_js(&Thrown {
+    JsValue::from_str(&crate::json::ser::to_string(&Thrown {
         kind,
         message,
         data,
-    })
+    }))
 }
 
 fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
