@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/ (or $1): the core compiled to wasm32, wasm-bindgen-cli (the
-# version pinned in Cargo.lock) for the `web` target, wasm-opt -Oz from the npm `binaryen`
-# package, then the hand-written entry files from pkg-templates/. Prints the package's sizes.
+# version pinned in Cargo.lock) for the `web` target, the panic machinery snipped
+# (scripts/snip-panics.mjs), wasm-opt -Oz from the npm `binaryen` package, then the hand-written entry files from pkg-templates/. Prints the package's sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,8 +14,10 @@ cargo build --quiet --release --target wasm32-unknown-unknown -p lpm-client "${f
 
 rm -rf "$out"
 mkdir -p "$out/wasm"
+# --keep-debug: the function names scripts/snip-panics.mjs needs (wasm-opt strips them after).
 wasm-bindgen target/wasm32-unknown-unknown/release/lpm_client.wasm \
-  --target web --out-dir "$out/wasm" --out-name lpm_client
+  --target web --keep-debug --out-dir "$out/wasm" --out-name lpm_client
+node scripts/snip-panics.mjs "$out/wasm/lpm_client_bg.wasm" "$root/node_modules/.bin/wasm-dis"
 "$root/node_modules/.bin/wasm-opt" -Oz --converge --strip-producers --strip-debug \
   --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::json::JsonView;
 
 use crate::endpoint::{Endpoint, Method};
-use crate::error::{ConfigError, Error, ValidationError};
+use crate::error::{cat, ConfigError, Error, ValidationError};
 use crate::model::{AddCoursesInput, NewUser};
 use crate::reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
@@ -174,7 +174,7 @@ impl Api {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<Request<()>, Error> {
-        let mut url = [&self.base, API_PREFIX, "/", path].concat();
+        let mut url = cat(&[&self.base, API_PREFIX, "/", path]);
         let mut sep = '?';
         if endpoint != Endpoint::Login {
             let token = self
@@ -308,12 +308,7 @@ impl Api {
             UserPath::Users => "users",
             UserPath::User => "user",
         };
-        self.request(
-            endpoint,
-            &[dir, "/get-single-user/", &seg].concat(),
-            &[],
-            None,
-        )
+        self.request(endpoint, &cat(&[dir, "/get-single-user/", &seg]), &[], None)
     }
 
     /// `GET users/get-me`.
@@ -367,7 +362,7 @@ impl Api {
         let seg = self.id_segment(endpoint, id)?;
         self.request(
             endpoint,
-            &["courses/get-single-course/", &seg].concat(),
+            &cat(&["courses/get-single-course/", &seg]),
             &[],
             None,
         )

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
-use crate::error::{ConfigError, Error, ValidationError};
+use crate::error::{cat, ConfigError, Error, ValidationError};
 use crate::guard::{
     guard_key, login_token_key, IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS,
 };
@@ -706,7 +706,7 @@ impl Core {
     /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
     /// the response of `create-single-user` is unpublished. Same guard and validation as `createUsers`.
     fn create_user(&self, user: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, user).map(|u| ["[", &u, "]"].concat());
+        let users = json_in(Endpoint::CreateUsers, user).map(|u| cat(&["[", &u, "]"]));
         self.call(per, |api| {
             api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
         })

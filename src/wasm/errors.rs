@@ -6,7 +6,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::endpoint::Endpoint;
-use crate::error::Error;
+use crate::error::{cat, Error};
 use crate::json::push_uint;
 
 /// Why a call failed.
@@ -85,7 +85,7 @@ fn thrown<D: Serialize>(kind: &str, message: &str, data: &D) -> JsValue {
 }
 
 fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
-    let mut m = parts.concat();
+    let mut m = cat(&parts);
     push_uint(&mut m, n);
     m.push_str(unit);
     m
@@ -99,7 +99,7 @@ impl Failure {
             Failure::Core(e) => thrown(e.kind(), &e.message(), &e),
             Failure::Network { endpoint } => thrown(
                 "network",
-                &[endpoint.key(), ": the request did not complete (network failure)"].concat(),
+                &cat(&[endpoint.key(), ": the request did not complete (network failure)"]),
                 &HostData::new("network", endpoint),
             ),
             Failure::Timeout { endpoint, timeout_ms } => thrown(
@@ -131,7 +131,7 @@ impl Failure {
             ),
             Failure::Abort { endpoint } => thrown(
                 "abort",
-                &[endpoint.key(), ": the call was aborted"].concat(),
+                &cat(&[endpoint.key(), ": the call was aborted"]),
                 &HostData::new("abort", endpoint),
             ),
             Failure::Interval {
