@@ -254,61 +254,83 @@ impl JsonView for Value<'_> {
 const F64_EXACT: i128 = 9_007_199_254_740_992;
 
 /// The integer a well-formed number literal holds, by the rule of [`JsonView::as_integer`],
-/// computed on the digits (no float parsing, which would cost the wasm its formatting tables).
+/// computed on the digits (no float parsing, which would cost the wasm its formatting tables),
+/// in two passes over the bytes with no allocation.
 fn literal_integer(text: &str) -> Option<i128> {
-    let (negative, body) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
+    let b = text.as_bytes();
+    let negative = b.first() == Some(&b'-');
+    let body = b.get(usize::from(negative)..)?;
+    let digits = |from: usize| {
+        body.iter()
+            .skip(from)
+            .take_while(|c| c.is_ascii_digit())
+            .count()
     };
+    let int_len = digits(0);
     let sign = |n: i128| if negative { -n } else { n };
-    if body.bytes().all(|b| b.is_ascii_digit()) {
-        let n = sign(super::parse_u64(body.as_bytes()).map(i128::from)?);
+    if int_len == body.len() {
+        let n = sign(super::parse_u64(body).map(i128::from)?);
         return (i128::from(i64::MIN)..=i128::from(u64::MAX))
             .contains(&n)
             .then_some(n);
     }
-    let (mantissa, exp) = match body.find(['e', 'E']) {
-        Some(i) => (
-            body.get(..i).unwrap_or_default(),
-            body.get(i + 1..)
-                .unwrap_or_default()
-                .trim_start_matches('+'),
-        ),
-        None => (body, "0"),
+    let mut at = int_len;
+    let frac_len = match body.get(at) {
+        Some(b'.') => digits(at + 1),
+        _ => 0,
     };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits: Vec<u8> = int
-        .bytes()
-        .chain(frac.bytes())
-        .skip_while(|&b| b == b'0')
-        .collect();
-    if digits.is_empty() {
+    if frac_len > 0 {
+        at += 1 + frac_len;
+    }
+    // Exponents beyond 1000 make any non-zero value either too large or fractional.
+    let exp: i64 = match body.get(at) {
+        Some(b'e' | b'E') => {
+            let e = body.get(at + 1..)?;
+            let (minus, e) = match e.first() {
+                Some(b'-') => (true, e.get(1..)?),
+                Some(b'+') => (false, e.get(1..)?),
+                _ => (false, e),
+            };
+            let e = super::parse_u64(e).unwrap_or(u64::MAX).min(1000) as i64;
+            if minus {
+                -e
+            } else {
+                e
+            }
+        }
+        _ => 0,
+    };
+    // The significant digits: integer and fraction, leading zeros left out.
+    let all = || {
+        let frac = body
+            .get(int_len + 1..int_len + 1 + frac_len)
+            .unwrap_or_default();
+        let int = body.get(..int_len).unwrap_or_default();
+        int.iter().chain(frac)
+    };
+    let lead = all().take_while(|&&c| c == b'0').count();
+    let len = all().count() - lead;
+    if len == 0 {
         return Some(0);
     }
-    // Exponents beyond this make any non-zero value either too large or fractional.
-    let exp: i64 = match exp.strip_prefix('-') {
-        Some(e) => -(super::parse_u64(e.as_bytes()).unwrap_or(u64::MAX).min(1000) as i64),
-        None => super::parse_u64(exp.as_bytes())
-            .unwrap_or(u64::MAX)
-            .min(1000) as i64,
-    };
-    let scale = exp - frac.len() as i64;
+    let scale = exp - frac_len as i64;
+    // Digits past `kept` are the fraction: they must all be zeros.
     let (kept, zeros) = if scale >= 0 {
-        (&digits[..], scale as usize)
+        (len, scale as usize)
     } else {
-        let cut = digits.len().checked_sub(scale.unsigned_abs() as usize)?;
-        if digits[cut..].iter().any(|&b| b != b'0') {
-            return None;
-        }
-        (&digits[..cut], 0)
+        (len.checked_sub(scale.unsigned_abs() as usize)?, 0)
     };
-    if kept.len() + zeros > 16 {
+    if kept + zeros > 16 {
         return None;
     }
     // At most 16 digits: u64 arithmetic (i128's costs the wasm its multiplication routine).
     let mut n: u64 = 0;
-    for &b in kept {
-        n = n * 10 + u64::from(b - b'0');
+    for (k, &c) in all().skip(lead).enumerate() {
+        if k < kept {
+            n = n * 10 + u64::from(c - b'0');
+        } else if c != b'0' {
+            return None;
+        }
     }
     for _ in 0..zeros {
         n *= 10;
@@ -380,6 +402,44 @@ mod tests {
         ] {
             let v = parse(text).unwrap();
             assert_eq!(v.as_integer(), want, "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn integers_by_the_digits_agree_with_exact_arithmetic(
+            negative: bool,
+            int in 0u64..1_000_000,
+            frac in proptest::option::of((0u64..10_000, 0usize..3)),
+            exp in proptest::option::of(-8i32..9),
+        ) {
+            let mut text = String::new();
+            if negative {
+                text.push('-');
+            }
+            text.push_str(&int.to_string());
+            let mut m = i128::from(int);
+            let mut scale = 0i32;
+            if let Some((f, pad)) = frac {
+                let f = "0".repeat(pad) + &f.to_string();
+                text.push('.');
+                text.push_str(&f);
+                m = m * 10i128.pow(f.len() as u32) + f.parse::<i128>().unwrap();
+                scale -= f.len() as i32;
+            }
+            if let Some(e) = exp {
+                text.push_str(&format!("e{e}"));
+                scale += e;
+            }
+            let exact = if scale >= 0 {
+                Some(m * 10i128.pow(scale as u32))
+            } else {
+                let d = 10i128.pow(scale.unsigned_abs());
+                (m % d == 0).then(|| m / d)
+            };
+            let want = exact.map(|n| if negative { -n } else { n });
+            let v = parse(&text).unwrap();
+            proptest::prop_assert_eq!(v.as_integer(), want, "{}", text);
         }
     }
 

@@ -547,17 +547,6 @@ impl Core {
         }
     }
 
-    /// Plans a call with its per-call settings; planning errors throw their data.
-    fn call<R, P>(&self, per: &PerCall, plan: P) -> Result<Pending, JsValue>
-    where
-        R: Reply + 'static,
-        P: FnOnce(&Api) -> Result<Request<R>, Error>,
-    {
-        plan(&self.inner.api)
-            .map(|req| self.pending(req, per))
-            .map_err(|e| Failure::Core(e).into_js(None))
-    }
-
     /// The settings of one call: the client's, overridden by the call's options (JSON text as
     /// `optionsJson` in lib.js writes it).
     fn per_call(&self, options: &str) -> Result<PerCall, Error> {
@@ -591,11 +580,8 @@ fn json_in(endpoint: Endpoint, value: Option<String>) -> Result<String, Error> {
 }
 
 /// The JSON tree of text `json_in` gave.
-fn tree(endpoint: Endpoint, text: &Result<String, Error>) -> Result<Value<'_>, Error> {
-    match text {
-        Ok(t) => json::parse(t).map_err(|_| not_json(endpoint)),
-        Err(e) => Err(e.clone()),
-    }
+fn tree(endpoint: Endpoint, text: &str) -> Result<Value<'_>, Error> {
+    json::parse(text).map_err(|_| not_json(endpoint))
 }
 
 use super::validators::member;
@@ -643,29 +629,8 @@ impl Core {
         b: Option<String>,
         options: &str,
     ) -> Result<Pending, JsValue> {
-        let per = self
-            .per_call(options)
-            .map_err(|e| Failure::Core(e).into_js(None))?;
-        let guarded = |login| PerCall {
-            guard: Some(login),
-            ..per
-        };
-        match method {
-            "createUsers" => self.create_users(a, &guarded(false)),
-            "createUser" => self.create_user(a, &guarded(false)),
-            "createSingleUserRaw" => self.create_single_user_raw(a, &per),
-            "getUsers" => self.get_users(a, &per),
-            "getUser" => self.get_user(a, &per),
-            "getMe" => self.get_me(&per),
-            "searchUser" => self.search_user(a, &per),
-            "getCourse" => self.get_course(a, &per),
-            "getCourses" => self.get_courses(a, &per),
-            "searchCourses" => self.search_courses(a, &per),
-            "addCoursesToUsers" => self.add_courses_to_users(a, &per),
-            "login" => self.login(a, b, &per),
-            "createLoginToken" => self.create_login_token(a, &guarded(true)),
-            _ => Err(Failure::Core(option_error("method", "a method of Client")).into_js(None)),
-        }
+        self.plan_call(method, a, b, options)
+            .map_err(|e| Failure::Core(e).into_js(None))
     }
 
     /// The interval store's key of this client's bulk creates.
@@ -691,150 +656,126 @@ impl Core {
     }
 }
 
-/// The planning of each `Client` method.
+/// The planning of each `Client` method: one function, whose errors become thrown data in one
+/// place (a closure and an error conversion per method cost the wasm ~3 KB).
 impl Core {
-    /// Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
-    /// also when none could be created (code 13). Validates first; keeps the contract's 10-minute
-    /// interval (see `createInterval`); never retried automatically.
-    fn create_users(&self, users: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, users);
-        self.call(per, |api| {
-            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
-        })
-    }
-
-    /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
-    /// the response of `create-single-user` is unpublished. Same guard and validation as `createUsers`.
-    fn create_user(&self, user: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, user).map(|u| cat(&["[", &u, "]"]));
-        self.call(per, |api| {
-            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
-        })
-    }
-
-    /// The raw `users/create-single-user` call: resolves with the envelope as received (its
-    /// response is unpublished). Not guarded by the bulk interval; never retried.
-    fn create_single_user_raw(
+    fn plan_call(
         &self,
-        user: Option<String>,
-        per: &PerCall,
-    ) -> Result<Pending, JsValue> {
-        let user = json_in(Endpoint::CreateUser, user);
-        self.call(per, |api| {
-            api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?)
-        })
-    }
-
-    /// A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100.
-    fn get_users(&self, params: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let page = params_in(Endpoint::GetUsers, params);
-        self.call(per, |api| {
-            let page = tree(Endpoint::GetUsers, &page)?;
-            api.get_users_value(member(&page, "start"), member(&page, "limit"))
-        })
-    }
-
-    /// One account by id (`users/get-single-user/<id>`).
-    fn get_user(&self, id: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::GetUser, id);
-        self.call(per, |api| {
-            api.get_user_value(&tree(Endpoint::GetUser, &id)?)
-        })
-    }
-
-    /// The token's own account (`users/get-me`).
-    fn get_me(&self, per: &PerCall) -> Result<Pending, JsValue> {
-        self.call(per, |api| api.get_me())
-    }
-
-    /// One account by e-mail (tried first) or username (`users/search-user`).
-    fn search_user(&self, params: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let params = params_in(Endpoint::SearchUser, params);
-        self.call(per, |api| {
-            let params = tree(Endpoint::SearchUser, &params)?;
-            api.search_user_value(member(&params, "email"), member(&params, "username"))
-        })
-    }
-
-    /// One course by id (`courses/get-single-course/<id>`).
-    fn get_course(&self, id: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::GetCourse, id);
-        self.call(per, |api| {
-            api.get_course_value(&tree(Endpoint::GetCourse, &id)?)
-        })
-    }
-
-    /// A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100.
-    fn get_courses(&self, params: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let page = params_in(Endpoint::GetCourses, params);
-        self.call(per, |api| {
-            let page = tree(Endpoint::GetCourses, &page)?;
-            api.get_courses_value(member(&page, "start"), member(&page, "limit"))
-        })
-    }
-
-    /// Courses whose title matches the keywords (`courses/search-course`).
-    fn search_courses(&self, title: Option<String>, per: &PerCall) -> Result<Pending, JsValue> {
-        let title = json_in(Endpoint::SearchCourses, title);
-        self.call(per, |api| {
-            api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?)
-        })
-    }
-
-    /// Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
-    fn add_courses_to_users(
-        &self,
-        input: Option<String>,
-        per: &PerCall,
-    ) -> Result<Pending, JsValue> {
-        let input = params_in(Endpoint::AddCoursesToUsers, input);
-        self.call(per, |api| {
-            let input = tree(Endpoint::AddCoursesToUsers, &input)?;
-            api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
-        })
-    }
-
-    /// Logs in (`users/login-user`, platform notes) and resolves with the token and its expiry.
-    /// Needs no token; pass the result to `withToken`.
-    fn login(
-        &self,
-        email: Option<String>,
-        password: Option<String>,
-        per: &PerCall,
-    ) -> Result<Pending, JsValue> {
-        let email = json_in(Endpoint::Login, email);
-        let password = json_in(Endpoint::Login, password);
-        self.call(per, |api| {
-            api.login_value(
-                &tree(Endpoint::Login, &email)?,
-                &tree(Endpoint::Login, &password)?,
-            )
-        })
-    }
-}
-
-impl Core {
-    /// A one-time site login token for an account (`users/create-user-login-token`, platform
-    /// notes); kept at least the platform's advised 5 s apart (see `loginTokenInterval`); never
-    /// retried automatically.
-    fn create_login_token(
-        &self,
-        user_id: Option<String>,
-        per: &PerCall,
-    ) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::CreateLoginToken, user_id);
-        self.call(per, |api| {
-            api.create_login_token_value(&tree(Endpoint::CreateLoginToken, &id)?)
+        method: &str,
+        a: Option<String>,
+        b: Option<String>,
+        options: &str,
+    ) -> Result<Pending, Error> {
+        use Endpoint as E;
+        let per = self.per_call(options)?;
+        let guarded = |login| PerCall {
+            guard: Some(login),
+            ..per
+        };
+        let api = &self.inner.api;
+        Ok(match method {
+            // 1 to 100 accounts (`users/create-multi-user`); one result per item, also when none
+            // could be created (code 13). Validated first; the contract's 10-minute interval
+            // (`createInterval`); never retried automatically.
+            "createUsers" => {
+                let users = json_in(E::CreateUsers, a)?;
+                let req = api.create_users_value(&tree(E::CreateUsers, &users)?)?;
+                self.pending(req, &guarded(false))
+            }
+            // One account through the bulk endpoint (`create-multi-user` with one item): the
+            // response of `create-single-user` is unpublished. Same guard and validation.
+            "createUser" => {
+                let users = cat(&["[", &json_in(E::CreateUsers, a)?, "]"]);
+                let req = api.create_users_value(&tree(E::CreateUsers, &users)?)?;
+                self.pending(req, &guarded(false))
+            }
+            // The raw `users/create-single-user`: the envelope as received (its response is
+            // unpublished). Not guarded by the bulk interval; never retried.
+            "createSingleUserRaw" => {
+                let user = json_in(E::CreateUser, a)?;
+                let req = api.create_user_raw_value(&tree(E::CreateUser, &user)?)?;
+                self.pending(req, &per)
+            }
+            // A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100)
+            // to 100.
+            "getUsers" => {
+                let page = params_in(E::GetUsers, a)?;
+                let page = tree(E::GetUsers, &page)?;
+                let req = api.get_users_value(member(&page, "start"), member(&page, "limit"))?;
+                self.pending(req, &per)
+            }
+            // One account by id (`users/get-single-user/<id>`).
+            "getUser" => {
+                let id = json_in(E::GetUser, a)?;
+                self.pending(api.get_user_value(&tree(E::GetUser, &id)?)?, &per)
+            }
+            // The token's own account (`users/get-me`).
+            "getMe" => self.pending(api.get_me()?, &per),
+            // One account by e-mail (tried first) or username (`users/search-user`).
+            "searchUser" => {
+                let params = params_in(E::SearchUser, a)?;
+                let params = tree(E::SearchUser, &params)?;
+                let req =
+                    api.search_user_value(member(&params, "email"), member(&params, "username"))?;
+                self.pending(req, &per)
+            }
+            // One course by id (`courses/get-single-course/<id>`).
+            "getCourse" => {
+                let id = json_in(E::GetCourse, a)?;
+                self.pending(api.get_course_value(&tree(E::GetCourse, &id)?)?, &per)
+            }
+            // A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit`
+            // (0..100) to 100.
+            "getCourses" => {
+                let page = params_in(E::GetCourses, a)?;
+                let page = tree(E::GetCourses, &page)?;
+                let req = api.get_courses_value(member(&page, "start"), member(&page, "limit"))?;
+                self.pending(req, &per)
+            }
+            // Courses whose title matches the keywords (`courses/search-course`).
+            "searchCourses" => {
+                let title = json_in(E::SearchCourses, a)?;
+                let req = api.search_courses_value(&tree(E::SearchCourses, &title)?)?;
+                self.pending(req, &per)
+            }
+            // Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`).
+            // Never retried.
+            "addCoursesToUsers" => {
+                let input = params_in(E::AddCoursesToUsers, a)?;
+                let input = tree(E::AddCoursesToUsers, &input)?;
+                let req = api.add_courses_to_users_value(
+                    member(&input, "users"),
+                    member(&input, "courses"),
+                )?;
+                self.pending(req, &per)
+            }
+            // Logs in (`users/login-user`, platform notes): the token and its expiry. Needs no
+            // token; the JS passes the result to `withToken`.
+            "login" => {
+                let email = json_in(E::Login, a)?;
+                let password = json_in(E::Login, b)?;
+                let req = api.login_value(&tree(E::Login, &email)?, &tree(E::Login, &password)?)?;
+                self.pending(req, &per)
+            }
+            // A one-time site login token for an account (`users/create-user-login-token`,
+            // platform notes); at least the platform's advised 5 s apart (`loginTokenInterval`);
+            // never retried automatically.
+            "createLoginToken" => {
+                let id = json_in(E::CreateLoginToken, a)?;
+                let req = api.create_login_token_value(&tree(E::CreateLoginToken, &id)?)?;
+                self.pending(req, &guarded(true))
+            }
+            _ => return Err(option_error("method", "a method of Client")),
         })
     }
 }
 
 /// A parameters object as JSON text, refused when it is not an object (or absent).
 fn params_in(endpoint: Endpoint, params: Option<String>) -> Result<String, Error> {
-    let text = json_in(endpoint, params);
+    let text = json_in(endpoint, params)?;
     let report = validate::validate_params(&tree(endpoint, &text)?, ValidateOptions::default());
     if report.is_ok() {
-        text
+        Ok(text)
     } else {
         Err(Error::Validation(ValidationError { endpoint, report }))
     }

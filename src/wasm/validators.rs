@@ -43,34 +43,29 @@ fn options(options: &str) -> ValidateOptions {
     opts
 }
 
-fn run(
-    value: Option<&str>,
-    options_text: &str,
-    check: impl FnOnce(&Value<'_>, ValidateOptions) -> Report,
-) -> Result<String, JsValue> {
+/// A validator over the caller's value as a JSON tree.
+type Check = fn(&Value<'_>, ValidateOptions) -> Report;
+
+/// Runs `check` on the value; `params`: it takes a parameters object (`{start, limit}`, ...), so
+/// anything but an object (or nothing) is one issue, before its keys are read. One copy for every
+/// validator (a generic one cost the wasm a copy of the parsing and writing per validator).
+fn run(value: Option<&str>, options_text: &str, params: bool, check: Check) -> String {
     let opts = options(options_text);
     let report = match value.map(json::parse) {
-        Some(Ok(v)) => check(&v, opts),
+        Some(Ok(v)) => {
+            let shape = match params {
+                true => validate::validate_params(&v, opts),
+                false => Report { issues: Vec::new() },
+            };
+            if shape.is_ok() {
+                check(&v, opts)
+            } else {
+                shape
+            }
+        }
         _ => not_json_report(opts.lang),
     };
-    Ok(json::ser::to_string(&report.issues))
-}
-
-/// As `run`, for a parameters object (`{start, limit}`, ...): anything but an object (or
-/// nothing) is one issue, before its keys are read.
-fn run_params(
-    value: Option<&str>,
-    options_text: &str,
-    check: impl FnOnce(&Value<'_>, ValidateOptions) -> Report,
-) -> Result<String, JsValue> {
-    run(value, options_text, |v, o| {
-        let shape = validate::validate_params(v, o);
-        if shape.is_ok() {
-            check(v, o)
-        } else {
-            shape
-        }
-    })
+    json::ser::to_string(&report.issues)
 }
 
 /// A member of a parameters object (`null` when absent).
@@ -84,33 +79,35 @@ pub(super) fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
 /// text (`optionsJson` in lib.js).
 #[wasm_bindgen]
 pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<String, JsValue> {
-    let (t, o) = (text.as_deref(), options);
-    match kind {
-        "createUsers" => run(t, o, |v, o| validate::validate_create_users(v, o)),
-        "createUser" => run(t, o, |v, o| validate::validate_create_user(v, o)),
-        "getUsers" => run_params(t, o, |v, o| {
+    let (params, check): (bool, Check) = match kind {
+        "createUsers" => (false, |v, o| validate::validate_create_users(v, o)),
+        "createUser" => (false, |v, o| validate::validate_create_user(v, o)),
+        "getUsers" => (true, |v, o| {
             validate::validate_page(PageKind::Users, member(v, "start"), member(v, "limit"), o)
         }),
-        "getCourses" => run_params(t, o, |v, o| {
+        "getCourses" => (true, |v, o| {
             validate::validate_page(PageKind::Courses, member(v, "start"), member(v, "limit"), o)
         }),
-        "searchUser" => run_params(t, o, |v, o| {
+        "searchUser" => (true, |v, o| {
             validate::validate_search_user(member(v, "email"), member(v, "username"), o)
         }),
-        "searchCourses" => run(t, o, |v, o| validate::validate_search_courses(v, o)),
-        "id" => run(t, o, |v, o| validate::validate_id(v, o)),
-        "addCourses" => run_params(t, o, |v, o| {
+        "searchCourses" => (false, |v, o| validate::validate_search_courses(v, o)),
+        "id" => (false, |v, o| validate::validate_id(v, o)),
+        "addCourses" => (true, |v, o| {
             validate::validate_add_courses(member(v, "users"), member(v, "courses"), o)
         }),
-        "login" => run_params(t, o, |v, o| {
+        "login" => (true, |v, o| {
             validate::validate_login(member(v, "email"), member(v, "password"), o)
         }),
-        _ => Err(
-            super::errors::Failure::Core(Error::Config(ConfigError::Option {
-                option: "kind",
-                expected: "a validator of the package",
-            }))
-            .into_js(None),
-        ),
-    }
+        _ => {
+            return Err(
+                super::errors::Failure::Core(Error::Config(ConfigError::Option {
+                    option: "kind",
+                    expected: "a validator of the package",
+                }))
+                .into_js(None),
+            )
+        }
+    };
+    Ok(run(text.as_deref(), options, params, check))
 }
