@@ -83,7 +83,12 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
     }
     // Scheme and host are case-insensitive: one spelling, so one create-interval guard key.
     let authority = authority.to_ascii_lowercase();
-    Ok([&scheme, "://", &authority, path.trim_end_matches('/')].concat())
+    Ok(cat(&[
+        &scheme,
+        "://",
+        &authority,
+        path.trim_end_matches('/'),
+    ]))
 }
 
 /// The planner: base URL, token and options. Cheap to clone.
