@@ -18,7 +18,7 @@ export class ValidationError extends LpmError {
   constructor(message, data, cause) {
     super(message, data, cause);
     this.issues = (data && data.report && data.report.issues) || [];
-    delete this.report;
+    delete /** @type {{ report?: unknown }} */ (this).report;
   }
 }
 ValidationError.prototype.name = 'ValidationError';
@@ -55,6 +55,10 @@ ConfigError.prototype.name = 'ConfigError';
 export class ResponseTooLargeError extends LpmError {}
 ResponseTooLargeError.prototype.name = 'ResponseTooLargeError';
 
+// The class of each kind the core gives. The kinds are defined once, in Rust (`ErrorKind` in
+// src/error.rs); scripts/build-pkg.sh type-checks this table against their generated union, so a
+// kind added, renamed or dropped there fails the build until it is here.
+/** @type {{ [K in import('./wasm/lpm_client.js').CoreErrorKind]: typeof LpmError }} */
 const classes = {
   validation: ValidationError,
   api: ApiError,

@@ -25,15 +25,95 @@ pub enum Error {
     Config(ConfigError),
 }
 
-impl Error {
-    /// A stable name of the variant: `"api"`, `"http"`, `"decode"`, `"validation"`, `"config"`.
-    pub fn kind(&self) -> &'static str {
+/// What went wrong, for a `switch`: the kind of every error the client gives, those of
+/// [`Error`] and those the wasm shell reports for the host (network, timeout, abort, a too large
+/// body, the create interval). The one list of kinds: `Error::kind`, the shell's failures,
+/// TypeScript's `CoreErrorKind`, and the package's table of error classes (`errors.js`, checked
+/// against this type when the package is built, so a renamed kind fails the build).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(
+    target_arch = "wasm32",
+    serde(rename_all = "camelCase"),
+    tsify(rename = "CoreErrorKind")
+)]
+pub enum ErrorKind {
+    /// [`Error::Validation`]: the input was refused before anything was sent.
+    Validation,
+    /// [`Error::Api`]: an error `respCode`.
+    Api,
+    /// [`Error::Http`]: non-2xx without an envelope.
+    Http,
+    /// [`Error::Decode`]: the body does not fit the reply.
+    Decode,
+    /// [`Error::Config`]: unusable options.
+    Config,
+    /// The request did not complete.
+    Network,
+    /// No complete answer within the timeout.
+    Timeout,
+    /// The caller's AbortSignal fired.
+    Abort,
+    /// A guarded create inside its interval.
+    Interval,
+    /// The body is larger than the client reads.
+    TooLarge,
+}
+
+impl ErrorKind {
+    /// Every kind.
+    pub const ALL: [ErrorKind; 10] = [
+        ErrorKind::Validation,
+        ErrorKind::Api,
+        ErrorKind::Http,
+        ErrorKind::Decode,
+        ErrorKind::Config,
+        ErrorKind::Network,
+        ErrorKind::Timeout,
+        ErrorKind::Abort,
+        ErrorKind::Interval,
+        ErrorKind::TooLarge,
+    ];
+
+    /// The kind's name (`"tooLarge"`), as JavaScript sees it in `error.kind`.
+    pub fn as_str(self) -> &'static str {
         match self {
-            Error::Api(_) => "api",
-            Error::Http(_) => "http",
-            Error::Decode(_) => "decode",
-            Error::Validation(_) => "validation",
-            Error::Config(_) => "config",
+            ErrorKind::Validation => "validation",
+            ErrorKind::Api => "api",
+            ErrorKind::Http => "http",
+            ErrorKind::Decode => "decode",
+            ErrorKind::Config => "config",
+            ErrorKind::Network => "network",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Abort => "abort",
+            ErrorKind::Interval => "interval",
+            ErrorKind::TooLarge => "tooLarge",
+        }
+    }
+}
+
+/// Its name (the `serde` attribute names it for TypeScript; a test holds the two together).
+impl Serialize for ErrorKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl Error {
+    /// A stable name of the variant: `"api"`, `"http"`, `"decode"`, `"validation"`, `"config"`
+    /// ([`ErrorKind`]).
+    pub fn kind(&self) -> &'static str {
+        self.error_kind().as_str()
+    }
+
+    /// The variant's [`ErrorKind`].
+    pub fn error_kind(&self) -> ErrorKind {
+        match self {
+            Error::Api(_) => ErrorKind::Api,
+            Error::Http(_) => ErrorKind::Http,
+            Error::Decode(_) => ErrorKind::Decode,
+            Error::Validation(_) => ErrorKind::Validation,
+            Error::Config(_) => ErrorKind::Config,
         }
     }
 
@@ -351,6 +431,38 @@ pub(crate) fn excerpt(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_kind_is_written_as_its_camel_case_name_and_tags_its_error() {
+        for kind in ErrorKind::ALL {
+            let debug = format!("{kind:?}");
+            let camel = debug[..1].to_lowercase() + &debug[1..];
+            assert_eq!(kind.as_str(), camel);
+            assert_eq!(serde_json::to_value(kind).unwrap(), camel.as_str());
+        }
+        let errors = [
+            Error::Config(ConfigError::BaseUrl { reason: "r" }),
+            Error::Http(HttpError {
+                endpoint: Endpoint::GetMe,
+                status: 500,
+                excerpt: String::new(),
+            }),
+            Error::Decode(DecodeError {
+                endpoint: Endpoint::GetMe,
+                status: 200,
+                path: ".".into(),
+                detail: String::new(),
+            }),
+            Error::Validation(ValidationError {
+                endpoint: Endpoint::GetMe,
+                report: Report { issues: Vec::new() },
+            }),
+        ];
+        for e in errors {
+            // The serde tag of the error (what JS reads as `kind`) is its kind's name.
+            assert_eq!(serde_json::to_value(&e).unwrap()["kind"], e.kind());
+        }
+    }
 
     proptest::proptest! {
         #[test]

@@ -6,7 +6,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::endpoint::Endpoint;
-use crate::error::{cat, Error};
+use crate::error::{cat, Error, ErrorKind};
 use crate::json::push_uint;
 
 /// Why a call failed.
@@ -41,7 +41,7 @@ impl From<Error> for Failure {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct HostData {
-    kind: &'static str,
+    kind: ErrorKind,
     endpoint: Endpoint,
     #[serde(skip_serializing_if = "Option::is_none")]
     timeout_ms: Option<f64>,
@@ -54,7 +54,7 @@ struct HostData {
 }
 
 impl HostData {
-    fn new(kind: &'static str, endpoint: Endpoint) -> HostData {
+    fn new(kind: ErrorKind, endpoint: Endpoint) -> HostData {
         HostData {
             kind,
             endpoint,
@@ -70,13 +70,13 @@ impl HostData {
 #[derive(Serialize)]
 struct Thrown<'a, D: Serialize> {
     #[serde(rename = "lpmKind")]
-    kind: &'a str,
+    kind: ErrorKind,
     message: &'a str,
     data: &'a D,
 }
 
 /// The error's data as JSON text (a JS string), which the package's `fromThrown` parses.
-fn thrown<D: Serialize>(kind: &str, message: &str, data: &D) -> JsValue {
+fn thrown<D: Serialize>(kind: ErrorKind, message: &str, data: &D) -> JsValue {
     JsValue::from_str(&crate::json::ser::to_string(&Thrown {
         kind,
         message,
@@ -96,14 +96,14 @@ impl Failure {
     /// already token-free.)
     pub fn into_js(self, _secret: Option<&str>) -> JsValue {
         match self {
-            Failure::Core(e) => thrown(e.kind(), &e.message(), &e),
+            Failure::Core(e) => thrown(e.error_kind(), &e.message(), &e),
             Failure::Network { endpoint } => thrown(
-                "network",
+                ErrorKind::Network,
                 &cat(&[endpoint.key(), ": the request did not complete (network failure)"]),
-                &HostData::new("network", endpoint),
+                &HostData::new(ErrorKind::Network, endpoint),
             ),
             Failure::Timeout { endpoint, timeout_ms } => thrown(
-                "timeout",
+                ErrorKind::Timeout,
                 &with_number(
                     [endpoint.key(), ": no complete response within "],
                     timeout_ms as u64,
@@ -111,14 +111,14 @@ impl Failure {
                 ),
                 &HostData {
                     timeout_ms: Some(timeout_ms),
-                    ..HostData::new("timeout", endpoint)
+                    ..HostData::new(ErrorKind::Timeout, endpoint)
                 },
             ),
             Failure::TooLarge {
                 endpoint,
                 max_response_bytes,
             } => thrown(
-                "tooLarge",
+                ErrorKind::TooLarge,
                 &with_number(
                     [endpoint.key(), ": the response is larger than maxResponseBytes ("],
                     max_response_bytes as u64,
@@ -126,20 +126,20 @@ impl Failure {
                 ),
                 &HostData {
                     max_response_bytes: Some(max_response_bytes),
-                    ..HostData::new("tooLarge", endpoint)
+                    ..HostData::new(ErrorKind::TooLarge, endpoint)
                 },
             ),
             Failure::Abort { endpoint } => thrown(
-                "abort",
+                ErrorKind::Abort,
                 &cat(&[endpoint.key(), ": the call was aborted"]),
-                &HostData::new("abort", endpoint),
+                &HostData::new(ErrorKind::Abort, endpoint),
             ),
             Failure::Interval {
                 endpoint,
                 next_allowed_at,
                 wait_ms,
             } => thrown(
-                "interval",
+                ErrorKind::Interval,
                 &with_number(
                     [
                         endpoint.key(),
@@ -154,7 +154,7 @@ impl Failure {
                 &HostData {
                     next_allowed_at: Some(next_allowed_at),
                     wait_ms: Some(wait_ms),
-                    ..HostData::new("interval", endpoint)
+                    ..HostData::new(ErrorKind::Interval, endpoint)
                 },
             ),
         }
