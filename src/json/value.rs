@@ -183,6 +183,9 @@ pub trait JsonView: Sized {
     fn get(&self, key: &str) -> Option<&Self>;
     /// The keys of an object, in order (empty for other kinds).
     fn keys(&self) -> Vec<&str>;
+    /// Calls `f` with each member of an object in order (nothing for other kinds): one pass where
+    /// reading many keys with [`JsonView::get`] would scan the object once per key.
+    fn each_member<'s>(&'s self, f: &mut dyn FnMut(&'s str, &'s Self));
     /// The integer a number holds: an integer literal within the `i64`/`u64` range, or a number
     /// with a fraction or exponent whose value is integral and within ±2^53 (where `f64` is
     /// exact): `1.0` and `1e2` count, `1.5` and `1e300` do not.
@@ -235,6 +238,13 @@ impl JsonView for Value<'_> {
         match self {
             Value::Obj(entries) => entries.iter().map(|(k, _)| k.as_ref()).collect(),
             _ => Vec::new(),
+        }
+    }
+    fn each_member<'s>(&'s self, f: &mut dyn FnMut(&'s str, &'s Self)) {
+        if let Value::Obj(entries) = self {
+            for (k, v) in entries {
+                f(k, v);
+            }
         }
     }
     fn as_integer(&self) -> Option<i128> {
@@ -357,6 +367,13 @@ impl JsonView for serde_json::Value {
         self.as_object()
             .map(|m| m.keys().map(String::as_str).collect())
             .unwrap_or_default()
+    }
+    fn each_member<'s>(&'s self, f: &mut dyn FnMut(&'s str, &'s Self)) {
+        if let Some(m) = self.as_object() {
+            for (k, v) in m {
+                f(k, v);
+            }
+        }
     }
     fn as_integer(&self) -> Option<i128> {
         let serde_json::Value::Number(n) = self else {

@@ -106,76 +106,71 @@ pub(super) fn plausible_email(s: &str) -> bool {
     !local.is_empty() && domain.contains('.') && domain.split('.').all(|label| !label.is_empty())
 }
 
-/// The first index at which each key occurs, for "already in row N" findings: sorted once
-/// (O(n log n) for batches of any size), no map type (a BTreeMap cost the wasm ~10 KB).
-pub(super) struct FirstSeen<K> {
-    /// (key, its first index), sorted by key.
-    pub(super) firsts: Vec<(K, usize)>,
+/// The first index at which each key occurs, for "already in row N" findings: a small
+/// open-addressing hash table (O(n) for batches of any size; no map type, as a BTreeMap cost the
+/// wasm ~10 KB, and no sort, which cost it 3.7 KB and most of a batch's validation time).
+pub(super) struct FirstSeen<'k> {
+    /// (key, its first index) or free; the length is a power of two, at least twice the keys.
+    slots: Vec<Option<(&'k str, usize)>>,
 }
 
-impl<K: Ord> FirstSeen<K> {
-    pub(super) fn new(keys: impl Iterator<Item = Option<K>>) -> Self {
-        let mut firsts: Vec<(K, usize)> = keys
-            .enumerate()
-            .filter_map(|(i, k)| Some((k?, i)))
-            .collect();
-        // (key, index) pairs are distinct, so any sort orders them the same.
-        heap_sort(&mut firsts);
-        firsts.dedup_by(|later, earlier| later.0 == earlier.0);
-        FirstSeen { firsts }
+/// FNV-1a: spreads short keys well enough for a table that is at most half full.
+fn hash(key: &str) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in key.bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    h as usize
+}
+
+impl<'k> FirstSeen<'k> {
+    pub(super) fn new(keys: impl ExactSizeIterator<Item = Option<&'k str>>) -> Self {
+        let mask = (keys.len() * 2).next_power_of_two().max(2) - 1;
+        let mut slots = vec![None; mask + 1];
+        for (i, key) in keys.enumerate() {
+            let Some(key) = key else { continue };
+            let mut at = hash(key) & mask;
+            while let Some((seen, _)) = slots[at] {
+                if seen == key {
+                    break;
+                }
+                at = (at + 1) & mask;
+            }
+            if slots[at].is_none() {
+                slots[at] = Some((key, i));
+            }
+        }
+        FirstSeen { slots }
     }
 
     /// The first index of `key` when it is before `i`.
-    pub(super) fn before(&self, key: &K, i: usize) -> Option<usize> {
-        let at = self.firsts.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
-        let first = self.firsts[at].1;
-        (first < i).then_some(first)
-    }
-}
-
-/// Sorts in place in O(n log n): a heap sort, about 0.3 KB of wasm where `sort_unstable` (a
-/// pattern-defeating quicksort with its small-sort networks) costs about 3.7 KB.
-fn heap_sort<T: Ord>(v: &mut [T]) {
-    let n = v.len();
-    for i in (0..n / 2).rev() {
-        sift_down(v, i, n);
-    }
-    for end in (1..n).rev() {
-        v.swap(0, end);
-        sift_down(v, 0, end);
-    }
-}
-
-/// Moves `v[root]` down the max-heap `v[..end]` to its place.
-fn sift_down<T: Ord>(v: &mut [T], mut root: usize, end: usize) {
-    loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            return;
+    pub(super) fn before(&self, key: &str, i: usize) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut at = hash(key) & mask;
+        while let Some((seen, first)) = self.slots[at] {
+            if seen == key {
+                return (first < i).then_some(first);
+            }
+            at = (at + 1) & mask;
         }
-        if child + 1 < end && v[child] < v[child + 1] {
-            child += 1;
-        }
-        if v[root] >= v[child] {
-            return;
-        }
-        v.swap(root, child);
-        root = child;
+        None
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::heap_sort;
+    use super::FirstSeen;
     use proptest::prelude::*;
 
     proptest! {
         #[test]
-        fn heap_sort_sorts_like_the_standard_sort(mut v in proptest::collection::vec((0u8..20, 0usize..1000), 0..200)) {
-            let mut want = v.clone();
-            want.sort();
-            heap_sort(&mut v);
-            prop_assert_eq!(v, want);
+        fn first_seen_finds_the_first_earlier_row(keys in proptest::collection::vec(proptest::option::of("[a-c]{0,2}"), 0..60)) {
+            let seen = FirstSeen::new(keys.iter().map(|k| k.as_deref()));
+            for (i, key) in keys.iter().enumerate() {
+                let Some(key) = key else { continue };
+                let want = keys.iter().position(|k| k.as_deref() == Some(key.as_str())).filter(|&f| f < i);
+                prop_assert_eq!(seen.before(key, i), want);
+            }
         }
     }
 }
