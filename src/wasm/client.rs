@@ -482,7 +482,8 @@ impl Pending {
     }
 
     /// The data of a failure the host saw: `network`, `timeout`, `abort` or `tooLarge`.
-    pub fn failure(&self, kind: &str) -> JsValue {
+    /// As JSON text, which the package's `fromThrown` parses.
+    pub fn failure(&self, kind: &str) -> String {
         let endpoint = self.endpoint;
         match kind {
             "timeout" => Failure::Timeout {
@@ -496,7 +497,7 @@ impl Pending {
             },
             _ => Failure::Network { endpoint },
         }
-        .into_js(None)
+        .to_json(None)
     }
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.

@@ -75,13 +75,13 @@ struct Thrown<'a, D: Serialize> {
     data: &'a D,
 }
 
-/// The error's data as JSON text (a JS string), which the package's `fromThrown` parses.
-fn thrown<D: Serialize>(kind: ErrorKind, message: &str, data: &D) -> JsValue {
-    JsValue::from_str(&crate::json::ser::to_string(&Thrown {
+/// The error's data as JSON text, which the package's `fromThrown` parses.
+fn thrown<D: Serialize>(kind: ErrorKind, message: &str, data: &D) -> String {
+    crate::json::ser::to_string(&Thrown {
         kind,
         message,
         data,
-    }))
+    })
 }
 
 fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
@@ -92,9 +92,14 @@ fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
 }
 
 impl Failure {
-    /// The error's data, to throw to the JS driver. (`_secret` is unused: every text here is
-    /// already token-free.)
-    pub fn into_js(self, _secret: Option<&str>) -> JsValue {
+    /// The error's data, to throw to the JS driver (a string of JSON text). (`_secret` is unused:
+    /// every text here is already token-free.)
+    pub fn into_js(self, secret: Option<&str>) -> JsValue {
+        JsValue::from_str(&self.to_json(secret))
+    }
+
+    /// The error's data as JSON text `{lpmKind, message, data}`.
+    pub fn to_json(self, _secret: Option<&str>) -> String {
         match self {
             Failure::Core(e) => thrown(e.error_kind(), &e.message(), &e),
             Failure::Network { endpoint } => thrown(
