@@ -497,7 +497,7 @@ impl Pending {
             },
             _ => Failure::Network { endpoint },
         }
-        .to_json(None)
+        .into_json(None)
     }
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.

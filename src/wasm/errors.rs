@@ -95,11 +95,11 @@ impl Failure {
     /// The error's data, to throw to the JS driver (a string of JSON text). (`_secret` is unused:
     /// every text here is already token-free.)
     pub fn into_js(self, secret: Option<&str>) -> JsValue {
-        JsValue::from_str(&self.to_json(secret))
+        JsValue::from_str(&self.into_json(secret))
     }
 
     /// The error's data as JSON text `{lpmKind, message, data}`.
-    pub fn to_json(self, _secret: Option<&str>) -> String {
+    pub fn into_json(self, _secret: Option<&str>) -> String {
         match self {
             Failure::Core(e) => thrown(e.error_kind(), &e.message(), &e),
             Failure::Network { endpoint } => thrown(
