@@ -339,6 +339,12 @@ pub enum ConfigError {
         /// What it must be.
         expected: &'static str,
     },
+    /// A bulk job's journal cannot be resumed with this input (another file, another job, a
+    /// damaged journal); `reason` says why.
+    Journal {
+        /// Why.
+        reason: String,
+    },
 }
 
 impl ConfigError {
@@ -353,6 +359,7 @@ impl ConfigError {
             ConfigError::Option { option, expected } => {
                 cat(&["option `", option, "` must be ", expected])
             }
+            ConfigError::Journal { reason } => cat(&["the journal was refused: ", reason]),
         }
     }
 }

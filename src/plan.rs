@@ -140,6 +140,11 @@ impl Api {
         self.token.as_ref()
     }
 
+    /// Whether platform-level findings refuse a request too ([`Api::with_strict_platform_rules`]).
+    pub fn strict_platform_rules(&self) -> bool {
+        self.strict
+    }
+
     fn check(&self, endpoint: Endpoint, report: Report) -> Result<(), Error> {
         let level = if self.strict {
             Level::Platform
@@ -255,6 +260,28 @@ impl Api {
             "users/create-multi-user",
             &[],
             Some(object(&[("users", &users.to_json())])),
+        )
+    }
+
+    /// [`Api::create_users`] of rows, as JSON text, that the bulk engine has already checked one
+    /// by one and across its whole input (1..=100 of them, no repeat): not validated again.
+    pub(crate) fn create_users_checked(
+        &self,
+        rows: &[&str],
+    ) -> Result<Request<CreateUsersReply>, Error> {
+        let mut users = String::from("[");
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                users.push(',');
+            }
+            users.push_str(row);
+        }
+        users.push(']');
+        self.request(
+            Endpoint::CreateUsers,
+            "users/create-multi-user",
+            &[],
+            Some(object(&[("users", &users)])),
         )
     }
 

@@ -5,6 +5,7 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use super::journal::{DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
+use super::num;
 use super::{chunks_for, Counts, JournalError, Progress, RowResult};
 use crate::validate::Issue;
 
@@ -203,7 +204,7 @@ impl Ledger {
         } else {
             Err(out_of_order(
                 index,
-                format!("row {row} is outside the input"),
+                ["row ", &num(row), " is outside the input"].concat(),
             ))
         }
     }
@@ -214,7 +215,7 @@ impl Ledger {
             Some((c, rows)) if *c == chunk => Ok(rows.clone()),
             _ => Err(out_of_order(
                 index,
-                format!("chunk {chunk} is not the last planned"),
+                ["chunk ", &num(chunk as usize), " is not the last planned"].concat(),
             )),
         }
     }
@@ -254,7 +255,7 @@ impl Ledger {
                 if *chunk < self.next_chunk {
                     return Err(out_of_order(
                         index,
-                        format!("chunk {chunk} is planned again"),
+                        ["chunk ", &num(*chunk as usize), " is planned again"].concat(),
                     ));
                 }
                 // A chunk planned and never sent gave its rows back.
@@ -270,7 +271,10 @@ impl Ledger {
                     // A row set aside now may have been sent by an earlier run with other
                     // options: the journal wins.
                     if !matches!(self.states[r], State::Pending | State::SetAside) {
-                        return Err(out_of_order(index, format!("row {r} is planned twice")));
+                        return Err(out_of_order(
+                            index,
+                            ["row ", &num(r), " is planned twice"].concat(),
+                        ));
                     }
                     self.set(r, State::Planned(*chunk));
                     planned.push(r);
@@ -302,7 +306,13 @@ impl Ledger {
                     if self.states[r] != State::Sent(*chunk) {
                         return Err(out_of_order(
                             index,
-                            format!("row {r} is in doubt but not sent in chunk {chunk}"),
+                            [
+                                "row ",
+                                &num(r),
+                                " is in doubt but not sent in chunk ",
+                                &num(*chunk as usize),
+                            ]
+                            .concat(),
                         ));
                     }
                     self.doubted.insert(r);
@@ -321,7 +331,7 @@ impl Ledger {
                 if !matches!(self.states[r], State::Sent(_)) {
                     return Err(out_of_order(
                         index,
-                        format!("row {r} has an outcome but was not sent"),
+                        ["row ", &num(r), " has an outcome but was not sent"].concat(),
                     ));
                 }
                 self.set(r, State::Done(outcome.clone()));
@@ -331,7 +341,7 @@ impl Ledger {
                 let State::InDoubt { recheck } = &self.states[r] else {
                     return Err(out_of_order(
                         index,
-                        format!("row {r} is looked up but not in doubt"),
+                        ["row ", &num(r), " is looked up but not in doubt"].concat(),
                     ));
                 };
                 let next = match (result, recheck) {
@@ -381,10 +391,14 @@ impl Ledger {
     pub fn failed_once(&mut self, now: u64, attempts: u32, delay_ms: u64, reason: String) {
         self.failures += 1;
         if self.failures >= attempts {
-            self.halted = Some(format!(
-                "{} failures in a row; the last: {reason}",
-                self.failures
-            ));
+            self.halted = Some(
+                [
+                    &num(self.failures as usize),
+                    " failures in a row; the last: ",
+                    &reason,
+                ]
+                .concat(),
+            );
         } else {
             self.pacer.not_before = now.saturating_add(delay_ms);
         }

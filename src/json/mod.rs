@@ -6,6 +6,7 @@
 //! always parses in JavaScript. Never panics; nesting deeper than [`MAX_DEPTH`] is refused (as
 //! serde_json does), so no input can exhaust the stack.
 
+pub mod de;
 pub mod ser;
 mod value;
 
