@@ -41,6 +41,17 @@ function toJson(value) {
   }
 }
 
+/** The names an options object answers to: its own and, for the options object itself, those of
+ * its prototypes (a class's getters), as the core's reads of `options[name]` would find them. */
+function names(value, deep) {
+  if (!deep) return Object.keys(value);
+  const all = new Set();
+  for (let o = value; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const k of Object.getOwnPropertyNames(o)) all.add(k);
+  }
+  return all;
+}
+
 /** The value read as options (a member's value; depth 0: an object here is `{}`). */
 function plain(value, depth) {
   switch (typeof value) {
@@ -51,10 +62,10 @@ function plain(value, depth) {
       if (value === null) return null;
       const out = {};
       if (depth > 0) {
-        for (const k of Object.keys(value)) {
+        for (const k of names(value, depth > 1)) {
           let v;
           try { v = value[k]; } catch { continue; }
-          out[k] = plain(v, depth - 1);
+          if (v !== undefined) out[k] = plain(v, depth - 1);
         }
       }
       return out;
