@@ -40,7 +40,7 @@ pub(super) fn check_item<'a, J: JsonView>(item: &'a J, prefix: &[PathSegment], s
         key: "name",
     };
     if let Some(name) = required_str(fields[0], path, Field::Name, sink) {
-        if chars(name.trim()) < NAME_MIN {
+        if chars(trim(name)) < NAME_MIN {
             sink.push(
                 path,
                 IssueCode::TooShort,
@@ -75,7 +75,7 @@ pub(super) fn check_item<'a, J: JsonView>(item: &'a J, prefix: &[PathSegment], s
                 USERNAME_MAX,
             );
         }
-        if !u.chars().all(|c| c.is_ascii_alphanumeric()) {
+        if !u.bytes().all(|b| b.is_ascii_alphanumeric()) {
             sink.push(
                 path,
                 IssueCode::InvalidChars,
@@ -204,7 +204,7 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
     fn given<'a, J: JsonView>(item: &'a J, key: &str) -> Option<&'a str> {
         item.get(key)
             .and_then(J::as_str)
-            .map(str::trim)
+            .map(trim)
             .filter(|s| !s.is_empty())
     }
     let emails: Vec<Option<Cow<'_, str>>> = items

@@ -79,7 +79,7 @@ pub(super) fn required_str<'a, J: JsonView>(
     sink: &mut Sink,
 ) -> Option<&'a str> {
     match value.map(J::kind) {
-        Some(Kind::Str(s)) if !s.trim().is_empty() => Some(s),
+        Some(Kind::Str(s)) if !trim(s).is_empty() => Some(s),
         None | Some(Kind::Null) | Some(Kind::Str(_)) => {
             sink.push(path, IssueCode::Required, Level::Contract, field, 0);
             None
@@ -91,12 +91,28 @@ pub(super) fn required_str<'a, J: JsonView>(
     }
 }
 
+/// `s.trim()`, without decoding characters when `s` starts and ends with a visible ASCII
+/// character (the usual field, which has nothing to trim).
+pub(super) fn trim(s: &str) -> &str {
+    let visible = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    if visible(s.as_bytes().first()) && visible(s.as_bytes().last()) {
+        s
+    } else {
+        s.trim()
+    }
+}
+
 /// Platform rule "a plausible e-mail address", kept deliberately simple (it is only a hint):
 /// no whitespace or control characters anywhere; exactly one `@`; a non-empty local part; a domain
 /// made of at least two non-empty dot-separated labels (so it has a dot, does not start or end with
 /// a dot and has no `..`). Non-ASCII letters are allowed (internationalised addresses).
 pub(super) fn plausible_email(s: &str) -> bool {
-    if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    // (ASCII, most addresses: by the byte; the same test.)
+    let spaced = match s.is_ascii() {
+        true => s.bytes().any(|b| b <= b' ' || b == 0x7f),
+        false => s.chars().any(|c| c.is_whitespace() || c.is_control()),
+    };
+    if spaced {
         return false;
     }
     let mut parts = s.split('@');
