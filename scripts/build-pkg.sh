@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/ (or $1): the core compiled to wasm32, wasm-bindgen-cli (the
 # version pinned in Cargo.lock) for the `web` target, the panic machinery snipped
-# (scripts/snip-panics.mjs), wasm-opt -Oz from the npm `binaryen` package, then the hand-written entry files from pkg-templates/. Prints the package's sizes.
+# (scripts/snip-panics.mjs), wasm-opt -Oz from the npm `binaryen` package, then the hand-written
+# entry files from pkg-templates/. Prints the package's sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -575,14 +575,13 @@ struct PerCall {
     guard: Option<bool>,
 }
 
-/// Reads `value` as JSON text for the core, or the validation error a non-JSON value deserves.
-fn json_in(endpoint: Endpoint, value: Option<String>) -> Result<String, Error> {
-    value.ok_or_else(|| not_json(endpoint))
-}
-
-/// The JSON tree of text `json_in` gave.
-fn tree(endpoint: Endpoint, text: &str) -> Result<Value<'_>, Error> {
-    json::parse(text).map_err(|_| not_json(endpoint))
+/// The JSON tree of a caller's value as the JS wrote it (`None`: it cannot be written as JSON),
+/// or the validation error a non-JSON value deserves.
+#[inline(never)]
+fn tree(endpoint: Endpoint, text: &Option<String>) -> Result<Value<'_>, Error> {
+    text.as_deref()
+        .and_then(|t| json::parse(t).ok())
+        .ok_or_else(|| not_json(endpoint))
 }
 
 use super::validators::member;
@@ -679,71 +678,58 @@ impl Core {
             // could be created (code 13). Validated first; the contract's 10-minute interval
             // (`createInterval`); never retried automatically.
             "createUsers" => {
-                let users = json_in(E::CreateUsers, a)?;
-                let req = api.create_users_value(&tree(E::CreateUsers, &users)?)?;
+                let req = api.create_users_value(&tree(E::CreateUsers, &a)?)?;
                 self.pending(req, &guarded(false))
             }
             // One account through the bulk endpoint (`create-multi-user` with one item): the
             // response of `create-single-user` is unpublished. Same guard and validation.
             "createUser" => {
-                let users = cat(&["[", &json_in(E::CreateUsers, a)?, "]"]);
+                let users = a.map(|u| cat(&["[", &u, "]"]));
                 let req = api.create_users_value(&tree(E::CreateUsers, &users)?)?;
                 self.pending(req, &guarded(false))
             }
             // The raw `users/create-single-user`: the envelope as received (its response is
             // unpublished). Not guarded by the bulk interval; never retried.
             "createSingleUserRaw" => {
-                let user = json_in(E::CreateUser, a)?;
-                let req = api.create_user_raw_value(&tree(E::CreateUser, &user)?)?;
+                let req = api.create_user_raw_value(&tree(E::CreateUser, &a)?)?;
                 self.pending(req, &per)
             }
             // A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100)
             // to 100.
             "getUsers" => {
-                let page = params_in(E::GetUsers, a)?;
-                let page = tree(E::GetUsers, &page)?;
+                let page = params_in(E::GetUsers, &a)?;
                 let req = api.get_users_value(member(&page, "start"), member(&page, "limit"))?;
                 self.pending(req, &per)
             }
             // One account by id (`users/get-single-user/<id>`).
-            "getUser" => {
-                let id = json_in(E::GetUser, a)?;
-                self.pending(api.get_user_value(&tree(E::GetUser, &id)?)?, &per)
-            }
+            "getUser" => self.pending(api.get_user_value(&tree(E::GetUser, &a)?)?, &per),
             // The token's own account (`users/get-me`).
             "getMe" => self.pending(api.get_me()?, &per),
             // One account by e-mail (tried first) or username (`users/search-user`).
             "searchUser" => {
-                let params = params_in(E::SearchUser, a)?;
-                let params = tree(E::SearchUser, &params)?;
+                let params = params_in(E::SearchUser, &a)?;
                 let req =
                     api.search_user_value(member(&params, "email"), member(&params, "username"))?;
                 self.pending(req, &per)
             }
             // One course by id (`courses/get-single-course/<id>`).
-            "getCourse" => {
-                let id = json_in(E::GetCourse, a)?;
-                self.pending(api.get_course_value(&tree(E::GetCourse, &id)?)?, &per)
-            }
+            "getCourse" => self.pending(api.get_course_value(&tree(E::GetCourse, &a)?)?, &per),
             // A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit`
             // (0..100) to 100.
             "getCourses" => {
-                let page = params_in(E::GetCourses, a)?;
-                let page = tree(E::GetCourses, &page)?;
+                let page = params_in(E::GetCourses, &a)?;
                 let req = api.get_courses_value(member(&page, "start"), member(&page, "limit"))?;
                 self.pending(req, &per)
             }
             // Courses whose title matches the keywords (`courses/search-course`).
             "searchCourses" => {
-                let title = json_in(E::SearchCourses, a)?;
-                let req = api.search_courses_value(&tree(E::SearchCourses, &title)?)?;
+                let req = api.search_courses_value(&tree(E::SearchCourses, &a)?)?;
                 self.pending(req, &per)
             }
             // Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`).
             // Never retried.
             "addCoursesToUsers" => {
-                let input = params_in(E::AddCoursesToUsers, a)?;
-                let input = tree(E::AddCoursesToUsers, &input)?;
+                let input = params_in(E::AddCoursesToUsers, &a)?;
                 let req = api.add_courses_to_users_value(
                     member(&input, "users"),
                     member(&input, "courses"),
@@ -753,17 +739,14 @@ impl Core {
             // Logs in (`users/login-user`, platform notes): the token and its expiry. Needs no
             // token; the JS passes the result to `withToken`.
             "login" => {
-                let email = json_in(E::Login, a)?;
-                let password = json_in(E::Login, b)?;
-                let req = api.login_value(&tree(E::Login, &email)?, &tree(E::Login, &password)?)?;
+                let req = api.login_value(&tree(E::Login, &a)?, &tree(E::Login, &b)?)?;
                 self.pending(req, &per)
             }
             // A one-time site login token for an account (`users/create-user-login-token`,
             // platform notes); at least the platform's advised 5 s apart (`loginTokenInterval`);
             // never retried automatically.
             "createLoginToken" => {
-                let id = json_in(E::CreateLoginToken, a)?;
-                let req = api.create_login_token_value(&tree(E::CreateLoginToken, &id)?)?;
+                let req = api.create_login_token_value(&tree(E::CreateLoginToken, &a)?)?;
                 self.pending(req, &guarded(true))
             }
             _ => return Err(option_error("method", "a method of Client")),
@@ -771,12 +754,12 @@ impl Core {
     }
 }
 
-/// A parameters object as JSON text, refused when it is not an object (or absent).
-fn params_in(endpoint: Endpoint, params: Option<String>) -> Result<String, Error> {
-    let text = json_in(endpoint, params)?;
-    let report = validate::validate_params(&tree(endpoint, &text)?, ValidateOptions::default());
+/// A parameters object's tree, refused when it is not an object (or absent).
+fn params_in(endpoint: Endpoint, params: &Option<String>) -> Result<Value<'_>, Error> {
+    let tree = tree(endpoint, params)?;
+    let report = validate::validate_params(&tree, ValidateOptions::default());
     if report.is_ok() {
-        Ok(text)
+        Ok(tree)
     } else {
         Err(Error::Validation(ValidationError { endpoint, report }))
     }
