@@ -205,6 +205,7 @@ impl Settings {
     }
 }
 
+#[inline(never)]
 fn option_error(name: &'static str, expected: &'static str) -> Error {
     Error::Config(ConfigError::Option {
         option: name,
