@@ -163,7 +163,7 @@ export async function bulk(m, kind, name, input, options) {
     send: async (sig) => {
       const pending = m.guard(() => core.bulkRequest(job));
       if (pending === undefined) throw m.internalError(new Error('no request is ready'));
-      if (kind === 'import' && pending.describe().endpoint === 'create-multi-user') {
+      if (kind === 'import' && JSON.parse(pending.describe()).endpoint === 'create-multi-user') {
         // The client's other creates keep the interval from this one (in this realm and the
         // store); a store that fails stops the job before the create leaves.
         const now = Date.now();

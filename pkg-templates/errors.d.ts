@@ -3,26 +3,16 @@ import type {
   GrantReport,
   ImportReport,
   ConfigErrorInfo,
+  CoreErrorKind,
   DecodeErrorInfo,
   Endpoint,
   HttpErrorInfo,
   Issue,
 } from "./wasm/lpm_client.js";
 
-/** What went wrong, for a `switch`. */
-export type ErrorKind =
-  | "validation"
-  | "api"
-  | "http"
-  | "decode"
-  | "network"
-  | "timeout"
-  | "abort"
-  | "interval"
-  | "config"
-  | "tooLarge"
-  /** A trap of the WebAssembly core (out of memory, a defect); `cause` is the trap. */
-  | "internal";
+/** What went wrong, for a `switch`: the kinds the core gives (defined in Rust), and `"internal"`,
+ * a trap of the WebAssembly core (out of memory, a defect) whose `cause` is the trap. */
+export type ErrorKind = CoreErrorKind | "internal";
 
 /** Base class of every error the package throws or rejects with. Never carries the token. */
 export declare class LpmError extends Error {

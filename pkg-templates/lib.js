@@ -57,6 +57,51 @@ function toJson(value) {
   }
 }
 
+/** The names an options object answers to: its own and, for the options object itself, those of
+ * its prototypes (a class's getters), as the core's reads of `options[name]` would find them. */
+function names(value, deep) {
+  if (!deep) return Object.keys(value);
+  const all = new Set();
+  for (let o = value; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const k of Object.getOwnPropertyNames(o)) all.add(k);
+  }
+  return all;
+}
+
+/** The value read as options (a member's value; depth 0: an object here is `{}`). */
+function plain(value, depth) {
+  switch (typeof value) {
+    case 'function': return FUNCTION;
+    case 'number': return Number.isFinite(value) ? value : null;
+    case 'bigint': case 'symbol': return String(value);
+    case 'object': {
+      if (value === null) return null;
+      const out = {};
+      if (depth > 0) {
+        for (const k of names(value, depth > 1)) {
+          let v;
+          try { v = value[k]; } catch { continue; }
+          if (v !== undefined) out[k] = plain(v, depth - 1);
+        }
+      }
+      return out;
+    }
+    default: return value;
+  }
+}
+/** What `plain` writes for a function (the core checks `fetch` is one). */
+const FUNCTION = '\u0000function';
+
+/**
+ * An options object as the JSON text the core reads: two levels deep (`createInterval.guard`),
+ * deeper objects as `{}` (stores, loggers, signals and headers are the driver's, and may be
+ * cyclic), functions as a marker, NaN and the infinities as `null` (which the core refuses where
+ * a number is due); `undefined` is `null`.
+ */
+function optionsJson(options) {
+  return options === undefined ? 'null' : JSON.stringify(plain(options, 2));
+}
+
 /** Runs `fn`, turning what the core throws into the package's error classes. */
 function core(fn) {
   try {
@@ -342,7 +387,7 @@ const ANSWER = 'answer';
 async function run(cfg, plan, options, raw) {
   const pending = core(plan);
   // What the driver reads of the call, fetched from the core once.
-  pending.req = pending.describe();
+  pending.req = JSON.parse(pending.describe());
   try {
     return await drive(pending, cfg, options, raw);
   } finally {
@@ -503,7 +548,7 @@ export class Client {
       this.#raw = internal.raw;
       this.#owner = !internal.view;
     } else {
-      this.#core = core(() => new wasm.Core(options, guardBase(options?.baseUrl)));
+      this.#core = core(() => new wasm.Core(optionsJson(options), guardBase(options?.baseUrl)));
       const { headers, store } = driverOptions(options, true);
       const hooks = {};
       for (const h of HOOKS) hooks[h] = options[h];
@@ -515,7 +560,7 @@ export class Client {
 
   /** The same client with another token (e.g. the one `login` returned). */
   withToken(token) {
-    return new Client(INTERNAL, { core: core(() => this.#core.withToken(token)), cfg: this.#cfg, raw: this.#raw });
+    return new Client(INTERNAL, { core: core(() => this.#core.withToken(typeof token === 'string' ? token : undefined)), cfg: this.#cfg, raw: this.#raw });
   }
 
   /** The same client whose methods resolve `{ data, response: { status, headers } }`. */
@@ -529,7 +574,7 @@ export class Client {
   }
 
   #call(method, a, b, options, raw = this.#raw) {
-    return run(this.#cfg, () => this.#core.plan(method, toJson(a), toJson(b), options), options, raw);
+    return run(this.#cfg, () => this.#core.plan(method, toJson(a), toJson(b), optionsJson(options)), options, raw);
   }
 
   createUsers(users, options) {
@@ -632,7 +677,7 @@ export class Client {
 
 /** A validator that is also a Standard Schema (`~standard`), with `withOptions` for lang/strictness. */
 function schema(kind, options) {
-  const run = (value, opts) => core(() => wasm.validate(kind, toJson(value), opts));
+  const run = (value, opts) => JSON.parse(core(() => wasm.validate(kind, toJson(value), optionsJson(opts))));
   const validate = (value, opts) => run(value, opts === undefined ? options : opts);
   validate['~standard'] = {
     version: 1,

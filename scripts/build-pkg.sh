@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/ (or $1): the core compiled to wasm32, wasm-bindgen-cli (the
-# version pinned in Cargo.lock) for the `web` target, wasm-opt -Oz from the npm `binaryen`
-# package, then the hand-written entry files from pkg-templates/. Prints the package's sizes.
+# version pinned in Cargo.lock) for the `web` target, the panic machinery snipped
+# (scripts/snip-panics.mjs), wasm-opt -Oz from the npm `binaryen` package, then the hand-written
+# entry files from pkg-templates/. Prints the package's sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
 # LPM_FLAVOUR=bulk builds lpm-client-bulk into pkg-bulk/: the same package with the bulk engines
 # (importUsers, grantCourses) in its wasm and their driver, under its own budget.
@@ -24,8 +25,10 @@ cargo build --quiet --release --target wasm32-unknown-unknown -p lpm-client "${f
 
 rm -rf "$out"
 mkdir -p "$out/wasm"
+# --keep-debug: the function names scripts/snip-panics.mjs needs (wasm-opt strips them after).
 wasm-bindgen target/wasm32-unknown-unknown/release/lpm_client.wasm \
-  --target web --out-dir "$out/wasm" --out-name lpm_client
+  --target web --keep-debug --out-dir "$out/wasm" --out-name lpm_client
+node scripts/snip-panics.mjs "$out/wasm/lpm_client_bg.wasm" "$root/node_modules/.bin/wasm-dis"
 "$root/node_modules/.bin/wasm-opt" -Oz --converge --strip-producers --strip-debug \
   --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
@@ -39,6 +42,11 @@ cp pkg-templates/*.js pkg-templates/*.d.ts pkg-templates/README.md "$out/"
 [ "$flavour" = bulk ] || mv "$out/bulk-lean.js" "$out/bulk.js"
 rm -f "$out/bulk-lean.js"
 cp LICENSE CHANGELOG.md "$out/"
+
+# The error classes cover exactly the kinds the core defines (ErrorKind in src/error.rs, whose
+# union tsify generated): checked before minifying strips the table's type.
+"$root/node_modules/.bin/tsc" --noEmit --allowJs --checkJs --target es2022 \
+  --module esnext --moduleResolution bundler --skipLibCheck "$out/errors.js"
 
 # The shipped JS is minified (error classes name themselves; Client has a static name): comments are for
 # the repository, not for every user's bundle. The .d.ts files keep the documentation.

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::json::JsonView;
 
 use crate::endpoint::{Endpoint, Method};
-use crate::error::{ConfigError, Error, ValidationError};
+use crate::error::{cat, ConfigError, Error, ValidationError};
 use crate::model::{AddCoursesInput, NewUser};
 use crate::reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
@@ -83,7 +83,12 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
     }
     // Scheme and host are case-insensitive: one spelling, so one create-interval guard key.
     let authority = authority.to_ascii_lowercase();
-    Ok([&scheme, "://", &authority, path.trim_end_matches('/')].concat())
+    Ok(cat(&[
+        &scheme,
+        "://",
+        &authority,
+        path.trim_end_matches('/'),
+    ]))
 }
 
 /// The planner: base URL, token and options. Cheap to clone.
@@ -166,7 +171,20 @@ impl Planner {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<Request<R>, Error> {
-        let mut url = [&self.base, API_PREFIX, "/", path].concat();
+        self.untyped(endpoint, path, query, body).map(Request::cast)
+    }
+
+    /// [`Planner::request`] without the reply type: one copy of the code serves every endpoint
+    /// (a generic copy per reply cost the wasm about 0.5 KB each).
+    #[inline(never)]
+    fn untyped(
+        &self,
+        endpoint: Endpoint,
+        path: &str,
+        query: &[(&str, &str)],
+        body: Option<String>,
+    ) -> Result<Request<()>, Error> {
+        let mut url = cat(&[&self.base, API_PREFIX, "/", path]);
         let mut sep = '?';
         if endpoint != Endpoint::Login {
             let token = self
@@ -322,12 +340,7 @@ impl Planner {
             UserPath::Users => "users",
             UserPath::User => "user",
         };
-        self.request(
-            endpoint,
-            &[dir, "/get-single-user/", &seg].concat(),
-            &[],
-            None,
-        )
+        self.request(endpoint, &cat(&[dir, "/get-single-user/", &seg]), &[], None)
     }
 
     /// `GET users/get-me`.
@@ -381,7 +394,7 @@ impl Planner {
         let seg = self.id_segment(endpoint, id)?;
         self.request(
             endpoint,
-            &["courses/get-single-course/", &seg].concat(),
+            &cat(&["courses/get-single-course/", &seg]),
             &[],
             None,
         )
@@ -592,6 +605,17 @@ impl<R> core::fmt::Debug for Request<R> {
 }
 
 impl<R> Request<R> {
+    /// The same request, typed by another reply.
+    pub(crate) fn cast<S>(self) -> Request<S> {
+        Request {
+            endpoint: self.endpoint,
+            url: self.url,
+            body: self.body,
+            secret: self.secret,
+            _reply: PhantomData,
+        }
+    }
+
     /// The endpoint.
     pub fn endpoint(&self) -> Endpoint {
         self.endpoint

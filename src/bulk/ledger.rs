@@ -595,7 +595,9 @@ mod tests {
         let mut reference = BTreeSet::new();
         let mut x: u64 = 7;
         for _ in 0..5000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let row = (x >> 33) as usize % 300;
             if x & 1 == 0 {
                 assert_eq!(ours.insert(row), reference.insert(row));
