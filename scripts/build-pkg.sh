@@ -40,6 +40,8 @@ if [ "$flavour" = bulk ]; then
   node -e 'const f=process.argv[1],p=JSON.parse(require("fs").readFileSync(f));p.files.push("bulk.js");require("fs").writeFileSync(f,JSON.stringify(p,null,2)+"\n")' "$out/package.json"
 else
   rm "$out/bulk.js"
+  # ...and no import of it left for bundlers to resolve (unreachable: loadBulk throws ConfigError first).
+  sed -i "s#import('./bulk.js')#Promise.reject(new Error('no bulk driver in lpm-client'))#" "$out/lib.js"
 fi
 cp LICENSE CHANGELOG.md "$out/"
 
