@@ -118,6 +118,8 @@ async function run(job: SavedJob): Promise<void> {
   s.report = null;
   s.progress = null;
   const abort = (s.abort = new AbortController());
+  // The job record's updates, in order (the last one settles before the record is deleted).
+  let saving = Promise.resolve();
   update();
   try {
     const bulk = await bulkClient();
@@ -131,7 +133,7 @@ async function run(job: SavedJob): Promise<void> {
         const processed = job.rows.length - p.remaining;
         if (processed !== job.processed) {
           job.processed = processed;
-          void saveJob(job);
+          saving = saving.then(() => saveJob(job)).catch(() => {});
         }
         update();
       },
@@ -143,6 +145,7 @@ async function run(job: SavedJob): Promise<void> {
       s.phase = "edit";
     } else {
       // Over: the journal and the rows (passwords) go; the report stays on screen.
+      await saving;
       await forgetJob(job);
       s.phase = "done";
     }
@@ -306,10 +309,9 @@ function editView() {
           ${next > Date.now() ? html`<p class="countdown" role="timer">${t("nextAllowed", { time: formatWait(next - Date.now()) })}</p>` : nothing}
           <p>
             <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; update(); }}>${t("leaveOutBad")}</button>
-            <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0 || !!s.resumable}
+            <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0}
               @click=${() => void run(newJob(included.map(toNewUser)))}>${t("createButton", { n: included.length })}</button>
             ${bad.length ? html`<span class="hint">${t("blockedByErrors")}</span>` : nothing}
-            ${s.resumable ? html`<span class="hint">${t("resumeFirst")}</span>` : nothing}
           </p>
           <div class="scroll">
             <table class="edit">
@@ -353,7 +355,7 @@ export function bulkView() {
           <button type="button" @click=${async () => { await forgetJob(resumable); s.resumable = null; s.job = null; s.report = null; update(); }}>${t("discard")}</button>
         </div>`
       : nothing}
-    ${s.phase === "edit" ? html`${editView()}${s.report ? resultsTable() : nothing}` : resultsView()}
+    ${s.phase !== "edit" ? resultsView() : resumable ? resultsTable() : editView()}
   </main>`;
 }
 
