@@ -394,8 +394,9 @@ try {
     await page.screenshot({ path: path.join(shots, "bulk-countdown.png") });
   });
   await check("bulk create (running): axe-core finds no serious or critical violation", () => axe("bulk create (running)"));
-  await check("bulk: pause while the second chunk waits gives the rows as they stand", async () => {
-    await page.getByRole("button", { name: "Tạm dừng" }).click();
+  await check("bulk: pause (by keyboard) while the second chunk waits gives the rows as they stand", async () => {
+    await page.getByRole("button", { name: "Tạm dừng" }).focus();
+    await page.keyboard.press("Enter");
     await page.locator(".note", { hasText: "100/150" }).waitFor();
     assert.match(await text("table.results tbody tr:nth-child(1)"), /Đã tạo/);
     assert.doesNotMatch(await text("table.results tbody tr:nth-child(150)"), /Đã tạo/);
@@ -484,6 +485,38 @@ try {
     page.off("request", onRequest);
     assert.deepEqual(sizes, [100, n - 100]);
     assert.equal(await page.locator(".picked-list strong.ok").count(), n);
+  });
+
+  await check("grant: 101 accounts in a fresh tab load lpm-client-bulk (grantCourses) only when granted", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const p2 = await ctx.newPage();
+    p2.setDefaultTimeout(10_000);
+    const wasm = [];
+    const sizes = [];
+    p2.on("request", (r) => {
+      if (r.url().endsWith(".wasm")) wasm.push(path.basename(new URL(r.url()).pathname));
+      if (r.url().includes("add-multi-course-to-multi-user")) sizes.push(JSON.parse(r.postData()).users.length);
+    });
+    try {
+      await p2.goto(`${emu.url}/`);
+      await p2.getByLabel("Dán token").check();
+      await p2.fill("#token", DEMO.adminToken);
+      await p2.click("button[type=submit]");
+      await p2.locator("main table tbody tr").nth(99).waitFor();
+      await p2.getByLabel("Chọn mọi tài khoản trên trang này").check();
+      await p2.getByRole("button", { name: "Trang sau" }).click();
+      await p2.getByText("Tài khoản 101–200").waitFor();
+      await p2.locator("main table tbody tr").first().locator("input[type=checkbox]").check();
+      await p2.getByRole("link", { name: "Cấp khoá học cho các tài khoản đã chọn" }).click();
+      await p2.locator(".course-picks input").first().check();
+      assert.deepEqual(wasm, [leanWasm], "only lpm-client before the grant");
+      await p2.getByRole("button", { name: "Cấp 1 khoá học cho 101 tài khoản" }).click();
+      await p2.locator(".done", { hasText: "101 tài khoản được cấp, 0 lỗi" }).waitFor();
+      assert.deepEqual(wasm, [leanWasm, bulkWasm]);
+      assert.deepEqual(sizes, [100, 1]);
+    } finally {
+      await ctx.close();
+    }
   });
 
   // ---------------------------------------------------------------- session end
