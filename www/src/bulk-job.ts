@@ -12,6 +12,8 @@ export interface SavedJob {
   /** Names the job's journal (`import-<id>`): a new job never reads an old job's events. */
   id: string;
   rows: NewUser[];
+  /** The platform the rows go to: a job is resumed only against the same address. */
+  baseUrl: string;
   /** Rows processed when last told (for the "unfinished import" note after a reload). */
   processed: number;
 }
@@ -19,7 +21,7 @@ export interface SavedJob {
 const db = openDB("lpm-dashboard", 1, { upgrade: (d) => void d.createObjectStore("imports") });
 const KEY = "current";
 
-export const newJob = (rows: NewUser[]): SavedJob => ({ id: crypto.randomUUID(), rows, processed: 0 });
+export const newJob = (rows: NewUser[], baseUrl: string): SavedJob => ({ id: crypto.randomUUID(), rows, baseUrl, processed: 0 });
 // lib.d.ts types indexedDbJournal as a JournalStore; journal.js also gives it `clear()`.
 export const journalOf = (job: SavedJob) => indexedDbJournal(`import-${job.id}`) as JournalStore & { clear(): Promise<void> };
 

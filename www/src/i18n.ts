@@ -155,6 +155,7 @@ const S = {
   stop: ["Tạm dừng", "Pause"],
   resumeFound: ["Có một lượt tạo chưa xong ({done}/{total} dòng). Các dòng (kể cả mật khẩu) được giữ trong trình duyệt này cho đến khi xong hoặc bạn huỷ; tiếp tục không tạo tài khoản nào hai lần.", "An unfinished import was found ({done}/{total} rows). Its rows (passwords included) stay in this browser until it completes or you discard it; resuming creates no account twice."],
   resume: ["Tiếp tục", "Resume"],
+  resumeOtherSite: ["Lượt tạo này dành cho {site}: đăng nhập vào địa chỉ đó để tiếp tục, hoặc huỷ nó.", "This import is for {site}: sign in to that address to resume it, or discard it."],
   discard: ["Huỷ lượt tạo", "Discard the import"],
   resultCol: ["Kết quả", "Result"],
   stCreated: ["Đã tạo", "Created"],

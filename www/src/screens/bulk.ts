@@ -310,7 +310,7 @@ function editView() {
           <p>
             <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; update(); }}>${t("leaveOutBad")}</button>
             <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0}
-              @click=${() => void run(newJob(included.map(toNewUser)))}>${t("createButton", { n: included.length })}</button>
+              @click=${() => void run(newJob(included.map(toNewUser), app.session!.baseUrl))}>${t("createButton", { n: included.length })}</button>
             ${bad.length ? html`<span class="hint">${t("blockedByErrors")}</span>` : nothing}
           </p>
           <div class="scroll">
@@ -347,11 +347,13 @@ export function bulkView() {
   const resumable = s.resumable;
   return html`<main id="main">
     <h1>${t("bulkTitle")}</h1>
-    ${errorBox(s.error, resumable ? () => void run(resumable) : undefined)}
+    ${errorBox(s.error, resumable?.baseUrl === app.session?.baseUrl ? () => void run(resumable!) : undefined)}
     ${resumable && s.phase === "edit"
       ? html`<div class="note" role="status">
           <p>${t("resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
-          <button type="button" class="primary" @click=${() => void run(resumable)}>${t("resume")}</button>
+          ${resumable.baseUrl === app.session?.baseUrl
+            ? html`<button type="button" class="primary" @click=${() => void run(resumable)}>${t("resume")}</button>`
+            : html`<p class="warning">${t("resumeOtherSite", { site: resumable.baseUrl })}</p>`}
           <button type="button" @click=${async () => { await forgetJob(resumable); s.resumable = null; s.job = null; s.report = null; update(); }}>${t("discard")}</button>
         </div>`
       : nothing}
