@@ -129,8 +129,9 @@ export declare function memoryJournal(events?: readonly JournalEvent[]): Journal
 /** A journal in a file of JSON lines, appended and fsync'ed before each send (Node, Deno, Bun;
  * other runtimes throw ConfigError). A torn last line (a process killed mid-write) is ignored. */
 export declare function fileJournal(path: string): JournalStore;
-/** A journal in IndexedDB (browsers): database `lpm-client-journals`, one journal per `name`. */
-export declare function indexedDbJournal(name: string): JournalStore;
+/** A journal in IndexedDB (browsers): database `lpm-client-journals`, one journal per `name`;
+ * `clear()` forgets it (a finished job). */
+export declare function indexedDbJournal(name: string): JournalStore & { clear(): Promise<void> };
 
 /** create-user-login-token's reply: `{ token, tokenExpires, msg }`, login-user's shape. */
 export type LoginTokenReply = LoginReply;

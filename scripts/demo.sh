@@ -20,6 +20,7 @@ cargo build --quiet --release -p lpm-emulator
 (cd examples && npm install --no-audit --no-fund --silent)
 static=()
 if ! $tour_only; then
+  LPM_FLAVOUR=bulk bash scripts/build-pkg.sh   # the dashboard's bulk screen loads lpm-client-bulk
   (cd www && npm ci --no-audit --no-fund --silent && npm run --silent build)
   static=(--static www/dist)
 fi

@@ -15,7 +15,7 @@ cd "$root"
 
 seconds=${1:-300}
 case "$seconds" in '' | *[!0-9]*) echo "usage: $0 [seconds-per-target]" >&2; exit 2 ;; esac
-targets=${FUZZ_TARGETS:-decode validate plan}
+targets=${FUZZ_TARGETS:-decode validate plan bulk}
 
 # --- tools (idempotent) ----------------------------------------------------------------------
 if ! cargo +nightly --version >/dev/null 2>&1; then
@@ -37,7 +37,7 @@ echo "fuzz: built the targets in $((SECONDS - start)) s"
 # --- seeds (regenerated each run from tests/fixtures; never committed) -----------------------
 seeds=fuzz/corpus/_seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{decode,validate,plan}
+mkdir -p "$seeds"/{decode,validate,plan,bulk}
 n=0
 while IFS= read -r -d '' file; do
   n=$((n + 1))
@@ -82,6 +82,17 @@ a/../b
  .. 
 x\y
 EOF
+
+# bulk: journals as an import and a grant write them (one JSON line), then answer picks.
+started='{"event":"started","job":"import","rows":5}'
+planned='{"event":"chunkPlanned","chunk":0,"rows":[{"row":0,"email":"lan@example.com","username":"lananh"},{"row":1,"email":"bao@example.com","username":"bao"}]}'
+sending='{"event":"chunkSending","chunk":0,"at":1700000000000}'
+printf '[]\n\000\001\002' >"$seeds/bulk/empty"
+printf '[%s]\n\006\001\002' "$started" >"$seeds/bulk/started"
+printf '[%s,%s,%s]\n\001\002\006' "$started" "$planned" "$sending" >"$seeds/bulk/sent"
+printf '[%s,%s,%s,{"event":"rowsInDoubt","chunk":0,"rows":[0,1],"reason":{"kind":"transport","failure":"timeout"}},{"event":"lookupResult","row":0,"result":{"kind":"created","userId":"U1"}}]\n\001\002' \
+  "$started" "$planned" "$sending" >"$seeds/bulk/doubt"
+printf '[{"event":"started","job":"grant","rows":5,"courses":["c1"]},{"event":"chunkPlanned","chunk":0,"rows":[{"row":0,"userId":"u1"},{"row":1,"userId":"u2"}]},{"event":"chunkSending","chunk":0,"at":1},{"event":"rowOutcome","row":0,"outcome":{"kind":"granted"}}]\n\003\004' >"$seeds/bulk/grant"
 
 # --- run -------------------------------------------------------------------------------------
 total=0

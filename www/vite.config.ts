@@ -4,5 +4,5 @@ import { defineConfig } from "vite";
 // es2022: the package's browser entry uses top-level await to load its wasm.
 export default defineConfig({
   base: "./",
-  build: { target: "es2022", outDir: "dist", emptyOutDir: true },
+  build: { target: "es2022", outDir: "dist", emptyOutDir: true, manifest: true },
 });

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The dashboard (www/) in headless Chromium: builds the package if missing, the emulator, and the
+# The dashboard (www/) in headless Chromium: builds both packages if missing (lpm-client into pkg/,
+# lpm-client-bulk into pkg-bulk/), the emulator, and the
 # dashboard (npm ci + vite build, which prints its size and first render), then drives every flow
 # against the emulator serving the built dashboard on the same origin (run.mjs). Screenshots go to
 # target/www-screens/.
@@ -7,6 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 [ -f pkg/package.json ] || bash scripts/build-pkg.sh
+[ -f pkg-bulk/package.json ] || LPM_FLAVOUR=bulk bash scripts/build-pkg.sh
 [ -x target/debug/lpm-emulator ] || cargo build -p lpm-emulator
 (cd www && npm ci --no-audit --no-fund --silent && npm run --silent build)
 node tests/www/run.mjs

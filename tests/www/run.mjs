@@ -21,7 +21,13 @@ const axeSource = readFileSync(createRequire(path.join(root, "www/package.json")
 const INTERVAL_SECS = 3;
 const site = mkdtempSync(path.join(tmpdir(), "lpm-www-site-"));
 cpSync(path.join(root, "www/dist"), site, { recursive: true });
-writeFileSync(path.join(site, "config.json"), JSON.stringify({ createIntervalMs: INTERVAL_SECS * 1000 }));
+// retryDelayMs: the import engine's wait before looking up rows whose answer was lost (30 s by default).
+writeFileSync(path.join(site, "config.json"), JSON.stringify({ createIntervalMs: INTERVAL_SECS * 1000, retryDelayMs: 300 }));
+// The two builds of the package in the dashboard: lpm-client (every screen) and lpm-client-bulk
+// (the bulk screen, grants over 100 accounts), told apart by their wasm files in Vite's manifest.
+const manifest = JSON.parse(readFileSync(path.join(root, "www/dist/.vite/manifest.json"), "utf8"));
+const bulkWasm = path.basename(manifest["../pkg-bulk/wasm/lpm_client_bg.wasm"].file);
+const leanWasm = path.basename(manifest["../pkg/wasm/lpm_client_bg.wasm"].file);
 
 const started = Date.now();
 let page;
@@ -48,6 +54,11 @@ const context = await browser.newContext({ acceptDownloads: true, viewport: { wi
 page = await context.newPage();
 const pageErrors = [];
 page.on("pageerror", (e) => pageErrors.push(e.message));
+// Every console line of every page (the dashboard and the tabs it opens), for the token checks.
+const consoleLines = [];
+context.on("console", (m) => consoleLines.push(m.text()));
+const wasmLoaded = new Set();
+context.on("request", (r) => r.url().endsWith(".wasm") && wasmLoaded.add(path.basename(new URL(r.url()).pathname)));
 page.setDefaultTimeout(10_000);
 
 const text = (sel) => page.locator(sel).first().innerText();
@@ -219,10 +230,50 @@ try {
     await page.getByRole("heading", { name: "Giỏ hàng" }).waitFor();
     await page.getByRole("heading", { name: "Số dư" }).waitFor();
   });
-  await check("accounts: the 'log in as' button shows exactly when the package has createLoginToken", async () => {
-    const { Client } = await import(pathToFileURL(path.join(root, "pkg/node.js")).href);
-    const has = typeof Client.prototype.createLoginToken === "function";
-    assert.equal(await page.getByRole("button", { name: "Tạo liên kết đăng nhập vào tài khoản này" }).count(), has ? 1 : 0);
+  await check("accounts: 'log in as' opens <site>?login_token=<a token the emulator issued>; a second click inside 5 s is refused visibly; the token is never logged", async () => {
+    // The site itself is not the emulator's business: the tab it opens gets a stand-in page.
+    const isSite = (u) => u.searchParams.has("login_token");
+    await context.route(isSite, (r) => r.fulfill({ contentType: "text/html", body: "<!doctype html><title>site</title>" }));
+    const userId = (await page.evaluate(() => location.hash)).split("/")[2];
+    const calls0 = (await control("GET", "login-token-calls")).calls.length;
+    const button = page.getByRole("button", { name: "Đăng nhập vào trang bằng tài khoản này (thẻ mới)" });
+    const open = async () => {
+      const issued = page.waitForResponse((r) => r.url().includes("users/create-user-login-token"));
+      const [tab] = await Promise.all([context.waitForEvent("page"), button.click()]);
+      const { token } = await (await issued).json();
+      await tab.waitForURL((u) => u.searchParams.has("login_token"));
+      const u = new URL(tab.url());
+      assert.equal(`${u.origin}${u.pathname}`, `${new URL(emu.url).origin}/`, "the site is the platform's address");
+      assert.equal(u.searchParams.get("login_token"), token, "the URL holds the token the emulator answered");
+      assert.equal(await tab.evaluate(() => window.opener), null, "the site cannot reach back into the dashboard");
+      await tab.close();
+      return token;
+    };
+    const first = await open();
+    let log = await control("GET", "login-token-calls");
+    assert.equal(log.calls.length, calls0 + 1);
+    assert.equal(log.calls.at(-1).userId, userId);
+    // Inside 5 s: the click (here by keyboard: the button stays focusable) is refused, and says so.
+    assert.equal(await button.getAttribute("aria-disabled"), "true");
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#login-as-note.refused", { hasText: /Chưa được: đợi \d+ giây nữa/ }).waitFor();
+    assert.equal(context.pages().length, 1, "no tab opened");
+    assert.equal((await control("GET", "login-token-calls")).calls.length, calls0 + 1, "nothing sent");
+    // Once the 5 s are over it works again; the emulator saw the calls at least 5 s apart.
+    await page.locator("button[aria-disabled=false]", { hasText: "Đăng nhập vào trang" }).waitFor({ timeout: 7000 });
+    const second = await open();
+    log = await control("GET", "login-token-calls");
+    assert.equal(log.calls.length, calls0 + 2);
+    assert.deepEqual(log.violations, []);
+    assert.notEqual(first, second);
+    for (const token of [first, second]) {
+      assert.ok(!consoleLines.some((l) => l.includes(token)), "token in the console");
+      assert.ok(!JSON.stringify(log).includes(token), "token in the emulator's call log");
+      assert.ok(!(await page.content()).includes(token), "token in the page");
+      assert.ok(!JSON.stringify(await page.evaluate(() => ({ ...localStorage, ...sessionStorage }))).includes(token), "token in storage");
+    }
+    await context.unroute(isSite);
   });
   await screen("account detail", "account-detail");
 
@@ -245,8 +296,13 @@ try {
   await page.fill("#course-search", "");
 
   // ---------------------------------------------------------------- bulk create
-  await page.getByRole("link", { name: "Tạo hàng loạt" }).click();
-  await page.locator("#paste").waitFor();
+  await check("only lpm-client is loaded until the bulk screen opens; it loads lpm-client-bulk", async () => {
+    assert.deepEqual([...wasmLoaded], [leanWasm]);
+    await page.getByRole("link", { name: "Tạo hàng loạt" }).click();
+    await page.locator("#paste").waitFor();
+    for (let i = 0; i < 100 && !wasmLoaded.has(bulkWasm); i++) await page.waitForTimeout(50);
+    assert.ok(wasmLoaded.has(bulkWasm), [...wasmLoaded].join());
+  });
   const stamp = Date.now().toString(36);
   const csv =
     "\uFEFFHọ tên;Tên đăng nhập;Email;Mật khẩu;Số điện thoại\n" +
@@ -330,10 +386,23 @@ try {
     await page.fill("#paste", `Tên;Tên đăng nhập;Mail;Pass\n`.replace(/;/g, "\t") + rows150);
     await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
     await page.getByRole("button", { name: "Tạo 150 tài khoản" }).click();
+    // (The first chunk may wait too, when the last create of this session is recent.)
+    await page.locator("main p[role=status]", { hasText: "100/150" }).waitFor({ timeout: (INTERVAL_SECS + 8) * 1000 });
     await page.locator(".countdown", { hasText: "Đợt tiếp theo được gửi sau" }).waitFor();
-    assert.match(await text("main p[role=status]"), /100\/150/);
+    assert.match(await text("main p[role=status]"), /còn 50/);
+    await page.getByText(/^Dự kiến xong lúc \d/).waitFor();
     await page.screenshot({ path: path.join(shots, "bulk-countdown.png") });
   });
+  await check("bulk create (running): axe-core finds no serious or critical violation", () => axe("bulk create (running)"));
+  await check("bulk: pause (by keyboard) while the second chunk waits gives the rows as they stand", async () => {
+    await page.getByRole("button", { name: "Tạm dừng" }).focus();
+    await page.keyboard.press("Enter");
+    await page.locator(".note", { hasText: "100/150" }).waitFor();
+    assert.match(await text("table.results tbody tr:nth-child(1)"), /Đã tạo/);
+    assert.doesNotMatch(await text("table.results tbody tr:nth-child(150)"), /Đã tạo/);
+    assert.equal((await control("GET", "create-calls")).calls.length, calls0 + 1);
+  });
+  await screen("bulk create (paused)", "bulk-paused");
   await check("bulk: a reload in the middle resumes from the IndexedDB journal, nothing twice", async () => {
     await page.reload();
     await page.getByRole("heading", { name: "Tạo tài khoản hàng loạt" }).waitFor();
@@ -344,29 +413,39 @@ try {
     assert.deepEqual(log.calls.slice(calls0).map((c) => c.items), [100, 50]);
     assert.deepEqual(log.violations, []);
     assert.equal((await control("GET", "state")).accounts, accounts0 + 150);
-    assert.equal(await page.evaluate(() => new Promise((r) => {
-      const req = indexedDB.open("lpm-dashboard");
-      req.onsuccess = () => req.result.transaction("imports").objectStore("imports").count().onsuccess = (e) => r(e.target.result);
-    })), 0, "the journal (with passwords) is gone once done");
+    // The journal, and the rows kept beside it (with passwords), are gone once done.
+    const stored = await page.evaluate(async () => {
+      const count = (db, store) => new Promise((r) => {
+        const req = indexedDB.open(db);
+        req.onsuccess = () => {
+          const names = [...req.result.objectStoreNames];
+          if (!names.includes(store)) return r(0);
+          req.result.transaction(store).objectStore(store).count().onsuccess = (e) => r(e.target.result);
+        };
+      });
+      return [await count("lpm-dashboard", "imports"), await count("lpm-client-journals", "events")];
+    });
+    assert.deepEqual(stored, [0, 0]);
   });
 
-  await check("bulk: an answer lost mid-response is checked by e-mail on resume, never sent twice", async () => {
+  await check("bulk: an answer lost mid-response is looked up by e-mail, never sent twice", async () => {
     await page.getByRole("button", { name: "Lượt tạo mới" }).click();
     const rows = [0, 1, 2].map((i) => `Khách ${i}\tk${stamp}${i}\tk${i}.${stamp}@truong.vn\tmatkhau${i}`).join("\n");
     await page.fill("#paste", `Họ và tên\tTài khoản\tE-mail\tMật khẩu\n${rows}`);
     await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
     const calls = (await control("GET", "create-calls")).calls.length;
     const accounts = (await control("GET", "state")).accounts;
+    const lookups = [];
+    const onRequest = (r) => r.url().includes("users/search-user") && lookups.push(JSON.parse(r.postData() ?? "{}").email ?? new URL(r.url()).searchParams.get("email"));
+    page.on("request", onRequest);
     await control("POST", "faults", { endpoint: "create-multi-user", kind: "close" });
     await page.getByRole("button", { name: "Tạo 3 tài khoản" }).click();
-    await page.locator(".note", { hasText: "0/3" }).waitFor({ timeout: (INTERVAL_SECS + 8) * 1000 });
-    await page.locator(".error").waitFor();
-    await page.getByRole("button", { name: "Tiếp tục" }).click();
-    await page.locator(".done", { hasText: "3 tạo được, 0 lỗi" }).waitFor();
-    assert.match(await text("table.results tbody"), /xác nhận lại/);
+    await page.locator(".done", { hasText: "3 tạo được, 0 lỗi" }).waitFor({ timeout: (INTERVAL_SECS + 8) * 1000 });
+    page.off("request", onRequest);
+    assert.equal(lookups.length, 3, JSON.stringify(lookups));
     assert.equal((await control("GET", "create-calls")).calls.length, calls + 1);
     assert.equal((await control("GET", "state")).accounts, accounts + 3);
-    await page.locator(".unreachable").getByRole("button", { name: "Đóng" }).click().catch(() => {});
+    assert.equal(await page.locator(".unreachable").count(), 0);
   });
 
   // ---------------------------------------------------------------- grant
@@ -406,6 +485,38 @@ try {
     page.off("request", onRequest);
     assert.deepEqual(sizes, [100, n - 100]);
     assert.equal(await page.locator(".picked-list strong.ok").count(), n);
+  });
+
+  await check("grant: 101 accounts in a fresh tab load lpm-client-bulk (grantCourses) only when granted", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const p2 = await ctx.newPage();
+    p2.setDefaultTimeout(10_000);
+    const wasm = [];
+    const sizes = [];
+    p2.on("request", (r) => {
+      if (r.url().endsWith(".wasm")) wasm.push(path.basename(new URL(r.url()).pathname));
+      if (r.url().includes("add-multi-course-to-multi-user")) sizes.push(JSON.parse(r.postData()).users.length);
+    });
+    try {
+      await p2.goto(`${emu.url}/`);
+      await p2.getByLabel("Dán token").check();
+      await p2.fill("#token", DEMO.adminToken);
+      await p2.click("button[type=submit]");
+      await p2.locator("main table tbody tr").nth(99).waitFor();
+      await p2.getByLabel("Chọn mọi tài khoản trên trang này").check();
+      await p2.getByRole("button", { name: "Trang sau" }).click();
+      await p2.getByText("Tài khoản 101–200").waitFor();
+      await p2.locator("main table tbody tr").first().locator("input[type=checkbox]").check();
+      await p2.getByRole("link", { name: "Cấp khoá học cho các tài khoản đã chọn" }).click();
+      await p2.locator(".course-picks input").first().check();
+      assert.deepEqual(wasm, [leanWasm], "only lpm-client before the grant");
+      await p2.getByRole("button", { name: "Cấp 1 khoá học cho 101 tài khoản" }).click();
+      await p2.locator(".done", { hasText: "101 tài khoản được cấp, 0 lỗi" }).waitFor();
+      assert.deepEqual(wasm, [leanWasm, bulkWasm]);
+      assert.deepEqual(sizes, [100, 1]);
+    } finally {
+      await ctx.close();
+    }
   });
 
   // ---------------------------------------------------------------- session end

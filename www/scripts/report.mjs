@@ -1,5 +1,7 @@
-// Printed by `npm run build`: the size of what the browser downloads (raw and gzip), and the
-// first render of the sign-in screen measured in headless Chromium (median of 5 cold loads).
+// Printed by `npm run build`: the size of what the browser downloads (raw and gzip), split into
+// what every screen loads (lpm-client) and what the bulk screen adds (lpm-client-bulk, loaded by a
+// dynamic import), and the first render of the sign-in screen measured in headless Chromium
+// (median of 5 cold loads).
 // The first-render part needs Debian's chromium and playwright-core (scripts/setup.sh --browser);
 // without them it says so and prints the sizes only.
 import { createServer } from "node:http";
@@ -13,6 +15,7 @@ const files = [];
 const walk = (d) => {
   for (const f of readdirSync(d)) {
     const p = path.join(d, f);
+    if (f.startsWith(".")) continue; // .vite/manifest.json: read below, not served to users
     if (statSync(p).isDirectory()) walk(p);
     else files.push(p);
   }
@@ -30,6 +33,26 @@ for (const f of files.sort()) {
   console.log(`  ${path.relative(dist, f).padEnd(40)} ${kb(body.length).padStart(10)} raw ${kb(g).padStart(10)} gzip`);
 }
 console.log(`  ${"total".padEnd(40)} ${kb(raw).padStart(10)} raw ${kb(gz).padStart(10)} gzip`);
+
+// The two bundles, from Vite's manifest: the entry's static closure (every screen), and what the
+// dynamic imports add (lpm-client-bulk: the bulk screen, grants to more than 100 accounts).
+const manifest = JSON.parse(readFileSync(path.join(dist, ".vite/manifest.json"), "utf8"));
+function closure(keys, seen = new Set()) {
+  for (const k of keys) {
+    const c = manifest[k];
+    if (!c || seen.has(c.file)) continue;
+    seen.add(c.file);
+    for (const f of [...(c.css ?? []), ...(c.assets ?? [])]) seen.add(f);
+    closure(c.imports ?? [], seen);
+  }
+  return seen;
+}
+const entry = Object.keys(manifest).filter((k) => manifest[k].isEntry);
+const initial = closure(entry);
+const lazy = [...closure(entry.flatMap((k) => manifest[k].dynamicImports ?? []))].filter((f) => !initial.has(f));
+const gzipOf = (files) => [...files].reduce((n, f) => n + gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
+console.log(`every screen (index.html + lpm-client): ${kb(gzipOf(initial) + gzipSync(readFileSync(path.join(dist, "index.html")), { level: 9 }).length)} gzip`);
+console.log(`the bulk screen adds (lpm-client-bulk, dynamic import): ${kb(gzipOf(lazy))} gzip`);
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
 let chromium;

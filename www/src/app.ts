@@ -1,6 +1,7 @@
 // The app's shared state: the session (client and token, in memory), the route, the language,
 // the "server unreachable" banner, and a render scheduler the screens call after changing state.
-import { Client, type Course } from "lpm-client";
+import { Client, webStorageStore, type Course } from "lpm-client";
+import type { Client as BulkClient } from "lpm-client-bulk";
 import { describe, type Described } from "./errors";
 import { setLang, t, type Lang } from "./i18n";
 
@@ -9,12 +10,17 @@ export interface Config {
   baseUrl?: string;
   /** The bulk-create interval; default the contract's 10 minutes (tests and the emulator use less). */
   createIntervalMs?: number;
+  /** The import engine's wait before looking up rows whose answer was lost; default the engine's. */
+  retryDelayMs?: number;
 }
 
 export interface Session {
   client: Client;
   baseUrl: string;
+  /** The same session on lpm-client-bulk, loaded on first use (see `bulkClient`). */
+  bulk: () => Promise<BulkClient>;
 }
+export type { BulkClient };
 
 const SESSION_KEY = "lpm.session";
 const LANG_KEY = "lpm.lang";
@@ -59,17 +65,48 @@ export function defaultBaseUrl(): string {
   return app.config.baseUrl ?? location.origin;
 }
 
-export function makeClient(baseUrl: string, token?: string): Client {
-  return new Client({
+/** The platform advises at least 5 s between two create-user-login-token calls: given to the
+ * client, which keeps it, and shown by the "log in as" button's countdown. */
+export const LOGIN_TOKEN_GAP_MS = 5000;
+
+/** Options of both packages' clients. The interval store in localStorage makes the create
+ * interval hold across reloads, tabs and the two clients (its key is the base URL and a hash of
+ * the token, never the token). */
+function clientOptions(baseUrl: string, token?: string) {
+  return {
     baseUrl,
     token,
+    intervalStore: webStorageStore(localStorage),
+    loginTokenInterval: { intervalMs: LOGIN_TOKEN_GAP_MS },
     ...(app.config.createIntervalMs !== undefined ? { createInterval: { intervalMs: app.config.createIntervalMs } } : {}),
-  });
+  };
+}
+
+export function makeClient(baseUrl: string, token?: string): Client {
+  return new Client(clientOptions(baseUrl, token));
+}
+
+// Every screen but bulk create (and grants to more than 100 accounts) loads the lean lpm-client;
+// those two load lpm-client-bulk on first use: its engines cost ~35 KB gzip of wasm that a
+// sign-in or a table page should not wait for.
+function session(baseUrl: string, token: string): Session {
+  let bulk: Promise<BulkClient> | undefined;
+  return {
+    client: makeClient(baseUrl, token),
+    baseUrl,
+    bulk: () => (bulk ??= import("lpm-client-bulk").then((m) => new m.Client(clientOptions(baseUrl, token)))),
+  };
+}
+
+/** This session's lpm-client-bulk client (a second Client with the same base URL and token). */
+export function bulkClient(): Promise<BulkClient> {
+  if (!app.session) return Promise.reject(new Error("not signed in"));
+  return app.session.bulk();
 }
 
 /** Keeps the session; the token goes to sessionStorage only when the user asked for it. */
 export function startSession(baseUrl: string, token: string, remember: boolean): void {
-  app.session = { client: makeClient(baseUrl, token), baseUrl };
+  app.session = session(baseUrl, token);
   app.signInNote = "";
   if (remember) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ baseUrl, token }));
   else sessionStorage.removeItem(SESSION_KEY);
@@ -81,7 +118,7 @@ export function restoreSession(): void {
   if (!raw) return;
   try {
     const { baseUrl, token } = JSON.parse(raw) as { baseUrl: string; token: string };
-    app.session = { client: makeClient(baseUrl, token), baseUrl };
+    app.session = session(baseUrl, token);
   } catch {
     sessionStorage.removeItem(SESSION_KEY);
   }

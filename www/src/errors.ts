@@ -1,5 +1,5 @@
 // Every error the package can throw, in plain words, with whether a retry can help.
-import { ApiError, DecodeError, HttpError, IntervalError, LpmError, TimeoutError, ValidationError, ConfigError } from "lpm-client";
+import type { ApiError, ConfigError, DecodeError, HttpError, IntervalError, LpmError, TimeoutError, ValidationError } from "lpm-client";
 import { t, type Key } from "./i18n";
 import { formatTime } from "./format";
 
@@ -27,27 +27,52 @@ const CATEGORY: Record<string, Key> = {
   unknown: "errUnknown",
 };
 
+/**
+ * The package's error behind `e`, by its `kind`: lpm-client and lpm-client-bulk (the bulk screen's
+ * client) are two module instances, so `instanceof` would miss the other one's errors.
+ */
+function lpmError(e: unknown): LpmError | undefined {
+  return e instanceof Error && typeof (e as { kind?: unknown }).kind === "string" ? (e as LpmError) : undefined;
+}
+
 export function describe(e: unknown): Described {
   const base = { retry: false, signOut: false, unreachable: false };
-  if (e instanceof ApiError) {
-    let text = t(CATEGORY[e.category] ?? "errUnknown");
-    if (e.category === "capacity" && e.availableSlots !== undefined) text += " " + t("errCapacitySlots", { n: e.availableSlots });
-    return {
-      ...base,
-      text,
-      detail: t("serverSaid", { code: e.code, msg: e.msg }),
-      retry: e.retryable || e.category === "server",
-      // "could not authenticate" may pass on a retry; an invalid or expired token will not.
-      signOut: e.category === "authentication" && !e.retryable,
-    };
+  const err = lpmError(e);
+  switch (err?.kind) {
+    case "api": {
+      const a = err as ApiError;
+      let text = t(CATEGORY[a.category] ?? "errUnknown");
+      if (a.category === "capacity" && a.availableSlots !== undefined) text += " " + t("errCapacitySlots", { n: a.availableSlots });
+      return {
+        ...base,
+        text,
+        detail: t("serverSaid", { code: a.code, msg: a.msg }),
+        retry: a.retryable || a.category === "server",
+        // "could not authenticate" may pass on a retry; an invalid or expired token will not.
+        signOut: a.category === "authentication" && !a.retryable,
+      };
+    }
+    case "http": {
+      const h = err as HttpError;
+      return { ...base, text: h.status >= 500 ? t("errServer") : t("errHttp", { status: h.status }), detail: t("errHttp", { status: h.status }), retry: h.status >= 500 || h.status === 429 };
+    }
+    case "decode":
+      return { ...base, text: t("errDecode", { path: (err as DecodeError).path }), retry: true };
+    case "timeout":
+      return { ...base, text: t("errTimeout", { s: Math.round((err as TimeoutError).timeoutMs / 1000) }), retry: true };
+    case "interval":
+      return { ...base, text: t("errInterval", { time: formatTime((err as IntervalError).nextAllowedAt) }), retry: true };
+    case "validation":
+      return { ...base, text: t("errValidation") + " " + (err as ValidationError).issues.map((i) => i.message).join("; ") };
+    case "config": {
+      const c = err as ConfigError;
+      return { ...base, text: t("errConfig", { detail: c.reason ?? c.expected ?? c.problem }) };
+    }
+    case "network":
+      return { ...base, text: t("errNetwork"), retry: true, unreachable: true };
+    case "abort":
+      return { ...base, text: t("errAbort") };
+    default:
+      return { ...base, text: t("errOther", { detail: e instanceof Error ? e.message : String(e) }) };
   }
-  if (e instanceof HttpError) return { ...base, text: e.status >= 500 ? t("errServer") : t("errHttp", { status: e.status }), detail: t("errHttp", { status: e.status }), retry: e.status >= 500 || e.status === 429 };
-  if (e instanceof DecodeError) return { ...base, text: t("errDecode", { path: e.path }), retry: true };
-  if (e instanceof TimeoutError) return { ...base, text: t("errTimeout", { s: Math.round(e.timeoutMs / 1000) }), retry: true };
-  if (e instanceof IntervalError) return { ...base, text: t("errInterval", { time: formatTime(e.nextAllowedAt) }), retry: true };
-  if (e instanceof ValidationError) return { ...base, text: t("errValidation") + " " + e.issues.map((i) => i.message).join("; ") };
-  if (e instanceof ConfigError) return { ...base, text: t("errConfig", { detail: e.reason ?? e.expected ?? e.problem }) };
-  if (e instanceof LpmError && e.kind === "network") return { ...base, text: t("errNetwork"), retry: true, unreachable: true };
-  if (e instanceof LpmError && e.kind === "abort") return { ...base, text: t("errAbort") };
-  return { ...base, text: t("errOther", { detail: e instanceof Error ? e.message : String(e) }) };
 }

@@ -90,7 +90,7 @@ async function start(): Promise<void> {
   window.addEventListener("hashchange", update);
   // Countdowns: re-render each second while one is on screen.
   setInterval(() => {
-    if (app.session && (bulkNeedsTick() || document.querySelector("[role=timer]"))) update();
+    if (app.session && (bulkNeedsTick() || document.querySelector("[role=timer], [data-tick]"))) update();
   }, 1000);
   update();
 }

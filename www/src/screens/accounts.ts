@@ -2,8 +2,8 @@
 // TanStack Table, search by e-mail or username, and a detail view joined to course titles.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
-import { ApiError, type User } from "lpm-client";
-import { app, client, handle, loadCourses, update } from "../app";
+import type { User } from "lpm-client";
+import { LOGIN_TOKEN_GAP_MS, app, client, handle, loadCourses, update } from "../app";
 import type { Described } from "../errors";
 import { formatDate, formatVnd, formatWait } from "../format";
 import { t, tMaybe } from "../i18n";
@@ -25,9 +25,13 @@ const s = {
   detailId: "",
   detail: null as User | null,
   detailError: null as Described | null,
+  /** The site link, shown only when the browser blocked the new tab (the token is in it). */
   loginLink: "",
+  loginOpened: false,
   loginBusy: false,
   loginNextAt: 0,
+  /** A click inside the 5 s was refused: the wait is announced. */
+  loginRefused: false,
 };
 
 const email = (u: User) => u.emails[0]?.address ?? "";
@@ -108,7 +112,7 @@ async function search(ev: Event): Promise<void> {
     const { user } = await client().searchUser(q.includes("@") ? { email: q } : { username: q });
     s.searchResult = user;
   } catch (e) {
-    if (e instanceof ApiError && e.category === "notFound") s.searchResult = null;
+    if ((e as { category?: string }).category === "notFound") s.searchResult = null;
     else {
       s.retry = () => void search(ev);
       s.error = handle(e, s.retry);
@@ -124,6 +128,7 @@ async function loadDetail(id: string): Promise<void> {
   s.detail = null;
   s.detailError = null;
   s.loginLink = "";
+  s.loginOpened = false;
   update();
   try {
     const [{ user }] = await Promise.all([client().getUser(id), loadCourses()]);
@@ -135,33 +140,57 @@ async function loadDetail(id: string): Promise<void> {
   }
 }
 
-/** The platform advises at least 5 s between two create-user-login-token calls. */
-const LOGIN_TOKEN_GAP_MS = 5000;
-
 type WithLoginToken = { createLoginToken(userId: string): Promise<{ token: string }> };
 function loginTokenMethod(): WithLoginToken["createLoginToken"] | null {
   const c = client() as unknown as Partial<WithLoginToken>;
   return typeof c.createLoginToken === "function" ? c.createLoginToken.bind(c) : null;
 }
 
-async function createLoginLink(id: string): Promise<void> {
+/**
+ * Opens `<site>?login_token=<token>` in a new tab. The tab is opened inside the click (one opened
+ * after the await would be blocked as a pop-up) and pointed at the site once the token arrives;
+ * if the browser blocked it anyway, the link is shown to click. The token is never logged or kept.
+ * Inside the platform's 5 s the click is refused and the wait is shown.
+ */
+function loginAs(id: string): void {
   const make = loginTokenMethod();
-  if (!make || s.loginBusy || Date.now() < s.loginNextAt) return;
-  s.loginBusy = true;
-  update();
-  try {
-    const { token } = await make(id);
-    const site = new URL(app.session!.baseUrl);
-    site.searchParams.set("login_token", token);
-    s.loginLink = site.toString();
-  } catch (e) {
-    s.detailError = handle(e);
-  } finally {
-    s.loginBusy = false;
-    s.loginNextAt = Date.now() + LOGIN_TOKEN_GAP_MS;
-    setTimeout(update, LOGIN_TOKEN_GAP_MS);
+  if (!make || s.loginBusy) return;
+  if (Date.now() < s.loginNextAt) {
+    s.loginRefused = true;
     update();
+    return;
   }
+  const tab = window.open("", "_blank");
+  s.loginBusy = true;
+  s.loginRefused = false;
+  s.loginLink = "";
+  s.loginOpened = false;
+  update();
+  make(id)
+    .then(({ token }) => {
+      const site = new URL(app.session!.baseUrl);
+      site.searchParams.set("login_token", token);
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = site.toString();
+        s.loginOpened = true;
+      } else {
+        s.loginLink = site.toString();
+      }
+    })
+    .catch((e: unknown) => {
+      tab?.close();
+      s.detailError = handle(e);
+    })
+    .finally(() => {
+      s.loginBusy = false;
+      s.loginNextAt = Date.now() + LOGIN_TOKEN_GAP_MS;
+      setTimeout(() => {
+        s.loginRefused = false;
+        update();
+      }, LOGIN_TOKEN_GAP_MS);
+      update();
+    });
 }
 
 function detailView(id: string) {
@@ -187,8 +216,10 @@ function detailView(id: string) {
             </dl>
             ${loginTokenMethod()
               ? html`<p>
-                  <button type="button" ?disabled=${s.loginBusy || wait > 0} @click=${() => void createLoginLink(u._id)}>${t("loginAs")}</button>
-                  ${wait > 0 ? html`<span class="hint">${t("loginAsWait", { s: formatWait(wait) })}</span>` : nothing}
+                  <button type="button" aria-disabled=${s.loginBusy || wait > 0 ? "true" : "false"} aria-describedby="login-as-note" @click=${() => loginAs(u._id)}>${t("loginAs")}</button>
+                  <span id="login-as-note" class=${s.loginRefused ? "hint refused" : "hint"} role="status" ?data-tick=${wait > 0}>${wait > 0
+                    ? t(s.loginRefused ? "loginAsRefused" : "loginAsWait", { s: formatWait(wait) })
+                    : s.loginOpened ? t("loginAsOpened") : ""}</span>
                   ${s.loginLink ? html`<a href=${s.loginLink} target="_blank" rel="noopener noreferrer">${t("loginAsLink")}</a>` : nothing}
                 </p>`
               : nothing}

@@ -1,20 +1,20 @@
 // Bulk create: paste or upload rows, map columns, fix every cell with the package's validators
-// live (en/vi), leave bad rows out, then create through the chunk runner (bulk-runner.ts) with
-// the create interval counted down, per-row results, and the failed rows as CSV.
+// live (en/vi), leave bad rows out, then create through lpm-client-bulk's import engine
+// (`importUsers`, journaled in IndexedDB: see bulk-job.ts) with the create interval counted down,
+// per-row results from its report, and the rows that were not created as CSV.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
-import { validateCreateUsers, type Issue, type NewUser } from "lpm-client";
-import { app, client, handle, update } from "../app";
-import { importUsers, indexedDbJournal, progressOf, type Progress } from "../bulk-runner";
+import { validateCreateUsers, type ImportReport, type Issue, type NewUser, type Progress, type RowResult } from "lpm-client";
+import { app, bulkClient, handle, update, type BulkClient } from "../app";
+import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
 import { FIELDS, REQUIRED, guessField, parseTable, toCsv, type Field } from "../csv";
 import type { Described } from "../errors";
-import { formatWait } from "../format";
+import { formatTime, formatWait } from "../format";
 import { getLang, t, type Key } from "../i18n";
 import { errorBox } from "../ui";
 
 /** The contract's maximum per create call. */
 const CHUNK = 100;
-const journal = indexedDbJournal();
 
 interface Row {
   cells: Record<Field, string>;
@@ -28,15 +28,20 @@ const s = {
   mapping: [] as (Field | "")[],
   source: [] as string[][],
   rows: [] as Row[],
-  /** Rows being (or last) sent, and their progress. */
-  runRows: [] as NewUser[],
+  /** The job being (or last) run, its progress, and its report once the engine gave one. */
+  job: null as SavedJob | null,
   progress: null as Progress | null,
+  report: null as ImportReport | null,
   error: null as Described | null,
   abort: null as AbortController | null,
-  /** An unfinished import found in the journal at start. */
-  resumable: null as Progress | null,
+  /** An unfinished job (kept in IndexedDB) that "resume" continues. */
+  resumable: null as SavedJob | null,
   checkedJournal: false,
+  /** This session's lpm-client-bulk client, once loaded (the screen's create interval is its). */
+  bulk: null as BulkClient | null,
 };
+
+const runRows = (): NewUser[] => s.job?.rows ?? [];
 
 function emptyCells(): Record<Field, string> {
   return Object.fromEntries(FIELDS.map((f) => [f, ""])) as Record<Field, string>;
@@ -92,29 +97,64 @@ function issuesByRow(): Map<number, Issue[]> {
 // warnings, as the package's client itself sends them unless strictPlatformRules is set.
 const blocking = (list: Issue[] | undefined) => (list ?? []).some((i) => i.level === "contract");
 
-async function run(rows: NewUser[]): Promise<void> {
+/** The engine's options from the screen and config.json (tests shorten the waits). */
+function engineOptions() {
+  return {
+    chunkSize: CHUNK,
+    lang: getLang(),
+    ...(app.config.createIntervalMs !== undefined ? { intervalMs: app.config.createIntervalMs } : {}),
+    ...(app.config.retryDelayMs !== undefined ? { retryDelayMs: app.config.retryDelayMs } : {}),
+  };
+}
+
+/** Whether a report leaves rows for a resume (in doubt, or not sent because the run stopped). */
+const unfinished = (r: ImportReport) => r.counts.inDoubt + r.counts.notSent > 0;
+
+async function run(job: SavedJob): Promise<void> {
   s.phase = "running";
-  s.runRows = rows;
+  s.job = job;
   s.error = null;
   s.resumable = null;
-  s.progress = { total: rows.length, done: 0, created: 0, failed: 0, results: [], waitingUntil: null };
-  s.abort = new AbortController();
+  s.report = null;
+  s.progress = null;
+  const abort = (s.abort = new AbortController());
+  // The job record's updates, in order (the last one settles before the record is deleted).
+  let saving = Promise.resolve();
   update();
   try {
-    s.progress = await importUsers(client(), rows, {
-      journal,
-      chunkSize: CHUNK,
-      signal: s.abort.signal,
+    const bulk = await bulkClient();
+    await saveJob(job);
+    const report = await bulk.importUsers(job.rows, {
+      ...engineOptions(),
+      journal: journalOf(job),
+      signal: abort.signal,
       onProgress: (p) => {
         s.progress = p;
+        const processed = job.rows.length - p.remaining;
+        if (processed !== job.processed) {
+          job.processed = processed;
+          saving = saving.then(() => saveJob(job)).catch(() => {});
+        }
         update();
       },
     });
-    s.phase = "done";
+    s.report = report;
+    if (report.halted) s.error = { text: t("halted", { reason: report.halted }), retry: true, signOut: false, unreachable: false };
+    if (unfinished(report)) {
+      s.resumable = job;
+      s.phase = "edit";
+    } else {
+      // Over: the journal and the rows (passwords) go; the report stays on screen.
+      await saving;
+      await forgetJob(job);
+      s.phase = "done";
+    }
   } catch (e) {
-    if (!s.abort.signal.aborted) s.error = handle(e, () => void run(rows));
-    const saved = await journal.load();
-    s.resumable = saved ? progressOf(saved) : null;
+    // Aborted: the engine's report holds the rows as they stood; the journal resumes them.
+    const partial = (e as { report?: ImportReport }).report;
+    if (partial) s.report = partial;
+    if (!abort.signal.aborted) s.error = handle(e, () => void run(job));
+    s.resumable = (await loadJob()) ?? null;
     s.phase = "edit";
   } finally {
     s.abort = null;
@@ -124,24 +164,45 @@ async function run(rows: NewUser[]): Promise<void> {
 
 async function checkJournal(): Promise<void> {
   s.checkedJournal = true;
-  const saved = await journal.load();
+  // The bulk client loads with the screen, for its create interval (shown before a create).
+  bulkClient().then((b) => { s.bulk = b; update(); }, (e) => { s.error = handle(e); });
+  const saved = await loadJob();
   if (saved && s.phase === "edit") {
-    s.resumable = progressOf(saved);
-    s.runRows = saved.rows;
+    s.resumable = saved;
+    s.job = saved;
     update();
   }
 }
 
+/** The result of a row in words, and whether it counts as not created (the CSV's rows). */
+function resultText(r: RowResult | undefined): string {
+  switch (r?.kind) {
+    case "created":
+      return t("stCreated");
+    case "failed":
+      return `${t("stFailed")}: ${r.status}`;
+    case "setAside":
+      return `${t("stSetAside")}: ${r.issues.map((i) => i.message).join("; ")}`;
+    case "conflict":
+      return t("stConflict", { who: `${r.existing.username} <${r.existing.emails.join(", ")}>` });
+    case "inDoubt":
+      return `${t("stInDoubt")} (${r.reason})`;
+    case "notSent":
+      return `${t("stNotSent")} (${r.reason})`;
+    default:
+      return t("stPending");
+  }
+}
+const notCreated = (r: RowResult | undefined) => r?.kind === "failed" || r?.kind === "setAside" || r?.kind === "conflict";
+
 function downloadFailed(): void {
-  const p = s.progress;
-  if (!p) return;
-  const fields = FIELDS.filter((f) => s.runRows.some((r) => (r as unknown as Record<string, string>)[f]));
-  const rows = s.runRows.flatMap((r, i) =>
-    p.results[i]?.status === "failed"
-      ? [[...fields.map((f) => (r as unknown as Record<string, string>)[f] ?? ""), p.results[i].message ?? ""]]
-      : [],
-  );
-  const blob = new Blob([toCsv([...fields, t("resultCol")], rows)], { type: "text/csv;charset=utf-8" });
+  const report = s.report;
+  if (!report) return;
+  const rows = runRows();
+  const value = (r: NewUser, f: Field) => (r as unknown as Record<string, string>)[f] ?? "";
+  const fields = FIELDS.filter((f) => rows.some((r) => value(r, f)));
+  const out = report.rows.flatMap((res) => (notCreated(res.result) ? [[...fields.map((f) => value(rows[res.row], f)), resultText(res.result)]] : []));
+  const blob = new Blob([toCsv([...fields, t("resultCol")], out)], { type: "text/csv;charset=utf-8" });
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
   a.download = "failed-rows.csv";
@@ -151,50 +212,58 @@ function downloadFailed(): void {
 
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
 
-function statusText(status: string | undefined, message?: string): string {
-  switch (status) {
-    case "created":
-      return t("stCreated");
-    case "verified":
-      return t("stVerified");
-    case "failed":
-      return `${t("stFailed")}: ${message ?? ""}`;
-    default:
-      return t("stPending");
-  }
+/** When the screen's next create may go: the engine's plan while running, else the client's. */
+function nextSendAt(): number {
+  if (s.phase === "running") return s.progress?.nextSendAt ?? 0;
+  return s.bulk?.nextCreateAllowedAt()?.getTime() ?? 0;
 }
 
 /** Whether a countdown is on screen (main.ts ticks the clock while it is). */
 export function bulkNeedsTick(): boolean {
-  return location.hash.startsWith("#/bulk") && (!!s.progress?.waitingUntil || (client().nextCreateAllowedAt()?.getTime() ?? 0) > Date.now());
+  return location.hash.startsWith("#/bulk") && nextSendAt() > Date.now();
+}
+
+function resultsTable() {
+  const report = s.report;
+  if (!report) return s.phase === "running" ? html`<p class="hint">${t("resultsAtEnd")}</p>` : nothing;
+  const rows = runRows();
+  return html`<table class="results">
+    <caption class="sr-only">${t("resultCol")}</caption>
+    <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${fieldLabel("name")}</th><th scope="col">${fieldLabel("email")}</th><th scope="col">${t("resultCol")}</th></tr></thead>
+    <tbody>
+      ${report.rows.map((res) => html`<tr class=${res.result.kind}><td>${res.row + 1}</td><td>${rows[res.row]?.name ?? ""}</td><td>${res.email}</td><td>${resultText(res.result)}</td></tr>`)}
+    </tbody>
+  </table>`;
+}
+
+function progressView() {
+  const total = runRows().length;
+  const p = s.progress;
+  if (!p) return html`<p role="status">${t("starting")}</p>`;
+  const processed = total - p.remaining;
+  const waitMs = (p.nextSendAt ?? 0) - Date.now();
+  return html`
+    <p role="status" aria-live="polite">${t("progressLine", { done: processed, total, ok: p.done, fail: p.failed + p.unresolved, aside: p.setAside, left: p.remaining })}</p>
+    ${waitMs > 0 ? html`<p class="countdown" role="timer">${t("countdown", { time: formatWait(waitMs) })}</p>` : nothing}
+    ${p.estimatedEndAt ? html`<p>${t("estimatedEnd", { time: formatTime(new Date(p.estimatedEndAt)) })}</p>` : nothing}
+    <progress max=${total} .value=${processed} aria-label=${t("progress")}></progress>`;
 }
 
 function resultsView() {
-  const p = s.progress!;
+  const c = s.report?.counts;
+  const notOk = c ? c.failed + c.conflicts + c.setAside : 0;
   return html`
-    <p role="status" aria-live="polite">${t("progressLine", { done: p.done, total: p.total, ok: p.created, fail: p.failed })}</p>
-    ${p.waitingUntil && s.phase === "running"
-      ? html`<p class="countdown" role="timer">${t("countdown", { time: formatWait(p.waitingUntil.getTime() - Date.now()) })}</p>`
+    ${s.phase === "running"
+      ? html`${progressView()}<p><button type="button" @click=${() => s.abort?.abort()}>${t("stop")}</button></p>`
       : nothing}
-    <progress max=${p.total} .value=${p.done} aria-label=${t("progress")}></progress>
-    ${s.phase === "running" ? html`<p><button type="button" @click=${() => s.abort?.abort()}>${t("stop")}</button></p>` : nothing}
-    ${s.phase === "done"
-      ? html`<p class="done">${t("done", { ok: p.created, fail: p.failed })}</p>
+    ${s.phase === "done" && c
+      ? html`<p class="done" role="status">${t("done", { ok: c.created, fail: notOk })}</p>
           <p>
-            ${p.failed ? html`<button type="button" @click=${downloadFailed}>${t("downloadFailed")}</button>` : nothing}
-            <button type="button" @click=${() => { s.phase = "edit"; s.progress = null; s.rows = []; s.source = []; s.headers = []; s.pasted = ""; update(); }}>${t("newImport")}</button>
+            ${notOk ? html`<button type="button" @click=${downloadFailed}>${t("downloadFailed")}</button>` : nothing}
+            <button type="button" @click=${() => { s.phase = "edit"; s.progress = null; s.report = null; s.job = null; s.rows = []; s.source = []; s.headers = []; s.pasted = ""; update(); }}>${t("newImport")}</button>
           </p>`
       : nothing}
-    <table class="results">
-      <caption class="sr-only">${t("resultCol")}</caption>
-      <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${fieldLabel("name")}</th><th scope="col">${fieldLabel("email")}</th><th scope="col">${t("resultCol")}</th></tr></thead>
-      <tbody>
-        ${s.runRows.map((r, i) => {
-          const res = p.results[i];
-          return html`<tr class=${res?.status ?? "pending"}><td>${i + 1}</td><td>${r.name}</td><td>${r.email}</td><td>${statusText(res?.status, res?.message)}</td></tr>`;
-        })}
-      </tbody>
-    </table>`;
+    ${resultsTable()}`;
 }
 
 function editView() {
@@ -204,7 +273,7 @@ function editView() {
   const bad = [...issues.entries()].filter(([, l]) => blocking(l)).map(([i]) => i);
   const dup = [...issues.values()].flat().filter((i) => i.code.startsWith("duplicate")).length;
   const missing = REQUIRED.filter((f) => !s.mapping.includes(f));
-  const next = client().nextCreateAllowedAt();
+  const next = nextSendAt();
   return html`
     <p>${t("bulkIntro")}</p>
     <div class="input-pair">
@@ -237,13 +306,12 @@ function editView() {
     ${s.rows.length
       ? html`<p role="status">${t("rowsSummary", { n: s.rows.length, bad: bad.length, out: s.rows.length - included.length, dup })}</p>
           <p>${t("chunks", { n: CHUNK, time: formatWait(app.config.createIntervalMs ?? 600_000) })}</p>
-          ${next && next.getTime() > Date.now() ? html`<p class="countdown" role="timer">${t("nextAllowed", { time: formatWait(next.getTime() - Date.now()) })}</p>` : nothing}
+          ${next > Date.now() ? html`<p class="countdown" role="timer">${t("nextAllowed", { time: formatWait(next - Date.now()) })}</p>` : nothing}
           <p>
             <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; update(); }}>${t("leaveOutBad")}</button>
-            <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0 || !!s.resumable}
-              @click=${() => void run(included.map(toNewUser))}>${t("createButton", { n: included.length })}</button>
+            <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0}
+              @click=${() => void run(newJob(included.map(toNewUser), app.session!.baseUrl))}>${t("createButton", { n: included.length })}</button>
             ${bad.length ? html`<span class="hint">${t("blockedByErrors")}</span>` : nothing}
-            ${s.resumable ? html`<span class="hint">${t("resumeFirst")}</span>` : nothing}
           </p>
           <div class="scroll">
             <table class="edit">
@@ -276,21 +344,25 @@ function editView() {
 
 export function bulkView() {
   if (!s.checkedJournal) void checkJournal();
+  const resumable = s.resumable;
   return html`<main id="main">
     <h1>${t("bulkTitle")}</h1>
-    ${errorBox(s.error, s.runRows.length ? () => void run(s.runRows) : undefined)}
-    ${s.resumable && s.phase === "edit"
+    ${errorBox(s.error, resumable?.baseUrl === app.session?.baseUrl ? () => void run(resumable!) : undefined)}
+    ${resumable && s.phase === "edit"
       ? html`<div class="note" role="status">
-          <p>${t("resumeFound", { done: s.resumable.done, total: s.resumable.total })}</p>
-          <button type="button" class="primary" @click=${() => void run(s.runRows)}>${t("resume")}</button>
-          <button type="button" @click=${async () => { await journal.clear(); s.resumable = null; s.runRows = []; update(); }}>${t("discard")}</button>
+          <p>${t("resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
+          ${resumable.baseUrl === app.session?.baseUrl
+            ? html`<button type="button" class="primary" @click=${() => void run(resumable)}>${t("resume")}</button>`
+            : html`<p class="warning">${t("resumeOtherSite", { site: resumable.baseUrl })}</p>`}
+          <button type="button" @click=${async () => { await forgetJob(resumable); s.resumable = null; s.job = null; s.report = null; update(); }}>${t("discard")}</button>
         </div>`
       : nothing}
-    ${s.phase === "edit" ? editView() : resultsView()}
+    ${s.phase !== "edit" ? resultsView() : resumable ? resultsTable() : editView()}
   </main>`;
 }
 
 export function resetBulk(): void {
   s.abort?.abort();
   s.checkedJournal = false;
+  s.bulk = null;
 }

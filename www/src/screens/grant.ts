@@ -1,17 +1,18 @@
 // Grant courses: accounts picked on the Accounts screen or searched here, courses from the
-// catalogue, granted through addCoursesToUsers in chunks of 100 accounts, results per account.
+// catalogue, granted through addCoursesToUsers (up to 100 accounts: one call) or, for more,
+// lpm-client-bulk's grantCourses (the engine chunks them 100 a call), results per account.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
-import { ApiError, type AddCourseOutcome } from "lpm-client";
-import { app, client, handle, loadCourses, update } from "../app";
+import type { AddCourseOutcome, GrantReport, Progress, RowResult } from "lpm-client";
+import { app, bulkClient, client, handle, loadCourses, update } from "../app";
 import type { Described } from "../errors";
 import { fold, formatVnd } from "../format";
 import { t } from "../i18n";
 import { errorBox } from "../ui";
 import { accountLabel } from "./accounts";
 
-/** Accounts per add-courses call; more are sent in several calls. */
-const CHUNK = 100;
+/** The contract's most accounts per add-courses call: more go through the bulk engine. */
+const MAX_ONE_CALL = 100;
 
 const s = {
   query: "",
@@ -21,6 +22,8 @@ const s = {
   error: null as Described | null,
   searchNote: "",
   results: new Map<string, { ok: boolean; status: string }>(),
+  /** The bulk engine's progress while a grant of more than 100 accounts runs. */
+  progress: null as Progress | null,
   loadingCourses: false,
 };
 
@@ -34,10 +37,37 @@ async function addAccount(ev: Event): Promise<void> {
     app.picked.set(user._id, accountLabel(user));
     s.query = "";
   } catch (e) {
-    if (e instanceof ApiError && e.category === "notFound") s.searchNote = t("noMatch");
+    if ((e as { category?: string }).category === "notFound") s.searchNote = t("noMatch");
     else s.error = handle(e, () => void addAccount(ev));
   }
   update();
+}
+
+/** A grant engine's row result in the screen's words. */
+function grantOutcome(r: RowResult): { ok: boolean; status: string } {
+  switch (r.kind) {
+    case "granted":
+      return { ok: true, status: "" };
+    case "failed":
+      return { ok: false, status: r.status };
+    case "setAside":
+      return { ok: false, status: r.issues.map((i) => i.message).join("; ") };
+    case "notSent":
+      return { ok: false, status: `${t("stNotSent")} (${r.reason})` };
+    default:
+      return { ok: false, status: t("stNoResult") };
+  }
+}
+
+async function grantMany(users: string[], courses: string[]): Promise<void> {
+  const bulk = await bulkClient();
+  // A grant chunk sent twice is harmless, so the journal stays in memory (the default).
+  const report: GrantReport = await bulk.grantCourses(
+    { users, courses },
+    { onProgress: (p) => { s.progress = p; update(); } },
+  );
+  for (const row of report.rows) s.results.set(row.userId, grantOutcome(row.result));
+  if (report.halted) s.error = { text: t("halted", { reason: report.halted }), retry: true, signOut: false, unreachable: false };
 }
 
 async function grant(): Promise<void> {
@@ -45,19 +75,21 @@ async function grant(): Promise<void> {
   const courses = [...s.courses];
   s.busy = true;
   s.error = null;
+  s.progress = null;
   s.results = new Map();
   update();
   try {
-    for (let i = 0; i < users.length; i += CHUNK) {
-      const chunk = users.slice(i, i + CHUNK);
-      const reply = await client().addCoursesToUsers({ users: chunk, courses });
+    if (users.length > MAX_ONE_CALL) {
+      await grantMany(users, courses);
+    } else {
+      const reply = await client().addCoursesToUsers({ users, courses });
       for (const r of reply.result as AddCourseOutcome[]) s.results.set(r.userId, { ok: r.success, status: r.status });
-      update();
     }
   } catch (e) {
     s.error = handle(e, () => void grant());
   } finally {
     s.busy = false;
+    s.progress = null;
     update();
   }
 }
@@ -121,6 +153,10 @@ export function grantView() {
         ${t("grantButton", { c: s.courses.size, a: app.picked.size })}
       </button>
     </p>
+    ${s.progress
+      ? html`<p role="status">${t("grantProgress", { done: s.progress.done + s.progress.failed, total: app.picked.size })}</p>
+          <progress max=${app.picked.size} .value=${s.progress.done + s.progress.failed} aria-label=${t("progress")}></progress>`
+      : nothing}
     ${s.results.size ? html`<p role="status" class="done">${t("grantResult", { ok, fail: s.results.size - ok })}</p>` : nothing}
   </main>`;
 }

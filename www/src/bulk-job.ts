@@ -1,0 +1,39 @@
+// The bulk screen's job record, beside the package's journal of the job.
+//
+// The import itself is lpm-client-bulk's engine (`importUsers`): it chunks, keeps the create
+// interval, journals every step in IndexedDB (`indexedDbJournal`) and looks rows up after a lost
+// answer. Its journal names rows by e-mail and username only, so a reload needs the rows back to
+// resume: they are kept here (passwords included) under the job's id, which also names the
+// journal, and both are deleted when the job is over or discarded.
+import { openDB } from "idb";
+import { indexedDbJournal, type NewUser } from "lpm-client";
+
+export interface SavedJob {
+  /** Names the job's journal (`import-<id>`): a new job never reads an old job's events. */
+  id: string;
+  rows: NewUser[];
+  /** The platform the rows go to: a job is resumed only against the same address. */
+  baseUrl: string;
+  /** Rows processed when last told (for the "unfinished import" note after a reload). */
+  processed: number;
+}
+
+const db = openDB("lpm-dashboard", 1, { upgrade: (d) => void d.createObjectStore("imports") });
+const KEY = "current";
+
+export const newJob = (rows: NewUser[], baseUrl: string): SavedJob => ({ id: crypto.randomUUID(), rows, baseUrl, processed: 0 });
+export const journalOf = (job: SavedJob) => indexedDbJournal(`import-${job.id}`);
+
+export async function loadJob(): Promise<SavedJob | undefined> {
+  return (await db).get("imports", KEY) as Promise<SavedJob | undefined>;
+}
+
+export async function saveJob(job: SavedJob): Promise<void> {
+  await (await db).put("imports", structuredClone(job), KEY);
+}
+
+/** Forgets the job: its journal and its rows. */
+export async function forgetJob(job: SavedJob): Promise<void> {
+  await journalOf(job).clear();
+  await (await db).delete("imports", KEY);
+}
