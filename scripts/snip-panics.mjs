@@ -35,6 +35,8 @@ const FORMAT = [
   /^<core(\[\w+\])?::fmt::/,
   /as core(\[\w+\])?::fmt::(Display|Debug|Write)>::/,
   /as core(\[\w+\])?::panic::PanicPayload>::/,
+  // What a serde visitor expects, written into a Formatter: only an error's message asks.
+  /as serde(_core)?(\[\w+\])?::de::Visitor>::expecting/,
   /^core(\[\w+\])?::ptr::drop_in_place::<std(\[\w+\])?::panicking::/,
 ];
 

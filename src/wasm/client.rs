@@ -516,6 +516,7 @@ pub struct Core {
 impl Core {
     /// The pending call of a planned request: only the reply's plan is taken from its type, the
     /// rest is one copy for every endpoint.
+    #[inline(never)]
     pub(super) fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
         let reply = ReplyPlan {
             secret: None,
