@@ -29,7 +29,7 @@ mkdir -p "$out/wasm"
 wasm-bindgen target/wasm32-unknown-unknown/release/lpm_client.wasm \
   --target web --keep-debug --out-dir "$out/wasm" --out-name lpm_client
 # (Not for a build with the benchmark's exports: serde_json formats its errors' messages.)
-[ -z "${LPM_FEATURES:-}" ] &&
+[[ "${LPM_FEATURES:-}" != *bench-exports* ]] &&
   node scripts/snip-panics.mjs "$out/wasm/lpm_client_bg.wasm" "$root/node_modules/.bin/wasm-dis"
 "$root/node_modules/.bin/wasm-opt" -Oz --converge --strip-producers --strip-debug \
   --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int \
