@@ -9,6 +9,7 @@
 //! `bench/boundary.mjs`.
 
 mod client;
+mod columns;
 mod convert;
 mod errors;
 mod validators;
