@@ -41,6 +41,7 @@ export async function grant(values, positionals, io) {
   const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
   const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? 0;
   const lang = langOption(values);
+  const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
   const journal = journalOf(values);
   const client = clientOf(values);
   await client.getMe();
@@ -53,7 +54,7 @@ export async function grant(values, positionals, io) {
     lines,
     io,
     start: ({ onProgress, signal }) => client.grantCourses({ users: ids, courses }, {
-      journal, onProgress, signal, chunkSize, intervalMs, lang,
+      journal, onProgress, signal, chunkSize, intervalMs, lang, ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
     }),
   });
 }

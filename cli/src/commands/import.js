@@ -32,6 +32,7 @@ export async function runImport(values, positionals, io) {
   const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
   const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CONTRACT_INTERVAL_MS;
   const lang = langOption(values);
+  const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
   if (values['dry-run']) {
     const { aside } = checkSheet(file, values, io);
     plan(aside, chunkSize, intervalMs, io);
@@ -58,7 +59,7 @@ export async function runImport(values, positionals, io) {
       }),
     }),
     start: ({ onProgress, signal }) => client.importUsers(engineInput(sheet), {
-      journal, onProgress, signal, chunkSize, intervalMs, lang, setAsidePlatform: Boolean(values.strict),
+      journal, onProgress, signal, chunkSize, intervalMs, lang, ...(retryDelayMs === undefined ? {} : { retryDelayMs }), setAsidePlatform: Boolean(values.strict),
     }),
   });
 }

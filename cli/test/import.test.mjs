@@ -1,0 +1,184 @@
+// `lpm import` end to end against the emulator: 1,000 rows with bad ones, Ctrl-C, a journal of
+// another file, and the CLI killed with SIGKILL at 24 points of one import, resumed each time.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { TOKEN, emulator, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
+
+const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'SĐT', 'Tỉnh/Thành phố'];
+let emu;
+let env;
+before(async () => {
+  emu = await emulator(['--seed', 'empty', '--create-interval-secs', '0']);
+  env = { LPM_BASE_URL: emu.url, LPM_TOKEN: TOKEN };
+});
+after(async () => { await emu?.stop(); });
+
+/** The journal's events (a torn last line, from a kill mid-write, left out). */
+function events(file) {
+  if (!existsSync(file)) return [];
+  const out = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    try { out.push(JSON.parse(line)); } catch { /* torn or empty */ }
+  }
+  return out;
+}
+
+const readReport = (file) => parse(readFileSync(file), { bom: true, columns: true });
+
+/** Accounts of the emulator by e-mail. */
+async function accountsByEmail() {
+  const by = new Map();
+  for (const u of (await emu.state()).records.users) {
+    for (const e of u.emails) by.set(e.address, [...(by.get(e.address) ?? []), u]);
+  }
+  return by;
+}
+
+/** Every good row exists exactly once, with its data, and the report names its id. */
+async function assertCreatedOnce(rows, report) {
+  const by = await accountsByEmail();
+  rows.forEach((row, i) => {
+    const found = by.get(row[2]) ?? [];
+    assert.equal(found.length, 1, `${row[2]}: ${found.length} accounts`);
+    assert.equal(found[0].username, row[1]);
+    assert.equal(found[0].profile.name, row[0]);
+    const line = report.find((r) => r.email === row[2]);
+    assert.equal(line.result, 'created', `${row[2]}: ${line.result} ${line.detail}`);
+    assert.equal(line.detail, found[0]._id);
+  });
+}
+
+test('1,000 rows with a few bad ones: the good created once each, the bad set aside, exit 1, a report of every row', async () => {
+  await emu.reset('empty');
+  const dir = tempDir();
+  const good = goodRows(1000, 'thousand').map((r, i) => [...r, `090${String(i).padStart(7, '0')}`, i % 2 ? 'Hà Nội' : 'Huế']);
+  const bad = [
+    ['Không Email', 'noemail1', '', 'secret-01', '', ''],
+    ['Trùng Email', 'dupmail1', good[3][2], 'secret-02', '', ''],
+    ['Trùng Tên', good[7][1], 'dupname@x.io', 'secret-03', '', ''],
+    ['', 'noname01', 'noname@x.io', 'secret-04', '', ''],
+  ];
+  const all = [...good.slice(0, 500), ...bad, ...good.slice(500)];
+  const file = path.join(dir, 'students.csv');
+  writeFileSync(file, sheet(HEAD, all, { sep: ';', bom: true }));
+  const journal = path.join(dir, 'j.jsonl');
+  const r = await lpm(['import', file, '--journal', journal, '--interval-ms', '0', '--lang', 'vi'], { env });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stdout, /1004 rows: created 1000, failed 0, set aside 4, conflicts 0, in doubt 0, not sent 0; report: .*students\.report\.csv/);
+  const report = readReport(path.join(dir, 'students.report.csv'));
+  assert.equal(report.length, 1004);
+  assert.deepEqual(report.map((l) => Number(l.row)), all.map((_, i) => i + 1));
+  assert.deepEqual(report.slice(500, 504).map((l) => l.result), ['setAside', 'setAside', 'setAside', 'setAside']);
+  assert.match(report[501].detail, /email: .*4/, 'the repeat names the row it repeats');
+  assert.equal(report[0].line, '2');
+  await assertCreatedOnce(good, report);
+  const users = (await emu.state()).records.users;
+  assert.equal(users.length, 1000);
+  const u = users.find((x) => x.username === good[1][1]);
+  assert.equal(u.profile.phone, good[1][4]);
+  const calls = (await emu.control('GET', 'create-calls')).calls;
+  assert.equal(calls.length, 10);
+  assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN));
+  // The journal never holds a password.
+  assert.ok(!readFileSync(journal, 'utf8').includes('secret-'));
+  assert.ok(!readFileSync(journal, 'utf8').includes('pass-1-word'));
+});
+
+test('Ctrl-C stops cleanly: report written, exit 130; --resume finishes; a used journal without --resume, or another file, is refused', async () => {
+  await emu.reset('empty');
+  const dir = tempDir();
+  const rows = goodRows(30, 'ctrlc');
+  const file = path.join(dir, 'a.csv');
+  writeFileSync(file, sheet(HEAD.slice(0, 4), rows));
+  const journal = path.join(dir, 'j.jsonl');
+  const args = ['import', file, '--journal', journal, '--chunk', '10', '--interval-ms', '60000'];
+  // The second chunk waits a minute: interrupt it there.
+  const run = lpm(args, { env, onStderr: (text, child) => { if (/created 10,/.test(text)) child.kill('SIGINT'); } });
+  const r = await run;
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /interrupted: run the same command with --resume/);
+  const partial = readReport(path.join(dir, 'a.report.csv'));
+  assert.equal(partial.length, 30);
+  assert.equal(partial.filter((l) => l.result === 'created').length, 10);
+  const again = await lpm(args, { env });
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /already holds a job: pass --resume/);
+  // Another file with the same journal: the engine's message.
+  const other = path.join(dir, 'b.csv');
+  writeFileSync(other, sheet(HEAD.slice(0, 4), goodRows(30, 'other')));
+  const wrong = await lpm(['import', other, '--journal', journal, '--resume', '--interval-ms', '0'], { env });
+  assert.ok(wrong.code === 2 || wrong.code === 3, `${wrong.code} ${wrong.stderr}`);
+  assert.match(wrong.stderr, /journal/i);
+  const done = await lpm([...args.slice(0, -1), '0', '--resume'], { env });
+  assert.equal(done.code, 0, done.stderr);
+  await assertCreatedOnce(rows, readReport(path.join(dir, 'a.report.csv')));
+});
+
+test('killed with SIGKILL at 24 points of an import (each kind of journal event, lost answers, look-ups, waits), resumed each time: every good row created exactly once', async () => {
+  await emu.reset('empty');
+  const dir = tempDir();
+  const good = goodRows(60, 'kill');
+  const bad = [['Thiếu Mật Khẩu', 'killnopass', 'killnopass@x.io', ''], ['X', 'killdup', good[0][2], 'secret-1']];
+  const all = [...good.slice(0, 20), bad[0], ...good.slice(20, 40), bad[1], ...good.slice(40)];
+  const file = path.join(dir, 'k.csv');
+  writeFileSync(file, sheet(HEAD.slice(0, 4), all));
+  const journal = path.join(dir, 'k.jsonl');
+  const base = ['import', file, '--journal', journal, '--chunk', '5', '--interval-ms', '150', '--retry-delay-ms', '300'];
+  const n = (fresh, kind) => fresh.filter((e) => e.event === kind).length;
+  const fault = (endpoint, kind, extra = {}) => ({ endpoint, kind, count: 1, ...extra });
+  // Each point: a fault to install for the run (or none), and when to kill (on the events this
+  // run appended, and its age in ms).
+  const kinds = [
+    { name: 'after the first event', when: (f) => f.length >= 1 },
+    { name: 'after chunkPlanned', when: (f) => n(f, 'chunkPlanned') >= 1 },
+    { name: 'after chunkSending, the create held by the server', fault: fault('create-multi-user', 'delay', { delayMs: 3000 }), when: (f) => n(f, 'chunkSending') >= 1 },
+    { name: 'create committed, its answer dropped', fault: fault('create-multi-user', 'drop'), when: (f) => n(f, 'chunkSending') >= 1 },
+    { name: 'in the wait after a lost answer', fault: fault('create-multi-user', 'drop'), when: (f) => n(f, 'rowsInDoubt') >= 1 },
+    { name: 'during a held look-up', fault: fault('search-user', 'delay', { delayMs: 3000 }), when: (f, ms) => ms > 900 },
+    { name: 'after a look-up', when: (f) => n(f, 'lookupResult') >= 1 },
+    { name: 'among a chunk\'s outcomes', when: (f) => n(f, 'rowOutcome') >= 2 },
+    { name: 'in the interval wait', when: (f) => n(f, 'rowOutcome') >= 5 },
+    { name: 'after a second chunkSending', when: (f) => n(f, 'chunkSending') >= 2 },
+    { name: 'create dropped after a full chunk', fault: fault('create-multi-user', 'drop'), when: (f) => n(f, 'rowsInDoubt') >= 1 && f.length >= 3 },
+    { name: 'a create cut mid-body (close)', fault: fault('create-multi-user', 'close'), when: (f) => n(f, 'rowsInDoubt') >= 1 },
+  ];
+  const points = [...kinds, ...kinds];
+  const kills = [];
+  for (const point of points) {
+    await emu.control('DELETE', 'faults');
+    if (point.fault) await emu.control('POST', 'faults', point.fault);
+    const first = events(journal).length;
+    const started = Date.now();
+    let at = null;
+    const run = lpm(events(journal).length ? [...base, '--resume'] : base, { env });
+    const timer = setInterval(() => {
+      if (at !== null) return;
+      const all2 = events(journal);
+      if (point.when(all2.slice(first), Date.now() - started)) {
+        at = all2.length;
+        run.child.kill('SIGKILL');
+      }
+    }, 2);
+    const r = await run;
+    clearInterval(timer);
+    if (r.signal === 'SIGKILL') kills.push({ point: point.name, events: at, last: events(journal).at(-1)?.event });
+    else assert.ok(r.code === 1 || r.code === 4, `${point.name}: ${r.code} ${r.stderr}`);
+  }
+  await emu.control('DELETE', 'faults');
+  const final = await lpm([...base, '--resume'], { env });
+  assert.equal(final.code, 1, final.stderr); // the two bad rows are set aside
+  assert.match(final.stdout, /62 rows: created 60, failed 0, set aside 2, conflicts 0, in doubt 0, not sent 0/);
+  const report = readReport(path.join(dir, 'k.report.csv'));
+  await assertCreatedOnce(good, report);
+  assert.equal((await emu.state()).records.users.length, 60);
+  const distinct = new Set(kills.map((k) => k.events));
+  assert.ok(kills.length >= 20, `${kills.length} kills: ${JSON.stringify(kills)}`);
+  assert.ok(distinct.size >= 20, `${distinct.size} distinct points: ${JSON.stringify(kills)}`);
+  const lasts = new Set(kills.map((k) => k.last));
+  for (const kind of ['chunkPlanned', 'chunkSending', 'rowsInDoubt', 'lookupResult', 'rowOutcome']) assert.ok(lasts.has(kind), `no kill right after ${kind}: ${[...lasts]}`);
+  const evs = events(journal);
+  assert.ok(evs.some((e) => e.event === 'lookupResult' && e.result.kind === 'created'), 'a dropped create was found by a look-up');
+});
