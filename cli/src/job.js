@@ -40,6 +40,8 @@ export async function runJob({ start, total, verb, reportFile, lines, kind, io, 
     view.stop();
     stop.done();
   }
+  // A job that settles after the signal fired (rather than rejecting) was interrupted too.
+  interrupted ||= stop.signal.aborted;
   report = patch(report);
   writeReport(reportFile, report, { lines, kind });
   const c = report.counts;
