@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, fsyncSync, closeSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'lpm-client';
+import { Client } from './lpm.js';
 import { authError, usage } from './exit.js';
 
 // Decision: `lpm login` keeps the token in $XDG_CONFIG_HOME/lpm/token (~/.config/lpm/token), mode 0600, as gh and docker keep theirs under ~/.config.

@@ -2,7 +2,7 @@
 // interruption, the report file, the summary and the exit code.
 import { existsSync, statSync } from 'node:fs';
 // A namespace import: the command line loads (validate, export, ...) with a package that lacks it.
-import * as lpm from 'lpm-client';
+import * as lpm from './lpm.js';
 import { EXIT, usage } from './exit.js';
 import { interruptible } from './interrupt.js';
 import { progressView } from './progress.js';

@@ -1,5 +1,5 @@
 // A sheet's rows as the import engine gets them, and their issues as it will see them.
-import { validateCreateUsers } from 'lpm-client';
+import { validateCreateUsers } from './lpm.js';
 import { problemIssue } from './sheet.js';
 import { fieldOf } from './report.js';
 

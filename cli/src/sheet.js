@@ -3,7 +3,7 @@
 // tab, the headers mapped to account fields by the package's one alias table (mapColumns).
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { mapColumns } from 'lpm-client';
+import { mapColumns } from './lpm.js';
 import { usage } from './exit.js';
 
 const REQUIRED = ['name', 'username', 'email', 'password'];

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { mapColumns } from 'lpm-client';
+import { mapColumns } from '../src/lpm.js';
 import { readSheet, detectDelimiter } from '../src/sheet.js';
 import { lpm, sheet, tempDir, goodRows } from './helpers.mjs';
 

@@ -1,0 +1,2 @@
+// The one place the command line names the package it is built on: everything else imports from here.
+export * from 'lpm-client';
