@@ -130,6 +130,31 @@ test('export: usage errors', async () => {
   assert.equal((await run(['export', 'users', '--format', 'xml'], { env })).code, 2);
 });
 
+test('login on a terminal: the e-mail asked, the password asked and not echoed', async () => {
+  const { spawn } = await import('node:child_process');
+  const { CLI } = await import('./helpers.mjs');
+  const home = tempDir();
+  // `script` gives the CLI a pseudo-terminal; answers are typed once their prompt is shown.
+  const child = spawn('script', ['-qec', `${process.execPath} ${CLI} login`, '/dev/null'], {
+    env: { PATH: process.env.PATH, HOME: home, LPM_BASE_URL: emu.url, TERM: 'dumb' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let step = 0;
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    out += d;
+    if (step === 0 && out.includes('E-mail: ')) { step = 1; child.stdin.write(`${DEMO.adminEmail}\r`); }
+    if (step === 1 && out.includes('Password: ')) { step = 2; setTimeout(() => child.stdin.write(`${DEMO.adminPassword}\r`), 100); }
+  });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, out);
+  assert.match(out, /logged in as /);
+  assert.ok(out.includes(DEMO.adminEmail), 'the e-mail is echoed');
+  assert.ok(!out.includes(DEMO.adminPassword), 'the password is not echoed');
+  assert.equal(statSync(path.join(home, '.config', 'lpm', 'token')).mode & 0o777, 0o600);
+  outputs.push(out);
+});
+
 test('no output of any command above shows the token', () => {
   assert.ok(outputs.length > 10);
   for (const text of outputs) {
