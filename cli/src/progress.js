@@ -49,10 +49,18 @@ export function progressView({ total, verb = 'created', stream = process.stderr,
   }
   let printed = '';
   let at = 0;
+  let pending = null;
   const line = (force) => {
     if (!last) return;
     const text = `progress: ${finished(last)}/${total} rows (${counts(last, verb)})`;
-    if (text === printed || (!force && Date.now() - at < 1000)) return;
+    if (text === printed) return;
+    const wait = at + 1000 - Date.now();
+    if (!force && wait > 0) {
+      // Throttled: printed when the second is over, so a change before a long wait still shows.
+      pending ??= setTimeout(() => { pending = null; line(false); }, wait);
+      pending.unref();
+      return;
+    }
     const tail = when(last, Date.now());
     stream.write(`${text}${tail ? `; ${tail}` : ''}\n`);
     printed = text;
@@ -60,6 +68,6 @@ export function progressView({ total, verb = 'created', stream = process.stderr,
   };
   return {
     update(p) { last = p; line(false); },
-    stop() { line(true); },
+    stop() { clearTimeout(pending); pending = null; line(true); },
   };
 }
