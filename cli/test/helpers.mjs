@@ -16,7 +16,9 @@ export const tempDir = () => mkdtempSync(path.join(tmpdir(), 'lpm-cli-'));
 
 /** An emulator (empty unless `seed`), with `records()` (state?records=1) and `reset()`. */
 export async function emulator(args = []) {
-  const emu = await startEmulator(args);
+  // Idle keep-alive connections kept for long: the control calls around a long CLI run would
+  // otherwise reuse a connection the emulator closed (EPIPE).
+  const emu = await startEmulator(['--header-timeout-ms', '600000', ...args]);
   return {
     ...emu,
     state: () => emu.control('GET', 'state?records=1'),
