@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use lpm_client::{Api, Course};
+use lpm_client::{Course, Planner};
 use serde_json::Value;
 
 /// A 100-course page built from the fixture's course records, with fresh ids and titles, and
@@ -47,7 +47,7 @@ fn median_ns(rounds: usize, iters: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    let api = Api::new("https://x.example")
+    let api = Planner::new("https://x.example")
         .unwrap()
         .with_token("bench-token")
         .unwrap();

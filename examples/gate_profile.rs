@@ -1,6 +1,6 @@
 //! Profiling aid: runs the decoder's gate over a 100-course page N times (`cargo run --release
 //! --example gate_profile -- 50`), for `valgrind --tool=callgrind` or `perf`.
-use lpm_client::Api;
+use lpm_client::Planner;
 use serde_json::Value;
 
 fn main() {
@@ -20,7 +20,7 @@ fn main() {
     let body =
         serde_json::to_vec(&serde_json::json!({"respCode":"00","msg":"Success","courses":courses}))
             .unwrap();
-    let req = Api::new("https://x.example")
+    let req = Planner::new("https://x.example")
         .unwrap()
         .with_token("bench-token")
         .unwrap()

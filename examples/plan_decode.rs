@@ -1,10 +1,10 @@
 //! Using the core from Rust: plan a request, send it with any HTTP client, decode the answer.
 //! Here the "HTTP client" is a canned response, so this runs anywhere: `cargo run --example plan_decode`.
 
-use lpm_client::{Api, Category, Error, NewUser};
+use lpm_client::{Category, Error, NewUser, Planner};
 
 fn main() -> Result<(), Error> {
-    let api = Api::new("https://school.example.com")?.with_token("my-api-token")?;
+    let api = Planner::new("https://school.example.com")?.with_token("my-api-token")?;
 
     // Plan: method, URL (token percent-encoded), JSON body. Input is validated first.
     let batch = vec![NewUser {

@@ -1,26 +1,18 @@
 import type {
   ApiErrorInfo,
+  GrantReport,
+  ImportReport,
   ConfigErrorInfo,
+  CoreErrorKind,
   DecodeErrorInfo,
   Endpoint,
   HttpErrorInfo,
   Issue,
 } from "./wasm/lpm_client.js";
 
-/** What went wrong, for a `switch`. */
-export type ErrorKind =
-  | "validation"
-  | "api"
-  | "http"
-  | "decode"
-  | "network"
-  | "timeout"
-  | "abort"
-  | "interval"
-  | "config"
-  | "tooLarge"
-  /** A trap of the WebAssembly core (out of memory, a defect); `cause` is the trap. */
-  | "internal";
+/** What went wrong, for a `switch`: the kinds the core gives (defined in Rust), and `"internal"`,
+ * a trap of the WebAssembly core (out of memory, a defect) whose `cause` is the trap. */
+export type ErrorKind = CoreErrorKind | "internal";
 
 /** Base class of every error the package throws or rejects with. Never carries the token. */
 export declare class LpmError extends Error {
@@ -74,7 +66,10 @@ export declare class TimeoutError extends LpmError {
 /** The caller's AbortSignal fired; `cause` is its reason. */
 export declare class AbortError extends LpmError {
   readonly kind: "abort";
-  readonly endpoint: Endpoint;
+  /** The call's endpoint (absent for a bulk job). */
+  readonly endpoint?: Endpoint;
+  /** A bulk job (`importUsers`, `grantCourses`): its rows as they stood; the journal resumes it. */
+  readonly report?: ImportReport | GrantReport;
 }
 
 /** A bulk create inside the contract's 10-minute interval. */

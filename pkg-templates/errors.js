@@ -1,6 +1,6 @@
-// The package's error classes. The wasm core throws plain data `{lpmKind, message, data}`;
-// `fromThrown` makes it an instance of the class of its kind, so callers can test errors with
-// `instanceof`. Messages come from the Rust side, which never puts the token in them.
+// The package's error classes. The wasm core throws plain data `{lpmKind, message, data}` (as
+// JSON text); `fromThrown` makes it an instance of the class of its kind, so callers can test
+// errors with `instanceof`. Messages come from the Rust side, which never puts the token in them.
 
 const RESERVED = new Set(['message', 'cause', 'name', 'stack']);
 
@@ -18,7 +18,7 @@ export class ValidationError extends LpmError {
   constructor(message, data, cause) {
     super(message, data, cause);
     this.issues = (data && data.report && data.report.issues) || [];
-    delete this.report;
+    delete /** @type {{ report?: unknown }} */ (this).report;
   }
 }
 ValidationError.prototype.name = 'ValidationError';
@@ -55,6 +55,10 @@ ConfigError.prototype.name = 'ConfigError';
 export class ResponseTooLargeError extends LpmError {}
 ResponseTooLargeError.prototype.name = 'ResponseTooLargeError';
 
+// The class of each kind the core gives. The kinds are defined once, in Rust (`ErrorKind` in
+// src/error.rs); scripts/build-pkg.sh type-checks this table against their generated union, so a
+// kind added, renamed or dropped there fails the build until it is here.
+/** @type {{ [K in import('./wasm/lpm_client.js').CoreErrorKind]: typeof LpmError }} */
 const classes = {
   validation: ValidationError,
   api: ApiError,
@@ -84,6 +88,8 @@ export function makeError(kind, message, data, cause) {
  * which holds no data); the message is made here, as the trapped core cannot be asked. Anything
  * else (what a caller's getter threw) is passed on as it is. */
 export function fromThrown(thrown, cause) {
+  // The core throws its data as JSON text; nothing else the wasm runs throws a string.
+  if (typeof thrown === 'string') thrown = JSON.parse(thrown);
   if (thrown && typeof thrown === 'object' && typeof thrown.lpmKind === 'string') {
     return makeError(thrown.lpmKind, thrown.message, thrown.data, cause);
   }

@@ -1,6 +1,6 @@
 // The create-interval store in a JSON file, for Node (and Deno and Bun through the `node` entry):
 // a restarted script, or a second process on the same machine, still keeps the interval.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync, promises as fsp } from 'node:fs';
 import { makeError } from './errors.js';
 
 function read(path) {
@@ -32,6 +32,63 @@ export function fileStore(path) {
       const tmp = `${path}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(all));
       renameSync(tmp, path);
+    },
+  };
+}
+
+/** A bulk job's journal in a file of JSON lines: each append is written and fsync'ed before it
+ * resolves (so a `chunkSending` event is on disk before its request leaves). A torn last line (a
+ * process killed mid-write) is dropped on load, and cut from the file before the next append. */
+export function fileJournal(path) {
+  if (typeof path !== 'string' || path === '') {
+    throw makeError('config', 'option `path` must be a file path', { problem: 'option', option: 'path', expected: 'a file path' });
+  }
+  const refused = (reason) => makeError('config', `the journal was refused: ${reason}`, { problem: 'journal', reason });
+  let size;
+  return {
+    async load() {
+      let text;
+      try {
+        text = await fsp.readFile(path, 'utf8');
+      } catch (e) {
+        if (e && e.code === 'ENOENT') { size = 0; return []; }
+        throw e;
+      }
+      const lines = text.split('\n');
+      const events = [];
+      let good = 0;
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const last = i === lines.length - 1;
+        if (line === '') { if (!last) good += 1; continue; }
+        try {
+          events.push(JSON.parse(line));
+        } catch {
+          // Only the last line may be torn; damage inside the file is not guessed around.
+          if (last) break;
+          throw refused(`${path} line ${i + 1} is not JSON`);
+        }
+        // A complete line ends with a newline; the last one without it is torn.
+        if (last) { events.pop(); break; }
+        good += Buffer.byteLength(line, 'utf8') + 1;
+      }
+      size = good;
+      return events;
+    },
+    async append(events) {
+      if (size === undefined) await this.load();
+      const fh = await fsp.open(path, 'a+');
+      try {
+        const { size: onDisk } = await fh.stat();
+        // Cut a torn tail before writing after it.
+        if (onDisk > size) await fh.truncate(size);
+        const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+        await fh.appendFile(text, 'utf8');
+        await fh.sync();
+        size += Buffer.byteLength(text, 'utf8');
+      } finally {
+        await fh.close();
+      }
     },
   };
 }

@@ -5,6 +5,22 @@
 import * as wasm from './wasm/lpm_client.js';
 import { fromThrown, internalError, makeError } from './errors.js';
 
+export { memoryJournal, indexedDbJournal } from './journal.js';
+
+// The bulk driver: in lpm-client-bulk, with the engines (they cost the wasm ~35 KB gzip, more
+// than a form or dashboard page should load); in lpm-client a stub (bulk-lean.js) that says so.
+// A static import, so that bundlers see one module graph in both packages.
+import * as bulkDriver from './bulk.js';
+
+/** The bulk driver, or the ConfigError of a client without the engines. */
+function loadBulk(core, name) {
+  if (typeof core.bulkJob !== 'function' || !bulkDriver.bulk) {
+    const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
+    throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
+  }
+  return bulkDriver;
+}
+
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
   AbortError, IntervalError, ConfigError, ResponseTooLargeError,
@@ -39,6 +55,51 @@ function toJson(value) {
   } catch {
     return undefined;
   }
+}
+
+/** The names an options object answers to: its own and, for the options object itself, those of
+ * its prototypes (a class's getters), as the core's reads of `options[name]` would find them. */
+function names(value, deep) {
+  if (!deep) return Object.keys(value);
+  const all = new Set();
+  for (let o = value; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const k of Object.getOwnPropertyNames(o)) all.add(k);
+  }
+  return all;
+}
+
+/** The value read as options (a member's value; depth 0: an object here is `{}`). */
+function plain(value, depth) {
+  switch (typeof value) {
+    case 'function': return FUNCTION;
+    case 'number': return Number.isFinite(value) ? value : null;
+    case 'bigint': case 'symbol': return String(value);
+    case 'object': {
+      if (value === null) return null;
+      const out = {};
+      if (depth > 0) {
+        for (const k of names(value, depth > 1)) {
+          let v;
+          try { v = value[k]; } catch { continue; }
+          if (v !== undefined) out[k] = plain(v, depth - 1);
+        }
+      }
+      return out;
+    }
+    default: return value;
+  }
+}
+/** What `plain` writes for a function (the core checks `fetch` is one). */
+const FUNCTION = '\u0000function';
+
+/**
+ * An options object as the JSON text the core reads: two levels deep (`createInterval.guard`),
+ * deeper objects as `{}` (stores, loggers, signals and headers are the driver's, and may be
+ * cyclic), functions as a marker, NaN and the infinities as `null` (which the core refuses where
+ * a number is due); `undefined` is `null`.
+ */
+function optionsJson(options) {
+  return options === undefined ? 'null' : JSON.stringify(plain(options, 2));
 }
 
 /** Runs `fn`, turning what the core throws into the package's error classes. */
@@ -197,6 +258,11 @@ export function fileStore() {
   throw configError('intervalStore', 'a store this runtime supports: fileStore needs the package\'s `node` entry (Node, Deno, Bun)');
 }
 
+/** A journal in a file of JSON lines: Node only (the `node` entry, also used by Deno and Bun). */
+export function fileJournal() {
+  throw configError('journal', 'a journal this runtime supports: fileJournal needs the package\'s `node` entry (Node, Deno, Bun)');
+}
+
 /** The response's headers as a plain object (lower-case names), the token redacted from values. */
 function headerObject(headers, redact) {
   const out = {};
@@ -313,12 +379,15 @@ function reply(pending, answer) {
   return derived === undefined ? value : Object.assign(value, JSON.parse(derived));
 }
 
+/** `raw` of `run`: resolve the final answer `{status, body}` unchecked (a bulk job checks it). */
+const ANSWER = 'answer';
+
 /** Drives a planned call to its end, then frees it (not left to the garbage collector);
- * `raw`: resolve `{data, response}`. */
+ * `raw`: resolve `{data, response}` (or with ANSWER the answer itself). */
 async function run(cfg, plan, options, raw) {
   const pending = core(plan);
   // What the driver reads of the call, fetched from the core once.
-  pending.req = pending.describe();
+  pending.req = JSON.parse(pending.describe());
   try {
     return await drive(pending, cfg, options, raw);
   } finally {
@@ -381,6 +450,7 @@ async function drive(pending, cfg, options, raw) {
       }
       if (next === FINISH) {
         if (failure) throw failure;
+        if (raw === ANSWER) return answer;
         const data = reply(pending, answer);
         return raw ? { data, response: { status: answer.status, headers: headerObject(answer.headers, redact) } } : data;
       }
@@ -478,7 +548,7 @@ export class Client {
       this.#raw = internal.raw;
       this.#owner = !internal.view;
     } else {
-      this.#core = core(() => new wasm.Core(options, guardBase(options?.baseUrl)));
+      this.#core = core(() => new wasm.Core(optionsJson(options), guardBase(options?.baseUrl)));
       const { headers, store } = driverOptions(options, true);
       const hooks = {};
       for (const h of HOOKS) hooks[h] = options[h];
@@ -490,7 +560,7 @@ export class Client {
 
   /** The same client with another token (e.g. the one `login` returned). */
   withToken(token) {
-    return new Client(INTERNAL, { core: core(() => this.#core.withToken(token)), cfg: this.#cfg, raw: this.#raw });
+    return new Client(INTERNAL, { core: core(() => this.#core.withToken(typeof token === 'string' ? token : undefined)), cfg: this.#cfg, raw: this.#raw });
   }
 
   /** The same client whose methods resolve `{ data, response: { status, headers } }`. */
@@ -504,7 +574,7 @@ export class Client {
   }
 
   #call(method, a, b, options, raw = this.#raw) {
-    return run(this.#cfg, () => this.#core.plan(method, toJson(a), toJson(b), options), options, raw);
+    return run(this.#cfg, () => this.#core.plan(method, toJson(a), toJson(b), optionsJson(options)), options, raw);
   }
 
   createUsers(users, options) {
@@ -567,6 +637,23 @@ export class Client {
     return Number.isNaN(at) ? null : new Date(at);
   }
 
+  /** Imports any number of accounts: a resumable job of the core's import engine. */
+  async importUsers(rows, options) {
+    return this.#bulk('import', 'importUsers', rows, options);
+  }
+
+  /** Grants courses to any number of accounts: a resumable job of the core's grant engine. */
+  async grantCourses(input, options) {
+    const given = input !== null && typeof input === 'object' ? { users: input.users, courses: input.courses } : input;
+    return this.#bulk('grant', 'grantCourses', given, options);
+  }
+
+  async #bulk(kind, name, input, options) {
+    // What of this client the bulk driver uses: its core and settings, and the call machinery.
+    const machinery = { core: this.#core, cfg: this.#cfg, run, ANSWER, lastSent, seen, storeError, toJson, configError, internalError, guard: core };
+    return loadBulk(this.#core, name).bulk(machinery, kind, name, input, options);
+  }
+
   /** Every account, page by page with the largest allowed limit. */
   allUsers(options) {
     return pages((p, o) => this.#call('getUsers', p, undefined, o, false), 'users', 'get-multi-user', options);
@@ -590,7 +677,7 @@ export class Client {
 
 /** A validator that is also a Standard Schema (`~standard`), with `withOptions` for lang/strictness. */
 function schema(kind, options) {
-  const run = (value, opts) => core(() => wasm.validate(kind, toJson(value), opts));
+  const run = (value, opts) => JSON.parse(core(() => wasm.validate(kind, toJson(value), optionsJson(opts))));
   const validate = (value, opts) => run(value, opts === undefined ? options : opts);
   validate['~standard'] = {
     version: 1,

@@ -6,4 +6,4 @@ initSync({ module: readFileSync(new URL('./wasm/lpm_client_bg.wasm', import.meta
 
 export * from './lib.js';
 // Replaces lib.js's placeholder, which tells other runtimes that a file store needs Node.
-export { fileStore } from './file-store.js';
+export { fileStore, fileJournal } from './file-store.js';

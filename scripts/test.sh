@@ -10,12 +10,16 @@ cd "$root"
 step() { printf '\n=== %s\n' "$*"; }
 
 step setup
-bash scripts/setup.sh --browser
+bash scripts/setup.sh --browser --deny
 
 step "rust: fmt, clippy (native and wasm32)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p lpm-client --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p lpm-client --target wasm32-unknown-unknown --features bulk -- -D warnings
+
+step "rust: licenses, duplicate versions, sources (deny.toml; advisories need GitHub: not here)"
+cargo deny --workspace check licenses bans sources
 
 step "rust: docs build without a warning"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p lpm-client -p lpm-derive -p lpm-emulator
@@ -28,10 +32,15 @@ CARGO_BUILD_JOBS=2 FUZZ_RUNS=40000 bash scripts/fuzz.sh
 
 step "package: build"
 bash scripts/build-pkg.sh
+LPM_FLAVOUR=bulk bash scripts/build-pkg.sh
 cargo build -p lpm-emulator
 
 step "package: node:test suite against the emulator"
 node --test --test-concurrency=2 tests/js/
+
+step "package: lpm-client-bulk (importUsers, grantCourses, journals) against the emulator"
+node --test tests/js-bulk/
+bash tests/pack/check.sh pkg-bulk
 
 for extra in tests/types/check.sh tests/pack/check.sh tests/browser/check.sh tests/runtimes/check.sh tests/www/check.sh; do
   if [ -f "$extra" ]; then

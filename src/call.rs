@@ -7,7 +7,7 @@
 //! honouring `Retry-After` up to a cap) and the create-interval guard are decided here, so they
 //! are tested on a virtual clock without a server (`tests/call.rs`).
 
-use crate::guard::{IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS};
+use crate::interval::{IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS};
 use crate::retry::{self, Attempt};
 
 /// How calls are run: the client's options that the decisions read.

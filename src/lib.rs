@@ -7,9 +7,9 @@
 //! shell over this.
 //!
 //! ```
-//! use lpm_client::{Api, NewUser};
+//! use lpm_client::{Planner, NewUser};
 //!
-//! let api = Api::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
+//! let api = Planner::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
 //! let req = api.get_users(0, 100).unwrap();
 //! assert_eq!(req.redacted_url(),
 //!     "https://school.example.com/manage/api/users/get-multi-user?token=<redacted>&start=0&limit=100");
@@ -27,7 +27,7 @@ pub mod columns;
 pub mod decode;
 pub mod endpoint;
 pub mod error;
-pub mod guard;
+pub mod interval;
 pub mod json;
 pub mod model;
 pub mod plan;
@@ -45,10 +45,15 @@ pub use error::{
     ApiError, ConfigError, DecodeError, Error, HttpError, TokenProblem, ValidationError,
 };
 pub use model::*;
-pub use plan::{Api, Request, UserPath};
+pub use plan::{Planner, Request, UserPath};
 pub use reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
     RawReply, UserList, UserReply,
 };
 pub use secret::Token;
 pub use validate::{Issue, Lang, Level, PathSegment, Report, ValidateOptions};
+
+/// The README's Rust example, compiled and run by `cargo test --doc` so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,6 +1,6 @@
 //! Request planning and response decoding, with no I/O (sans-IO).
 //!
-//! [`Api`] turns a typed, validated input into a [`Request`]: method, URL and JSON body. The
+//! [`Planner`] turns a typed, validated input into a [`Request`]: method, URL and JSON body. The
 //! caller sends it however it likes (fetch in the wasm layer, anything in Rust) and hands the
 //! HTTP status and body bytes back to [`Request::decode`], which yields the endpoint's typed
 //! reply or an [`Error`].
@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::json::JsonView;
 
 use crate::endpoint::{Endpoint, Method};
-use crate::error::{ConfigError, Error, ValidationError};
+use crate::error::{cat, ConfigError, Error, ValidationError};
 use crate::model::{AddCoursesInput, NewUser};
 use crate::reply::{
     AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
@@ -83,22 +83,27 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
     }
     // Scheme and host are case-insensitive: one spelling, so one create-interval guard key.
     let authority = authority.to_ascii_lowercase();
-    Ok([&scheme, "://", &authority, path.trim_end_matches('/')].concat())
+    Ok(cat(&[
+        &scheme,
+        "://",
+        &authority,
+        path.trim_end_matches('/'),
+    ]))
 }
 
 /// The planner: base URL, token and options. Cheap to clone.
 #[derive(Clone, Debug)]
-pub struct Api {
+pub struct Planner {
     base: String,
     token: Option<Token>,
     user_path: UserPath,
     strict: bool,
 }
 
-impl Api {
+impl Planner {
     /// A planner for `base_url` (which may carry a path prefix), with no token yet.
-    pub fn new(base_url: &str) -> Result<Api, Error> {
-        Ok(Api {
+    pub fn new(base_url: &str) -> Result<Planner, Error> {
+        Ok(Planner {
             base: normalise_base(base_url)?,
             token: None,
             user_path: UserPath::default(),
@@ -107,20 +112,20 @@ impl Api {
     }
 
     /// Sets the token.
-    pub fn with_token(mut self, token: &str) -> Result<Api, Error> {
+    pub fn with_token(mut self, token: &str) -> Result<Planner, Error> {
         self.token = Some(Token::new(token)?);
         Ok(self)
     }
 
     /// Chooses the get-single-user path spelling.
-    pub fn with_user_path(mut self, user_path: UserPath) -> Api {
+    pub fn with_user_path(mut self, user_path: UserPath) -> Planner {
         self.user_path = user_path;
         self
     }
 
     /// When `true`, platform-level findings (name length, username characters, ...) refuse a
     /// request too; by default only findings the contract makes certain to fail do.
-    pub fn with_strict_platform_rules(mut self, strict: bool) -> Api {
+    pub fn with_strict_platform_rules(mut self, strict: bool) -> Planner {
         self.strict = strict;
         self
     }
@@ -133,6 +138,11 @@ impl Api {
     /// The token, if set.
     pub fn token(&self) -> Option<&Token> {
         self.token.as_ref()
+    }
+
+    /// Whether platform-level findings refuse a request too ([`Planner::with_strict_platform_rules`]).
+    pub fn strict_platform_rules(&self) -> bool {
+        self.strict
     }
 
     fn check(&self, endpoint: Endpoint, report: Report) -> Result<(), Error> {
@@ -161,7 +171,20 @@ impl Api {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<Request<R>, Error> {
-        let mut url = [&self.base, API_PREFIX, "/", path].concat();
+        self.untyped(endpoint, path, query, body).map(Request::cast)
+    }
+
+    /// [`Planner::request`] without the reply type: one copy of the code serves every endpoint
+    /// (a generic copy per reply cost the wasm about 0.5 KB each).
+    #[inline(never)]
+    fn untyped(
+        &self,
+        endpoint: Endpoint,
+        path: &str,
+        query: &[(&str, &str)],
+        body: Option<String>,
+    ) -> Result<Request<()>, Error> {
+        let mut url = cat(&[&self.base, API_PREFIX, "/", path]);
         let mut sep = '?';
         if endpoint != Endpoint::Login {
             let token = self
@@ -222,7 +245,7 @@ impl Api {
         self.create_users_value(&to_value(users))
     }
 
-    /// [`Api::create_users`] from raw JSON (a form's or a JS caller's array).
+    /// [`Planner::create_users`] from raw JSON (a form's or a JS caller's array).
     pub(crate) fn create_users_value(
         &self,
         users: &impl JsonView,
@@ -240,13 +263,35 @@ impl Api {
         )
     }
 
+    /// [`Planner::create_users`] of rows, as JSON text, that the bulk engine has already checked one
+    /// by one and across its whole input (1..=100 of them, no repeat): not validated again.
+    pub(crate) fn create_users_checked(
+        &self,
+        rows: &[&str],
+    ) -> Result<Request<CreateUsersReply>, Error> {
+        let mut users = String::from("[");
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                users.push(',');
+            }
+            users.push_str(row);
+        }
+        users.push(']');
+        self.request(
+            Endpoint::CreateUsers,
+            "users/create-multi-user",
+            &[],
+            Some(object(&[("users", &users)])),
+        )
+    }
+
     /// `POST users/create-single-user`: the raw call, whose response the contract does not
     /// publish; the reply is the envelope with whatever it carries.
     pub fn create_user_raw(&self, user: &NewUser) -> Result<Request<RawReply>, Error> {
         self.create_user_raw_value(&to_value(user))
     }
 
-    /// [`Api::create_user_raw`] from raw JSON.
+    /// [`Planner::create_user_raw`] from raw JSON.
     pub(crate) fn create_user_raw_value(
         &self,
         user: &impl JsonView,
@@ -266,7 +311,7 @@ impl Api {
         self.get_users_value::<Value>(&start.into(), &limit.into())
     }
 
-    /// [`Api::get_users`] from raw JSON; `null` start or limit means 0 and 100.
+    /// [`Planner::get_users`] from raw JSON; `null` start or limit means 0 and 100.
     pub(crate) fn get_users_value<J: JsonView>(
         &self,
         start: &J,
@@ -287,7 +332,7 @@ impl Api {
         self.get_user_value(&Value::from(id))
     }
 
-    /// [`Api::get_user`] from raw JSON.
+    /// [`Planner::get_user`] from raw JSON.
     pub(crate) fn get_user_value(&self, id: &impl JsonView) -> Result<Request<UserReply>, Error> {
         let endpoint = Endpoint::GetUser;
         let seg = self.id_segment(endpoint, id)?;
@@ -295,12 +340,7 @@ impl Api {
             UserPath::Users => "users",
             UserPath::User => "user",
         };
-        self.request(
-            endpoint,
-            &[dir, "/get-single-user/", &seg].concat(),
-            &[],
-            None,
-        )
+        self.request(endpoint, &cat(&[dir, "/get-single-user/", &seg]), &[], None)
     }
 
     /// `GET users/get-me`.
@@ -318,7 +358,7 @@ impl Api {
         self.search_user_value(&opt(email), &opt(username))
     }
 
-    /// [`Api::search_user`] from raw JSON (`null` for a parameter not given).
+    /// [`Planner::search_user`] from raw JSON (`null` for a parameter not given).
     pub(crate) fn search_user_value<J: JsonView>(
         &self,
         email: &J,
@@ -345,7 +385,7 @@ impl Api {
         self.get_course_value(&Value::from(id))
     }
 
-    /// [`Api::get_course`] from raw JSON.
+    /// [`Planner::get_course`] from raw JSON.
     pub(crate) fn get_course_value(
         &self,
         id: &impl JsonView,
@@ -354,7 +394,7 @@ impl Api {
         let seg = self.id_segment(endpoint, id)?;
         self.request(
             endpoint,
-            &["courses/get-single-course/", &seg].concat(),
+            &cat(&["courses/get-single-course/", &seg]),
             &[],
             None,
         )
@@ -365,7 +405,7 @@ impl Api {
         self.get_courses_value::<Value>(&start.into(), &limit.into())
     }
 
-    /// [`Api::get_courses`] from raw JSON; `null` start or limit means 0 and 100.
+    /// [`Planner::get_courses`] from raw JSON; `null` start or limit means 0 and 100.
     pub(crate) fn get_courses_value<J: JsonView>(
         &self,
         start: &J,
@@ -386,7 +426,7 @@ impl Api {
         self.search_courses_value(&Value::from(title))
     }
 
-    /// [`Api::search_courses`] from raw JSON.
+    /// [`Planner::search_courses`] from raw JSON.
     pub(crate) fn search_courses_value(
         &self,
         title: &impl JsonView,
@@ -411,7 +451,35 @@ impl Api {
         )
     }
 
-    /// [`Api::add_courses_to_users`] from raw JSON.
+    /// [`Planner::add_courses_to_users`] of ids the bulk engine has already checked one by one and
+    /// across its input (1..=100 accounts, no repeat; a usable course list): not validated again.
+    pub(crate) fn add_courses_checked(
+        &self,
+        users: &[&str],
+        courses: &[String],
+    ) -> Result<Request<AddCoursesReply>, Error> {
+        let list = |ids: &mut dyn Iterator<Item = &str>| {
+            let mut out = String::from("[");
+            for (i, id) in ids.enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                crate::json::push_str(&mut out, id);
+            }
+            out.push(']');
+            out
+        };
+        let users = list(&mut users.iter().copied());
+        let courses = list(&mut courses.iter().map(String::as_str));
+        self.request(
+            Endpoint::AddCoursesToUsers,
+            "courses/add-multi-course-to-multi-user",
+            &[],
+            Some(object(&[("users", &users), ("courses", &courses)])),
+        )
+    }
+
+    /// [`Planner::add_courses_to_users`] from raw JSON.
     pub(crate) fn add_courses_to_users_value<J: JsonView>(
         &self,
         users: &J,
@@ -436,7 +504,7 @@ impl Api {
         self.login_value(&Value::from(email), &Value::from(password))
     }
 
-    /// [`Api::login`] from raw JSON.
+    /// [`Planner::login`] from raw JSON.
     pub(crate) fn login_value<J: JsonView>(
         &self,
         email: &J,
@@ -456,12 +524,12 @@ impl Api {
 
     /// `POST users/create-user-login-token` (platform notes), body `{userid}`: a one-time site
     /// login token for that account. The platform advises at least 5 s between calls
-    /// ([`crate::guard::LOGIN_TOKEN_INTERVAL_MS`]).
+    /// ([`crate::interval::LOGIN_TOKEN_INTERVAL_MS`]).
     pub fn create_login_token(&self, user_id: &str) -> Result<Request<LoginTokenReply>, Error> {
         self.create_login_token_value(&Value::from(user_id))
     }
 
-    /// [`Api::create_login_token`] from raw JSON.
+    /// [`Planner::create_login_token`] from raw JSON.
     pub(crate) fn create_login_token_value(
         &self,
         user_id: &impl JsonView,
@@ -537,6 +605,17 @@ impl<R> core::fmt::Debug for Request<R> {
 }
 
 impl<R> Request<R> {
+    /// The same request, typed by another reply.
+    pub(crate) fn cast<S>(self) -> Request<S> {
+        Request {
+            endpoint: self.endpoint,
+            url: self.url,
+            body: self.body,
+            secret: self.secret,
+            _reply: PhantomData,
+        }
+    }
+
     /// The endpoint.
     pub fn endpoint(&self) -> Endpoint {
         self.endpoint
@@ -586,7 +665,7 @@ mod tests {
 
     #[test]
     fn raw_json_planning_reports_wrong_types_with_their_path() {
-        let api = Api::new("https://x.example")
+        let api = Planner::new("https://x.example")
             .unwrap()
             .with_token("t0k3n-0123")
             .unwrap();

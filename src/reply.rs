@@ -101,13 +101,22 @@ pub struct CreateUsersReply {
     pub msg_counts: Option<MsgCounts>,
 }
 
-/// The fields derived onto a create reply: one definition for the typed reply and for JS.
+// One definition of the derived fields: the typed reply's, the JSON the wasm hands JS, and
+// (through tsify, merged into the reply's interface below) their TypeScript.
+/// The fields the core derives onto a create reply, from its items and its msg.
 #[derive(Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 struct CreateCounts {
+    /// "00", or "13" when no item could be created.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""00" | "13" | (string & {})"#))]
     resp_code: String,
+    /// Items created, counted from the items.
     created: u32,
+    /// Items that failed, counted from the items.
     failed: u32,
+    /// The counts the msg states; null when it could not be read.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "MsgCounts | null"))]
     msg_counts: Option<MsgCounts>,
 }
 
@@ -159,12 +168,17 @@ pub struct AddCoursesReply {
     pub msg_counts: Option<MsgCounts>,
 }
 
-/// The fields derived onto an add-courses reply.
+/// The fields the core derives onto an add-courses reply, from its `result` and its msg.
 #[derive(Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 struct GrantCounts {
+    /// Accounts that received the courses, counted from `result`.
     succeeded: u32,
+    /// Accounts that failed, counted from `result`.
     failed: u32,
+    /// The counts the msg states; null when it could not be read.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "MsgCounts | null"))]
     msg_counts: Option<MsgCounts>,
 }
 
@@ -188,29 +202,13 @@ impl Reply for AddCoursesReply {
     }
 }
 
-/// tsify leaves out fields the JSON never carries in (`skip_deserializing`); these are the fields
-/// the core derives onto the two replies, as JS receives them.
+/// tsify leaves out of a reply the fields the JSON never carries in (`skip_deserializing`); the
+/// core derives them onto the two replies as [`CreateCounts`] and [`GrantCounts`] define them.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TS_DERIVED: &str = r#"
-export interface CreateUsersReply {
-    /** "00", or "13" when no item could be created. */
-    respCode: "00" | "13" | (string & {});
-    /** Items created, counted from the items. */
-    created: number;
-    /** Items that failed, counted from the items. */
-    failed: number;
-    /** The counts the msg states; null when it could not be read. */
-    msgCounts: MsgCounts | null;
-}
-export interface AddCoursesReply {
-    /** Accounts that received the courses, counted from `result`. */
-    succeeded: number;
-    /** Accounts that failed, counted from `result`. */
-    failed: number;
-    /** The counts the msg states; null when it could not be read. */
-    msgCounts: MsgCounts | null;
-}
+export interface CreateUsersReply extends CreateCounts {}
+export interface AddCoursesReply extends GrantCounts {}
 "#;
 
 /// A token from login-user (an API token) or create-user-login-token ([`LoginTokenReply`]).

@@ -114,7 +114,7 @@ pub fn redact(text: &str, secret: Option<&str>) -> String {
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for (start, end) in covered {
+    for &(start, end) in &covered {
         out.push_str(text.get(at..start).unwrap_or_default());
         out.push_str("<redacted>");
         at = end;

@@ -842,7 +842,7 @@ fn the_chunk_size_option() {
             Some(BulkError::ChunkSize(bad))
         );
     }
-    let no_token = lpm_client::Api::new("https://school.example.com").unwrap();
+    let no_token = lpm_client::Planner::new("https://school.example.com").unwrap();
     assert_eq!(
         ImportJob::from_values(no_token, rows, opts(7)).err(),
         Some(BulkError::NoToken)

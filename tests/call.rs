@@ -2,7 +2,7 @@
 //! without a server.
 
 use lpm_client::call::{Call, GuardMode, GuardSpec, Next, Policy};
-use lpm_client::guard::IntervalGuard;
+use lpm_client::interval::IntervalGuard;
 
 const T0: f64 = 1_700_000_000_000.0;
 
@@ -181,7 +181,7 @@ fn a_create_counts_from_when_it_was_sent_even_if_its_answer_is_lost() {
 
 #[test]
 fn login_tokens_keep_the_platforms_5_s_apart_under_their_own_key() {
-    use lpm_client::guard::{guard_key, login_token_key, LOGIN_TOKEN_INTERVAL_MS};
+    use lpm_client::interval::{guard_key, login_token_key, LOGIN_TOKEN_INTERVAL_MS};
     let create = guard_key("https://x", Some("admin-token-1"));
     let key = login_token_key(&create);
     assert_ne!(key, create);

@@ -4,7 +4,7 @@
 //! not fixed yet are `#[ignore]`d with the issue they belong to; fixing the defect means removing
 //! the `ignore`.
 
-use lpm_client::{Api, Error};
+use lpm_client::{Error, Planner};
 
 /// The decode target's token (43 characters, every non-alphanumeric character a token may hold).
 const TOKEN: &str = "kT3~fz.ZQ_9-mW2pLx8vR4nB7cY1sD6gH0jK5eA2uN";
@@ -20,7 +20,7 @@ fn texts(err: &Error) -> String {
 /// of at least 16 of its characters").
 #[test]
 fn a_run_of_the_token_in_a_non_envelope_body_is_redacted() {
-    let api = Api::new("https://school.example.com")
+    let api = Planner::new("https://school.example.com")
         .unwrap()
         .with_token(TOKEN)
         .unwrap();

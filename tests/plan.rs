@@ -6,7 +6,7 @@ mod common;
 
 use common::{new_user, percent_decode, url_parts};
 use lpm_client::{
-    AddCoursesInput, Api, Category, ConfigError, Endpoint, Error, Method, NewUser, PathSegment,
+    AddCoursesInput, Category, ConfigError, Endpoint, Error, Method, NewUser, PathSegment, Planner,
     Reason, UserPath,
 };
 use serde_json::{json, Value};
@@ -18,8 +18,8 @@ const TOKEN_ENC: &str = TOKEN;
 const BASE: &str = "https://x.example/school/";
 const PREFIX: &str = "https://x.example/school/manage/api/";
 
-fn api() -> Api {
-    Api::new(BASE).unwrap().with_token(TOKEN).unwrap()
+fn api() -> Planner {
+    Planner::new(BASE).unwrap().with_token(TOKEN).unwrap()
 }
 
 fn body_json(body: Option<&str>) -> Value {
@@ -53,7 +53,7 @@ fn every_endpoint_method_url_and_body() {
         "https://x.example/school",
         "https://x.example/school//",
     ] {
-        let api = Api::new(base).unwrap().with_token(TOKEN).unwrap();
+        let api = Planner::new(base).unwrap().with_token(TOKEN).unwrap();
         assert_eq!(api.base_url(), "https://x.example/school");
         let q = format!("?token={TOKEN_ENC}");
 
@@ -177,7 +177,7 @@ fn every_endpoint_method_url_and_body() {
 
 #[test]
 fn base_without_prefix() {
-    let api = Api::new("http://localhost:8080/")
+    let api = Planner::new("http://localhost:8080/")
         .unwrap()
         .with_token("t0123456")
         .unwrap();
@@ -212,7 +212,7 @@ fn get_single_user_both_spellings() {
 
 // ---- the token in the query ---------------------------------------------------------------------
 
-fn every_request_url(api: &Api) -> Vec<String> {
+fn every_request_url(api: &Planner) -> Vec<String> {
     let input = input(1, 1);
     vec![
         api.create_users(&[new_user(1)]).unwrap().url().to_owned(),
@@ -259,7 +259,7 @@ fn tokens_outside_the_unreserved_alphabet_or_too_short_are_refused() {
         "tab\t012345678",
         "Tr\u{1ea7}n0123456",
     ] {
-        match Api::new(BASE).unwrap().with_token(bad) {
+        match Planner::new(BASE).unwrap().with_token(bad) {
             Err(Error::Config(ConfigError::Token { .. })) => {}
             other => panic!("{bad:?}: {other:?}"),
         }
@@ -269,7 +269,10 @@ fn tokens_outside_the_unreserved_alphabet_or_too_short_are_refused() {
         "Ab-c.d_e~f",
         "demo-admin-token-00000000000000000000000000",
     ] {
-        assert!(Api::new(BASE).unwrap().with_token(good).is_ok(), "{good}");
+        assert!(
+            Planner::new(BASE).unwrap().with_token(good).is_ok(),
+            "{good}"
+        );
     }
 }
 
@@ -278,14 +281,17 @@ fn login_carries_no_token() {
     let r = api().login("a@b.vn", "secret1").unwrap();
     assert!(!r.url().contains("token"));
     assert!(!r.url().contains('?'));
-    // and works on an Api that has none
-    let r = Api::new(BASE).unwrap().login("a@b.vn", "secret1").unwrap();
+    // and works on a Planner that has none
+    let r = Planner::new(BASE)
+        .unwrap()
+        .login("a@b.vn", "secret1")
+        .unwrap();
     assert_eq!(r.url(), format!("{PREFIX}users/login-user"));
 }
 
 #[test]
 fn endpoints_needing_a_token_refuse_without_one() {
-    let api = Api::new(BASE).unwrap();
+    let api = Planner::new(BASE).unwrap();
     let no_token = |r: Result<(), Error>, endpoint: Endpoint| match r {
         Err(Error::Config(ConfigError::NoToken { endpoint: e })) => assert_eq!(e, endpoint),
         other => panic!("{endpoint}: expected NoToken, got {other:?}"),
@@ -587,7 +593,7 @@ fn bad_base_urls() {
         "https://x.example/\tschool",
         "https://x.example/\nschool",
     ] {
-        match Api::new(base) {
+        match Planner::new(base) {
             Err(Error::Config(ConfigError::BaseUrl { reason })) => {
                 assert!(!reason.is_empty())
             }
@@ -595,11 +601,11 @@ fn bad_base_urls() {
         }
     }
     for good in ["http://x", "https://x.example:8443/a/b/", "HTTPS://x"] {
-        assert!(Api::new(good).is_ok(), "{good}");
+        assert!(Planner::new(good).is_ok(), "{good}");
     }
     // Credentials in the URL would travel with every request and show in host errors.
     for userinfo in ["https://admin:pw@x.example", "http://user@x.example/school"] {
-        match Api::new(userinfo) {
+        match Planner::new(userinfo) {
             Err(Error::Config(ConfigError::BaseUrl { .. })) => {}
             other => panic!("{userinfo}: {other:?}"),
         }
@@ -608,13 +614,13 @@ fn bad_base_urls() {
 
 #[test]
 fn scheme_and_host_are_normalised_to_lower_case_but_not_the_path() {
-    let api = Api::new("HTTPS://School.Example.COM:8443/App/").unwrap();
+    let api = Planner::new("HTTPS://School.Example.COM:8443/App/").unwrap();
     assert_eq!(api.base_url(), "https://school.example.com:8443/App");
     // One spelling of a server, so one create-interval guard key.
     assert_eq!(
-        lpm_client::guard::guard_key(api.base_url(), Some(TOKEN)),
-        lpm_client::guard::guard_key(
-            Api::new("https://school.example.com:8443/App")
+        lpm_client::interval::guard_key(api.base_url(), Some(TOKEN)),
+        lpm_client::interval::guard_key(
+            Planner::new("https://school.example.com:8443/App")
                 .unwrap()
                 .base_url(),
             Some(TOKEN)
@@ -667,7 +673,7 @@ fn bad_tokens() {
         "0123456 7",
         "01234567\u{a0}",
     ] {
-        match Api::new(BASE).unwrap().with_token(token) {
+        match Planner::new(BASE).unwrap().with_token(token) {
             Err(Error::Config(ConfigError::Token { .. })) => {}
             other => panic!("{token:?}: expected a Token error, got {other:?}"),
         }
@@ -701,7 +707,7 @@ fn assert_error_secret_free(e: &Error, what: &str) {
 #[test]
 fn token_absent_from_request_debug_and_redacted_url() {
     let api = api();
-    assert_secret_free(&format!("{api:?}"), "Api Debug");
+    assert_secret_free(&format!("{api:?}"), "Planner Debug");
     assert_secret_free(&format!("{:?}", api.token()), "Token Debug");
     let input = input(1, 1);
     let debugs = [
@@ -738,7 +744,7 @@ fn token_absent_from_request_debug_and_redacted_url() {
 
 #[test]
 fn login_debug_hides_the_password() {
-    let r = Api::new(BASE)
+    let r = Planner::new(BASE)
         .unwrap()
         .login("admin@x.vn", "Sup3r-S3cret-Pw")
         .unwrap();
@@ -1120,7 +1126,7 @@ fn retryable() {
         .retryable());
     let login = |code: &str, msg: &str| {
         let body = json!({"respCode": code, "msg": msg}).to_string();
-        Api::new(BASE)
+        Planner::new(BASE)
             .unwrap()
             .login("a@b.vn", "pw")
             .unwrap()

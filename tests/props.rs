@@ -6,8 +6,8 @@ mod common;
 use common::{fixtures_dir, new_user, numbers_as_f64, percent_decode, url_parts};
 use lpm_client::validate::{self, PageKind};
 use lpm_client::{
-    AddCourseOutcome, AddCoursesInput, Api, Course, CreatedUser, Endpoint, Lang, LoginReply,
-    NewUser, User, ValidCourse, ValidateOptions,
+    AddCourseOutcome, AddCoursesInput, Course, CreatedUser, Endpoint, Lang, LoginReply, NewUser,
+    Planner, User, ValidCourse, ValidateOptions,
 };
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
@@ -16,8 +16,8 @@ use serde_json::{Map, Value};
 
 const TOKEN: &str = "Ab-c.d_e~f0123456789ABCDEFGHIJklmn";
 
-fn api() -> Api {
-    Api::new("https://x.example/school/")
+fn api() -> Planner {
+    Planner::new("https://x.example/school/")
         .unwrap()
         .with_token(TOKEN)
         .unwrap()

@@ -2,10 +2,12 @@
 //! every `/manage/api` handler.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
+use std::marker::PhantomData;
 use std::time::Duration;
 
 use axum::body::{to_bytes, Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -64,8 +66,6 @@ impl ApiErr {
     }
 }
 
-pub type ApiResult = Result<Response, ApiErr>;
-
 pub fn status_for(cfg: &Config, class: Class) -> StatusCode {
     if cfg.status_mode == StatusMode::Always200 {
         return StatusCode::OK;
@@ -102,23 +102,80 @@ pub fn success(key: &str, data: Value, msg: &str) -> Response {
     json_response(StatusCode::OK, &Value::Object(m))
 }
 
-/// Turns a handler result into the response; `data_key` is the member that is
-/// `null` on errors (`None`: absent, as on add-courses and login).
-pub fn finish(cfg: &Config, data_key: Option<&str>, result: ApiResult) -> Response {
-    match result {
-        Ok(resp) => resp,
-        Err(e) => {
-            let mut m = Map::new();
-            m.insert("respCode".into(), json!(e.code));
-            if let Some((k, v)) = e.extra {
-                m.insert(k.into(), v);
-            } else if let Some(k) = data_key {
-                m.insert(k.into(), Value::Null);
+/// Names the member of an endpoint's envelope that carries its data: `null` in an error answer,
+/// `None` when the envelope has no such member (add-courses, login).
+pub trait DataKey {
+    /// The member's name.
+    const KEY: Option<&'static str>;
+}
+
+/// The [`DataKey`]s of the endpoints, named after the member.
+pub mod data {
+    use super::DataKey;
+
+    macro_rules! keys {
+        ($($(#[$doc:meta])* $name:ident = $key:expr;)*) => {$(
+            $(#[$doc])*
+            pub struct $name;
+            impl DataKey for $name {
+                const KEY: Option<&'static str> = $key;
             }
-            m.insert("msg".into(), json!(e.msg));
-            json_response(status_for(cfg, e.class), &Value::Object(m))
-        }
+        )*};
     }
+
+    keys! {
+        /// `user`: get-single-user, get-me, search-user, create-single-user.
+        User = Some("user");
+        /// `users`: get-multi-user, create-multi-user.
+        Users = Some("users");
+        /// `course`: get-single-course.
+        Course = Some("course");
+        /// `courses`: get-multi-course, search-course.
+        Courses = Some("courses");
+        /// No data member: add-multi-course-to-multi-user, login-user, create-user-login-token.
+        NoData = None;
+    }
+}
+
+/// An endpoint's error answer: `{respCode, <data>: null, msg}` (or the error's own extra member,
+/// as code 13's `users`). Its HTTP status comes from the error's class and the configured status
+/// mode, set by [`error_status`] on the way out.
+pub struct Failure<K>(ApiErr, PhantomData<fn() -> K>);
+
+impl<K> From<ApiErr> for Failure<K> {
+    fn from(e: ApiErr) -> Self {
+        Failure(e, PhantomData)
+    }
+}
+
+impl<K: DataKey> IntoResponse for Failure<K> {
+    fn into_response(self) -> Response {
+        let e = self.0;
+        let mut m = Map::new();
+        m.insert("respCode".into(), json!(e.code));
+        if let Some((k, v)) = e.extra {
+            m.insert(k.into(), v);
+        } else if let Some(k) = K::KEY {
+            m.insert(k.into(), Value::Null);
+        }
+        m.insert("msg".into(), json!(e.msg));
+        let mut resp = json_response(StatusCode::OK, &Value::Object(m));
+        resp.extensions_mut().insert(e.class);
+        resp
+    }
+}
+
+/// What every `/manage/api` handler returns: its success response, or its error answer.
+pub type Reply<K> = Result<Response, Failure<K>>;
+
+/// Middleware around the `/manage/api` handlers: gives an error answer ([`Failure`]) the status
+/// of its class under the configured status mode.
+pub async fn error_status(State(st): State<AppState>, req: Request, next: Next) -> Response {
+    let mut resp = next.run(req).await;
+    if let Some(class) = resp.extensions_mut().remove::<Class>() {
+        *resp.status_mut() = status_for(&st.cfg, class);
+    }
+    resp
 }
 
 /// Middleware in front of every `/manage/api` handler: reads the request body within the
@@ -136,7 +193,7 @@ pub async fn read_body(State(st): State<AppState>, req: Request, next: Next) -> 
         .await
 }
 
-/// What a handler needs from the request.
+/// What a handler needs from the request (its extractor).
 pub struct Ctx {
     pub method: Method,
     pub path: String,
@@ -145,8 +202,12 @@ pub struct Ctx {
     pub body: Option<Value>,
 }
 
-impl Ctx {
-    pub async fn from_request(req: Request) -> Ctx {
+/// The extractor every `/manage/api` handler starts from. Never rejects: a body that is not JSON
+/// is `None`, as an absent one.
+impl<S: Send + Sync> FromRequest<S> for Ctx {
+    type Rejection = Infallible;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Ctx, Infallible> {
         let (parts, body) = req.into_parts();
         let fault = parts.extensions.get::<FaultKind>().copied();
         let bytes: Bytes = to_bytes(body, BODY_LIMIT).await.unwrap_or_default();
@@ -155,15 +216,17 @@ impl Ctx {
         } else {
             serde_json::from_slice::<Value>(&bytes).ok()
         };
-        Ctx {
+        Ok(Ctx {
             method: parts.method,
             path: parts.uri.path().to_string(),
             query: parse_query(parts.uri.query()),
             fault,
             body,
-        }
+        })
     }
+}
 
+impl Ctx {
     /// A query parameter, `None` when absent or empty.
     pub fn param(&self, name: &str) -> Option<&str> {
         self.query
@@ -259,11 +322,6 @@ pub fn checked<T>(
     }
     let value = checks()?;
     Ok((authenticate(inner, ctx, codes)?, value))
-}
-
-/// Convenience for handlers: run the handler body and wrap the result.
-pub fn respond(st: &AppState, data_key: Option<&str>, result: ApiResult) -> Response {
-    finish(&st.cfg, data_key, result)
 }
 
 /// Fallback for unknown `/manage/api` paths.

@@ -73,6 +73,7 @@ pub fn app(state: AppState) -> Router {
     let api = api
         .route(&format!("{API}/{{*rest}}"), any(api::unknown_endpoint))
         .route(API, any(api::unknown_endpoint))
+        .layer(from_fn_with_state(state.clone(), api::error_status))
         .layer(from_fn_with_state(state.clone(), api::read_body))
         .layer(from_fn_with_state(state.clone(), faults::layer))
         .with_state(state.clone());

@@ -9,7 +9,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lpm_client::{AddCoursesInput, Api, Endpoint, Error, NewUser};
+use lpm_client::{AddCoursesInput, Planner, Endpoint, Error, NewUser};
 use lpm_client_fuzz::{assert_error_clean, TOKENS};
 
 /// Interesting statuses, for headers whose status is not a number.
@@ -55,7 +55,7 @@ fn parse(data: &[u8]) -> Case<'_> {
 
 /// Plans a valid request of `endpoint` with `token` and decodes `body` with it; the error, if any.
 fn decode(endpoint: Endpoint, token: &str, status: u16, body: &[u8]) -> Option<Error> {
-    let api = Api::new("https://school.example.com")
+    let api = Planner::new("https://school.example.com")
         .and_then(|a| a.with_token(token))
         .expect("a valid base URL and token");
     let user = NewUser {

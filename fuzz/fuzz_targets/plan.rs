@@ -11,7 +11,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lpm_client::{Api, Request, UserPath};
+use lpm_client::{Planner, Request, UserPath};
 use lpm_client_fuzz::assert_no_token;
 
 /// An id that fills one segment as is; where it lands in a planned URL is where any id must.
@@ -100,7 +100,7 @@ fuzz_target!(|data: &[u8]| {
     let start = line("0").trim().parse::<u64>().unwrap_or(0);
     let limit = line("100").trim().parse::<u32>().unwrap_or(100);
 
-    let Ok(api) = Api::new(&base) else { return };
+    let Ok(api) = Planner::new(&base) else { return };
     let base_url = api.base_url().to_owned();
     assert!(
         !base_url.contains(['?', '#']),
@@ -113,7 +113,7 @@ fuzz_target!(|data: &[u8]| {
             // A refused token must not be echoed; skip tokens that are words of the error's
             // own template ("token", "the token is").
             let templates = ["", "short", "has space", "\u{0}"]
-                .map(|t| Api::new("https://x.example").and_then(|a| a.with_token(t)))
+                .map(|t| Planner::new("https://x.example").and_then(|a| a.with_token(t)))
                 .map(|r| r.err().map(|e| format!("{e} {e:?}")).unwrap_or_default());
             if !templates.iter().any(|t| t.contains(token.as_str())) {
                 assert_no_token("token error", &format!("{e} {e:?}"), &token);

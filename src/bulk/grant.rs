@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
+use super::answer;
 use super::journal::{DoubtReason, Event, Outcome, PlannedRow};
 use super::ledger::Ledger;
 use super::{
@@ -15,8 +15,8 @@ use super::{
     RowResult, DEFAULT_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, GRANT_JOB, MAX_CHUNK,
 };
 use crate::error::Error;
-use crate::model::AddCoursesInput;
-use crate::plan::{Api, Request};
+use crate::json::{JsonView, Kind};
+use crate::plan::{Planner, Request};
 use crate::reply::AddCoursesReply;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, ValidateOptions};
 
@@ -84,7 +84,7 @@ struct InFlight {
 
 /// A resumable grant of courses to any number of accounts.
 pub struct GrantJob {
-    api: Api,
+    api: Planner,
     opts: GrantOptions,
     courses: Vec<String>,
     ids: Vec<String>,
@@ -94,24 +94,49 @@ pub struct GrantJob {
     in_flight: Option<InFlight>,
 }
 
-/// The one call into validation for a grant: the contract-level findings of `users` (an
-/// account list) and `courses`.
-fn validate_grant(users: Value, courses: &[String], lang: Lang) -> Vec<Issue> {
+/// The one call into validation for a grant: the contract-level findings of the account list
+/// and the course list.
+fn validate_grant<J: JsonView>(users: &J, courses: &J, lang: Lang) -> Vec<Issue> {
     let opts = ValidateOptions {
         lang,
         platform_rules: true,
     };
-    validate::validate_add_courses(&users, &Value::from(courses.to_vec()), opts)
+    validate::validate_add_courses(users, courses, opts)
         .issues
         .into_iter()
         .filter(|i| i.level == Level::Contract)
+        // The job chunks any number of accounts, none included (an empty report).
+        .filter(|i| {
+            !(i.path.len() == 1
+                && matches!(i.code, IssueCode::TooMany | IssueCode::Empty)
+                && matches!(i.path.first(), Some(PathSegment::Key(k)) if k == "users"))
+        })
+        .collect()
+}
+
+/// The issues under the list `name` that make the job unusable (for the account list, those of
+/// the list itself; for the course list, any), or the list's absence as `not_array`.
+fn list_issues(issues: &[Issue], name: &str, present: bool, lang: Lang) -> Vec<Issue> {
+    if !present {
+        return vec![Issue {
+            path: vec![PathSegment::Key(name.to_owned())],
+            code: IssueCode::NotArray,
+            level: Level::Contract,
+            message: validate::message(IssueCode::NotArray, name, 0, lang),
+        }];
+    }
+    issues
+        .iter()
+        .filter(|i| matches!(i.path.first(), Some(PathSegment::Key(k)) if k == name))
+        .filter(|i| i.path.len() == 1 || name == "courses")
+        .cloned()
         .collect()
 }
 
 impl GrantJob {
     /// A new grant of `courses` to `users` (account ids).
     pub fn new(
-        api: Api,
+        api: Planner,
         users: Vec<String>,
         courses: Vec<String>,
         options: GrantOptions,
@@ -123,22 +148,35 @@ impl GrantJob {
     /// Refused when the journal is of another input: other accounts at the rows it names, other
     /// courses, another size, another job.
     pub fn resume(
-        api: Api,
+        api: Planner,
         users: Vec<String>,
         courses: Vec<String>,
         options: GrantOptions,
         journal: &[Event],
     ) -> Result<GrantJob, BulkError> {
-        let users = users.into_iter().map(Value::from).collect();
+        let users = users.into_iter().map(serde_json::Value::from).collect();
         Self::resume_values(api, users, courses, options, journal)
     }
 
     /// [`GrantJob::resume`] with raw JSON account ids (non-strings are set aside with their
     /// issues).
     pub fn resume_values(
-        api: Api,
-        users: Vec<Value>,
+        api: Planner,
+        users: Vec<serde_json::Value>,
         courses: Vec<String>,
+        opts: GrantOptions,
+        journal: &[Event],
+    ) -> Result<GrantJob, BulkError> {
+        let input = serde_json::json!({ "users": users, "courses": courses });
+        Self::resume_input(api, &input, opts, journal)
+    }
+
+    /// [`GrantJob::resume`] with the input `{users, courses}` in any JSON representation
+    /// ([`JsonView`]). Accounts with issues are set aside; a course list or an account list
+    /// that cannot be used at all refuses the job ([`BulkError::Input`]).
+    pub fn resume_input<J: JsonView>(
+        api: Planner,
+        input: &J,
         opts: GrantOptions,
         journal: &[Event],
     ) -> Result<GrantJob, BulkError> {
@@ -146,33 +184,47 @@ impl GrantJob {
         if api.token().is_none() {
             return Err(BulkError::NoToken);
         }
-        // The course list alone, checked beside a placeholder account.
-        let course_issues = validate_grant(Value::from(vec!["x"]), &courses, opts.lang);
+        let (users, courses) = (input.get("users"), input.get("courses"));
+        let found = match (users, courses) {
+            (Some(u), Some(c)) => validate_grant(u, c, opts.lang),
+            _ => Vec::new(),
+        };
+        let course_issues = list_issues(&found, "courses", courses.is_some(), opts.lang);
         if !course_issues.is_empty() {
-            return Err(BulkError::Courses(
-                course_issues.into_iter().map(|i| i.message).collect(),
-            ));
+            return Err(BulkError::Courses(course_issues));
+        }
+        let user_issues = list_issues(&found, "users", users.is_some(), opts.lang);
+        if !user_issues.is_empty() {
+            return Err(BulkError::Input(user_issues));
+        }
+        let (Some(Kind::Arr(users)), Some(Kind::Arr(course_list))) =
+            (users.map(JsonView::kind), courses.map(JsonView::kind))
+        else {
+            // Both lists were found to be arrays above.
+            return Err(BulkError::Input(Vec::new()));
+        };
+        let courses: Vec<String> = course_list
+            .iter()
+            .map(|c| c.as_str().unwrap_or_default().to_owned())
+            .collect();
+        // Each account's findings, by its index, with the `users[i]` prefix dropped.
+        let mut issues: Vec<Vec<Issue>> = vec![Vec::new(); users.len()];
+        for mut issue in found {
+            if let [PathSegment::Key(k), PathSegment::Index(i), ..] = issue.path.as_slice() {
+                if k == "users" && *i < issues.len() {
+                    let i = *i;
+                    issue.path.drain(..2);
+                    issues[i].push(issue);
+                }
+            }
         }
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut ids = Vec::with_capacity(users.len());
-        let mut issues = Vec::with_capacity(users.len());
-        for (i, user) in users.into_iter().enumerate() {
+        for (i, user) in users.iter().enumerate() {
             let id = user.as_str().unwrap_or_default().to_owned();
-            // The account's findings, with the `users[0]` prefix dropped.
-            let mut found: Vec<Issue> =
-                validate_grant(Value::Array(vec![user]), &courses, opts.lang)
-                    .into_iter()
-                    .map(|mut issue| {
-                        issue.path.retain(|s| {
-                            !matches!(s, PathSegment::Index(0))
-                                && !matches!(s, PathSegment::Key(k) if k == "users")
-                        });
-                        issue
-                    })
-                    .collect();
-            if found.is_empty() {
+            if issues[i].is_empty() {
                 match seen.get(&id) {
-                    Some(&first) => found.push(repeat_issue(
+                    Some(&first) => issues[i].push(repeat_issue(
                         IssueCode::DuplicateId,
                         "",
                         first,
@@ -185,7 +237,6 @@ impl GrantJob {
                 }
             }
             ids.push(id);
-            issues.push(found);
         }
         let keys = ids
             .iter()
@@ -251,13 +302,10 @@ impl GrantJob {
                 .pending
                 .iter()
                 .take(self.opts.chunk_size)
-                .copied()
                 .collect();
-            let input = AddCoursesInput {
-                users: rows.iter().map(|&r| self.ids[r].clone()).collect(),
-                courses: self.courses.clone(),
-            };
-            match self.api.add_courses_to_users(&input) {
+            let users: Vec<&str> = rows.iter().map(|&r| self.ids[r].as_str()).collect();
+            // The ids were checked one by one and across the input when the job was set up.
+            match self.api.add_courses_checked(&users, &self.courses) {
                 Ok(request) => {
                     let chunk = self.ledger.plan(&rows, now);
                     self.ready = Some(InFlight {
@@ -267,7 +315,10 @@ impl GrantJob {
                     });
                     self.push_progress(now);
                 }
-                Err(e) => self.ledger.halted = Some(format!("the chunk could not be planned: {e}")),
+                Err(e) => {
+                    let line = ["the chunk could not be planned: ", &e.message()].concat();
+                    self.ledger.halted = Some(line);
+                }
             }
         }
     }
@@ -275,20 +326,17 @@ impl GrantJob {
     /// Hands back the HTTP answer of the request the last action handed out.
     pub fn handle_response(&mut self, now: u64, status: u16, body: &[u8]) -> Result<(), BulkError> {
         let f = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
-        match f.request.decode(status, body) {
-            Ok(reply) => {
+        match f.request.check(status, body).map(|_| answer::granted(body)) {
+            Ok(Some(result)) => {
                 self.ledger.failures = 0;
                 // Results are matched by account id, not by position.
-                let by_id: HashMap<&str, _> = reply
-                    .result
-                    .iter()
-                    .map(|o| (o.user_id.as_str(), o))
-                    .collect();
+                let by_id: HashMap<&str, _> =
+                    result.iter().map(|o| (o.user_id.as_str(), o)).collect();
                 for &row in &f.rows {
                     let outcome = match by_id.get(self.ids[row].as_str()) {
                         Some(o) if o.success => Outcome::Granted,
                         Some(o) => Outcome::Failed {
-                            status: o.status.as_str().to_owned(),
+                            status: o.status.clone(),
                         },
                         None => Outcome::NoResult,
                     };
@@ -302,12 +350,12 @@ impl GrantJob {
                     msg: e.msg.clone(),
                 });
                 if e.retryable {
-                    self.failed_once(now, e.to_string());
+                    self.failed_once(now, e.message());
                 } else {
-                    self.ledger.halted = Some(e.to_string());
+                    self.ledger.halted = Some(e.message());
                 }
             }
-            Err(_) => self.lost(now, f, DoubtReason::Unreadable { status }),
+            Ok(None) | Err(_) => self.lost(now, f, DoubtReason::Unreadable { status }),
         }
         self.push_progress(now);
         Ok(())

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
+use super::answer::{self, Found};
 use super::journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
 use super::ledger::{Ledger, State};
 use super::{
@@ -15,10 +15,12 @@ use super::{
 };
 use crate::codes::{Category, Reason};
 use crate::error::{ApiError, Error};
-use crate::model::{CreateStatus, NewUser, User};
-use crate::plan::{Api, Request};
+use crate::json::{self, JsonView};
+use crate::model::{CreateStatus, NewUser};
+use crate::plan::{Planner, Request};
 use crate::reply::{CreateUsersReply, UserReply};
-use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, Report, ValidateOptions};
+use crate::text::fold;
+use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 /// Options of an import.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,7 +90,8 @@ pub struct ImportReport {
 
 /// One input row as this job keeps it.
 struct Slot {
-    value: Value,
+    /// The row as JSON text (what is sent).
+    json: String,
     /// Trimmed as given (what is searched).
     email: String,
     /// Trimmed, lower case (what is compared and journaled).
@@ -114,7 +117,7 @@ enum InFlight {
 
 /// A resumable account import. See the module docs for the driving loop and the rules.
 pub struct ImportJob {
-    api: Api,
+    api: Planner,
     opts: ImportOptions,
     slots: Vec<Slot>,
     ledger: Ledger,
@@ -128,7 +131,7 @@ pub struct ImportJob {
 }
 
 /// The one call into validation: a row's findings, platform rules included.
-fn validate_row(row: &Value, lang: Lang) -> Report {
+fn validate_row(row: &impl JsonView, lang: Lang) -> Report {
     validate::validate_create_user(
         row,
         ValidateOptions {
@@ -138,9 +141,9 @@ fn validate_row(row: &Value, lang: Lang) -> Report {
     )
 }
 
-fn text(v: &Value, key: &str) -> String {
+fn text(v: &impl JsonView, key: &str) -> String {
     v.get(key)
-        .and_then(Value::as_str)
+        .and_then(JsonView::as_str)
         .map(str::trim)
         .unwrap_or_default()
         .to_owned()
@@ -148,43 +151,38 @@ fn text(v: &Value, key: &str) -> String {
 
 /// Compares a found account with a row: the same e-mail (any of its addresses) and username,
 /// both ignoring case and surrounding spaces (the platform's accounts match both so).
-fn judge(slot: &Slot, user: &User) -> LookupOutcome {
-    let email = user
-        .emails
-        .iter()
-        .any(|e| e.address.trim().to_lowercase() == slot.email_key);
-    let username = user.username.trim().to_lowercase() == slot.username.to_lowercase();
+fn judge(slot: &Slot, user: Found) -> LookupOutcome {
+    let email = user.emails.iter().any(|e| fold(e.trim()) == slot.email_key);
+    let username = fold(user.username.trim()) == fold(&slot.username);
     if email && username {
-        LookupOutcome::Created {
-            user_id: user.id.clone(),
-        }
+        LookupOutcome::Created { user_id: user.id }
     } else {
         LookupOutcome::Conflict {
             existing: Existing {
-                user_id: user.id.clone(),
-                username: user.username.clone(),
-                emails: user.emails.iter().map(|e| e.address.clone()).collect(),
+                user_id: user.id,
+                username: user.username,
+                emails: user.emails,
             },
         }
     }
 }
 
 /// Validates every row and finds repeats across the whole input.
-fn check_rows(rows: Vec<Value>, opts: &ImportOptions) -> Vec<Slot> {
+fn check_rows<J: JsonView>(rows: &[J], opts: &ImportOptions) -> Vec<Slot> {
     let lang = opts.lang;
     // First row of each key among rows that will be sent.
     let mut emails: HashMap<String, usize> = HashMap::new();
     let mut usernames: HashMap<String, usize> = HashMap::new();
     let mut usernames_lc: HashMap<String, usize> = HashMap::new();
     let mut slots = Vec::with_capacity(rows.len());
-    for (i, value) in rows.into_iter().enumerate() {
-        let (mut issues, mut warnings): (Vec<Issue>, Vec<Issue>) = validate_row(&value, lang)
+    for (i, value) in rows.iter().enumerate() {
+        let (mut issues, mut warnings): (Vec<Issue>, Vec<Issue>) = validate_row(value, lang)
             .issues
             .into_iter()
             .partition(|issue| issue.level == Level::Contract);
-        let email = text(&value, "email");
-        let email_key = email.to_lowercase();
-        let username = text(&value, "username");
+        let email = text(value, "email");
+        let email_key = fold(&email).into_owned();
+        let username = text(value, "username");
         if issues.is_empty() {
             let repeat = |code, field, first, level| repeat_issue(code, field, first, level, lang);
             if let Some(&first) = emails.get(&email_key) {
@@ -201,7 +199,7 @@ fn check_rows(rows: Vec<Value>, opts: &ImportOptions) -> Vec<Slot> {
                     first,
                     Level::Contract,
                 ));
-            } else if let Some(&first) = usernames_lc.get(&username.to_lowercase()) {
+            } else if let Some(&first) = usernames_lc.get(fold(&username).as_ref()) {
                 warnings.push(repeat(
                     IssueCode::DuplicateUsername,
                     "username",
@@ -216,10 +214,12 @@ fn check_rows(rows: Vec<Value>, opts: &ImportOptions) -> Vec<Slot> {
         if issues.is_empty() {
             emails.insert(email_key.clone(), i);
             usernames.insert(username.clone(), i);
-            usernames_lc.entry(username.to_lowercase()).or_insert(i);
+            usernames_lc
+                .entry(fold(&username).into_owned())
+                .or_insert(i);
         }
         slots.push(Slot {
-            value,
+            json: value.to_json(),
             email,
             email_key,
             username,
@@ -233,7 +233,7 @@ fn check_rows(rows: Vec<Value>, opts: &ImportOptions) -> Vec<Slot> {
 impl ImportJob {
     /// A new import of typed rows.
     pub fn new(
-        api: Api,
+        api: Planner,
         rows: Vec<NewUser>,
         options: ImportOptions,
     ) -> Result<ImportJob, BulkError> {
@@ -243,36 +243,51 @@ impl ImportJob {
     /// A new import of raw JSON rows (a form's or a CSV reader's objects); rows that are not
     /// objects or miss fields are set aside with their issues.
     pub fn from_values(
-        api: Api,
-        rows: Vec<Value>,
+        api: Planner,
+        rows: Vec<serde_json::Value>,
         options: ImportOptions,
     ) -> Result<ImportJob, BulkError> {
-        Self::resume_values(api, rows, options, &[])
+        Self::resume_rows(api, &rows, options, &[])
     }
 
     /// Rebuilds an import from the same input and its journal (every event persisted, in order).
     /// An empty journal starts afresh. Refused when the journal names rows this input does not
     /// hold as it recorded them, or is another job's.
     pub fn resume(
-        api: Api,
+        api: Planner,
         rows: Vec<NewUser>,
         options: ImportOptions,
         journal: &[Event],
     ) -> Result<ImportJob, BulkError> {
-        Self::resume_values(api, rows.iter().map(to_value).collect(), options, journal)
+        let rows: Vec<serde_json::Value> = rows.iter().map(to_value).collect();
+        Self::resume_rows(api, &rows, options, journal)
     }
 
     /// [`ImportJob::resume`] with raw JSON rows.
     pub fn resume_values(
-        api: Api,
-        rows: Vec<Value>,
-        opts: ImportOptions,
+        api: Planner,
+        rows: Vec<serde_json::Value>,
+        options: ImportOptions,
+        journal: &[Event],
+    ) -> Result<ImportJob, BulkError> {
+        Self::resume_rows(api, &rows, options, journal)
+    }
+
+    /// [`ImportJob::resume`] with rows in any JSON representation ([`JsonView`]): the rows are
+    /// read once, kept as JSON text, and the input can be dropped.
+    pub fn resume_rows<J: JsonView>(
+        api: Planner,
+        rows: &[J],
+        mut opts: ImportOptions,
         journal: &[Event],
     ) -> Result<ImportJob, BulkError> {
         check_chunk_size(opts.chunk_size)?;
         if api.token().is_none() {
             return Err(BulkError::NoToken);
         }
+        // A strict planner refuses platform-level findings: such rows are set aside up front,
+        // so that every chunk is sent as planned without being validated again.
+        opts.set_aside_platform |= api.strict_platform_rules();
         let slots = check_rows(rows, &opts);
         let keys = slots
             .iter()
@@ -310,7 +325,7 @@ impl ImportJob {
     }
 
     /// Holds the next create call until `at` (ms) at least: for a create this job does not know
-    /// of, e.g. one the client's interval guard ([`crate::guard::IntervalGuard`]) recorded.
+    /// of, e.g. one the client's interval guard ([`crate::interval::IntervalGuard`]) recorded.
     pub fn hold_until(&mut self, at: u64) {
         let pacer = &mut self.ledger.pacer;
         pacer.not_before = pacer.not_before.max(at);
@@ -349,7 +364,8 @@ impl ImportJob {
                 return Action::Done(self.report());
             }
             // Every doubt is resolved before anything is sent again.
-            if let Some(&row) = self.ledger.in_doubt.iter().next() {
+            let first_in_doubt = self.ledger.in_doubt.iter().next();
+            if let Some(row) = first_in_doubt {
                 if now < self.lookup_not_before {
                     return Action::Wait {
                         until: self.lookup_not_before,
@@ -371,10 +387,14 @@ impl ImportJob {
 
     fn plan_lookup(&mut self, row: usize, by_email: bool) {
         let slot = &self.slots[row];
+        // Our own JSON values: the typed planner would go through serde_json.
+        let none = json::Value::Null;
         let planned = if by_email {
-            self.api.search_user(Some(&slot.email), None)
+            let email = json::Value::Str(slot.email.as_str().into());
+            self.api.search_user_value(&email, &none)
         } else {
-            self.api.search_user(None, Some(&slot.username))
+            let username = json::Value::Str(slot.username.as_str().into());
+            self.api.search_user_value(&none, &username)
         };
         match planned {
             Ok(request) => {
@@ -386,21 +406,15 @@ impl ImportJob {
             }
             Err(e) => self.ledger.set(
                 row,
-                State::Unresolved(format!("the look-up could not be planned: {e}")),
+                State::Unresolved(["the look-up could not be planned: ", &e.message()].concat()),
             ),
         }
     }
 
     fn plan_chunk(&mut self, now: u64) {
-        let rows: Vec<usize> = self
-            .ledger
-            .pending
-            .iter()
-            .take(self.chunk_size())
-            .copied()
-            .collect();
-        let values = Value::Array(rows.iter().map(|&r| self.slots[r].value.clone()).collect());
-        match self.api.create_users_value(&values) {
+        let rows: Vec<usize> = self.ledger.pending.iter().take(self.chunk_size()).collect();
+        let texts: Vec<&str> = rows.iter().map(|&r| self.slots[r].json.as_str()).collect();
+        match self.api.create_users_checked(&texts) {
             Ok(request) => {
                 let chunk = self.ledger.plan(&rows, now);
                 self.ready = Some(InFlight::Create {
@@ -410,28 +424,10 @@ impl ImportJob {
                 });
                 self.push_progress(now);
             }
-            Err(Error::Validation(v)) => {
-                // The planner is stricter than this job's checks (e.g. strict platform rules):
-                // the rows it names are set aside with its issues, the others stay pending.
-                let whole = v.to_string();
-                let mut named: HashMap<usize, Vec<Issue>> = HashMap::new();
-                for mut issue in v.report.issues {
-                    if let Some(PathSegment::Index(i)) = issue.path.first() {
-                        if let Some(&r) = rows.get(*i) {
-                            issue.path.remove(0);
-                            named.entry(r).or_default().push(issue);
-                        }
-                    }
-                }
-                if named.is_empty() {
-                    self.ledger.halted = Some(format!("the chunk could not be planned: {whole}"));
-                }
-                for (r, issues) in named {
-                    self.slots[r].issues = issues;
-                    self.ledger.set(r, State::SetAside);
-                }
+            Err(e) => {
+                self.ledger.halted =
+                    Some(["the chunk could not be planned: ", &e.message()].concat())
             }
-            Err(e) => self.ledger.halted = Some(format!("the chunk could not be planned: {e}")),
         }
     }
 
@@ -442,20 +438,25 @@ impl ImportJob {
                 chunk,
                 rows,
                 request,
-            } => match request.decode(status, body) {
-                Ok(reply) => self.created(chunk, &rows, &reply),
+            } => match request.check(status, body).map(|_| answer::created(body)) {
+                Ok(Some(items)) => self.created(chunk, &rows, &items),
                 Err(Error::Api(e)) => self.refused(now, chunk, &rows, &e),
-                Err(_) => self.lost(now, chunk, rows, DoubtReason::Unreadable { status }),
+                Ok(None) | Err(_) => {
+                    self.lost(now, chunk, rows, DoubtReason::Unreadable { status })
+                }
             },
             InFlight::Lookup {
                 row,
                 by_email,
                 request,
-            } => match request.decode(status, body) {
-                Ok(reply) => {
+            } => match request.check(status, body).map(|_| answer::found(body)) {
+                Ok(Some(user)) => {
                     self.lookup_failures = 0;
-                    let result = judge(&self.slots[row], &reply.user);
+                    let result = judge(&self.slots[row], user);
                     self.ledger.record(Event::LookupResult { row, result });
+                }
+                Ok(None) => {
+                    self.lookup_failed(now, "the look-up's answer could not be read".to_owned())
                 }
                 Err(Error::Api(e)) if e.category == Category::NotFound => {
                     self.lookup_failures = 0;
@@ -468,7 +469,7 @@ impl ImportJob {
                         });
                     }
                 }
-                Err(e) => self.lookup_failed(now, e.to_string()),
+                Err(e) => self.lookup_failed(now, e.message()),
             },
         }
         self.push_progress(now);
@@ -482,24 +483,24 @@ impl ImportJob {
                 self.lost(now, chunk, rows, DoubtReason::Transport { failure })
             }
             InFlight::Lookup { .. } => {
-                self.lookup_failed(now, format!("the look-up failed: {failure:?}"))
+                self.lookup_failed(now, ["the look-up failed: ", failure.describe()].concat())
             }
         }
         self.push_progress(now);
         Ok(())
     }
 
-    fn created(&mut self, chunk: u32, rows: &[usize], reply: &CreateUsersReply) {
+    fn created(&mut self, chunk: u32, rows: &[usize], items: &[answer::Created]) {
         self.ledger.failures = 0;
         let mut doubts: Vec<(DoubtReason, Vec<usize>)> = Vec::new();
         let mut outcomes = Vec::new();
         for (i, &row) in rows.iter().enumerate() {
             let slot = &self.slots[row];
             // Items are matched by position, and must echo the row's e-mail and username.
-            let item = reply.users.get(i).filter(|it| {
+            let item = items.get(i).filter(|it| {
                 it.email
                     .as_deref()
-                    .is_none_or(|e| e.trim().to_lowercase() == slot.email_key)
+                    .is_none_or(|e| fold(e.trim()) == slot.email_key)
                     && it
                         .username
                         .as_deref()
@@ -520,11 +521,11 @@ impl ImportJob {
                     None => Some(DoubtReason::NoUserId),
                 },
                 Some(it) => {
-                    let status = it.status.as_str().to_owned();
                     let in_use = matches!(
-                        it.status,
+                        CreateStatus::from(it.status.as_str()),
                         CreateStatus::EmailInUse | CreateStatus::UsernameInUse
                     );
+                    let status = it.status.clone();
                     if in_use && self.ledger.doubted.contains(&row) {
                         Some(DoubtReason::AlreadyInUse { status })
                     } else {
@@ -564,9 +565,9 @@ impl ImportJob {
             self.slot_cap = slots;
         } else if e.retryable {
             let (attempts, delay) = (self.opts.attempts, self.opts.retry_delay_ms);
-            self.ledger.failed_once(now, attempts, delay, e.to_string());
+            self.ledger.failed_once(now, attempts, delay, e.message());
         } else {
-            self.ledger.halted = Some(e.to_string());
+            self.ledger.halted = Some(e.message());
         }
     }
 
@@ -586,10 +587,10 @@ impl ImportJob {
     fn lookup_failed(&mut self, now: u64, reason: String) {
         self.lookup_failures += 1;
         if self.lookup_failures >= self.opts.attempts {
-            self.ledger.halted = Some(format!(
-                "{} look-ups in a row failed; the last: {reason}",
-                self.lookup_failures
-            ));
+            let mut n = String::new();
+            crate::json::push_uint(&mut n, u64::from(self.lookup_failures));
+            let line = [&n, " look-ups in a row failed; the last: ", &reason].concat();
+            self.ledger.halted = Some(line);
         } else {
             self.lookup_not_before = now.saturating_add(self.opts.retry_delay_ms);
         }
@@ -633,26 +634,25 @@ impl ImportJob {
 }
 
 /// Typed rows as JSON (serializing these plain structs cannot fail).
-fn to_value(row: &NewUser) -> Value {
-    serde_json::to_value(row).unwrap_or(Value::Null)
+fn to_value(row: &NewUser) -> serde_json::Value {
+    serde_json::to_value(row).unwrap_or(serde_json::Value::Null)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
-    fn user(id: &str, username: &str, emails: &[&str]) -> User {
-        serde_json::from_value(json!({
-            "_id": id, "createdAt": "2024-09-05T08:10:31.207Z", "username": username,
-            "emails": emails.iter().map(|e| json!({"address": e, "verified": false})).collect::<Vec<_>>(),
-            "profile": {"name": "x"},
-        }))
-        .unwrap()
+    fn user(id: &str, username: &str, emails: &[&str]) -> Found {
+        Found {
+            id: id.into(),
+            username: username.into(),
+            emails: emails.iter().map(|e| (*e).to_owned()).collect(),
+        }
     }
 
     fn rows(values: Vec<Value>) -> Vec<Slot> {
-        check_rows(values, &ImportOptions::default())
+        check_rows(&values, &ImportOptions::default())
     }
 
     fn row(email: &str, username: &str) -> Value {
@@ -664,16 +664,13 @@ mod tests {
         let slot = &rows(vec![row(" An@X.io ", "anh")])[0];
         let same = user("u1", "ANH", &["old@x.io", "an@x.io"]);
         assert_eq!(
-            judge(slot, &same),
+            judge(slot, same),
             LookupOutcome::Created {
                 user_id: "u1".into()
             }
         );
         for other in [user("u2", "someone", &["an@x.io"]), user("u3", "anh", &[])] {
-            assert!(matches!(
-                judge(slot, &other),
-                LookupOutcome::Conflict { .. }
-            ));
+            assert!(matches!(judge(slot, other), LookupOutcome::Conflict { .. }));
         }
     }
 

@@ -131,8 +131,8 @@ pub enum LookupOutcome {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 // `JournalEvent` in TypeScript, where `Event` is the DOM's.
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "JournalEvent"))]
 #[serde(
-    rename = "JournalEvent",
     tag = "event",
     rename_all = "camelCase",
     rename_all_fields = "camelCase"

@@ -2,9 +2,10 @@
 //! the one function that applies an event, live and on replay, so a resumed job is in the state
 //! the interrupted one was in.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use super::journal::{DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
+use super::num;
 use super::{chunks_for, Counts, JournalError, Progress, RowResult};
 use crate::validate::Issue;
 
@@ -35,6 +36,76 @@ pub(super) struct Tally {
     pub set_aside: usize,
     pub unresolved: usize,
     pub remaining: usize,
+}
+
+/// A set of row indices in ascending order: one bit a row (a `BTreeSet` costs the wasm ~7 KB).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Rows {
+    bits: Vec<u64>,
+    len: usize,
+}
+
+impl Rows {
+    /// Adds `row`; `false` when it was there.
+    pub fn insert(&mut self, row: usize) -> bool {
+        let (w, bit) = (row / 64, 1u64 << (row % 64));
+        if self.bits.len() <= w {
+            self.bits.resize(w + 1, 0);
+        }
+        let new = self.bits[w] & bit == 0;
+        self.bits[w] |= bit;
+        self.len += usize::from(new);
+        new
+    }
+
+    /// Removes `row`; `false` when it was not there.
+    pub fn remove(&mut self, row: &usize) -> bool {
+        let had = self.contains(row);
+        if had {
+            self.bits[row / 64] &= !(1u64 << (row % 64));
+            self.len -= 1;
+        }
+        had
+    }
+
+    pub fn contains(&self, row: &usize) -> bool {
+        self.bits
+            .get(row / 64)
+            .is_some_and(|w| w & (1u64 << (row % 64)) != 0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The rows, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            core::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(w * 64 + bit)
+            })
+        })
+    }
+}
+
+impl FromIterator<usize> for Rows {
+    fn from_iter<I: IntoIterator<Item = usize>>(iter: I) -> Rows {
+        let mut rows = Rows::default();
+        for r in iter {
+            rows.insert(r);
+        }
+        rows
+    }
 }
 
 /// When chunks may go: the last send time and the interval.
@@ -75,10 +146,10 @@ pub(super) struct Ledger {
     /// A grant sends rows in doubt again; an import looks them up.
     resend_in_doubt: bool,
     pub states: Vec<State>,
-    pub pending: BTreeSet<usize>,
-    pub in_doubt: BTreeSet<usize>,
+    pub pending: Rows,
+    pub in_doubt: Rows,
     /// Rows an earlier send of which was in doubt: they may exist already.
-    pub doubted: BTreeSet<usize>,
+    pub doubted: Rows,
     next_chunk: u32,
     /// The last planned chunk and its rows.
     last_chunk: Option<(u32, Vec<usize>)>,
@@ -122,8 +193,8 @@ impl Ledger {
             resend_in_doubt,
             states,
             pending,
-            in_doubt: BTreeSet::new(),
-            doubted: BTreeSet::new(),
+            in_doubt: Rows::default(),
+            doubted: Rows::default(),
             next_chunk: 0,
             last_chunk: None,
             pacer: Pacer {
@@ -203,7 +274,7 @@ impl Ledger {
         } else {
             Err(out_of_order(
                 index,
-                format!("row {row} is outside the input"),
+                ["row ", &num(row), " is outside the input"].concat(),
             ))
         }
     }
@@ -214,7 +285,7 @@ impl Ledger {
             Some((c, rows)) if *c == chunk => Ok(rows.clone()),
             _ => Err(out_of_order(
                 index,
-                format!("chunk {chunk} is not the last planned"),
+                ["chunk ", &num(chunk as usize), " is not the last planned"].concat(),
             )),
         }
     }
@@ -254,7 +325,7 @@ impl Ledger {
                 if *chunk < self.next_chunk {
                     return Err(out_of_order(
                         index,
-                        format!("chunk {chunk} is planned again"),
+                        ["chunk ", &num(*chunk as usize), " is planned again"].concat(),
                     ));
                 }
                 // A chunk planned and never sent gave its rows back.
@@ -270,7 +341,10 @@ impl Ledger {
                     // A row set aside now may have been sent by an earlier run with other
                     // options: the journal wins.
                     if !matches!(self.states[r], State::Pending | State::SetAside) {
-                        return Err(out_of_order(index, format!("row {r} is planned twice")));
+                        return Err(out_of_order(
+                            index,
+                            ["row ", &num(r), " is planned twice"].concat(),
+                        ));
                     }
                     self.set(r, State::Planned(*chunk));
                     planned.push(r);
@@ -302,7 +376,13 @@ impl Ledger {
                     if self.states[r] != State::Sent(*chunk) {
                         return Err(out_of_order(
                             index,
-                            format!("row {r} is in doubt but not sent in chunk {chunk}"),
+                            [
+                                "row ",
+                                &num(r),
+                                " is in doubt but not sent in chunk ",
+                                &num(*chunk as usize),
+                            ]
+                            .concat(),
                         ));
                     }
                     self.doubted.insert(r);
@@ -321,7 +401,7 @@ impl Ledger {
                 if !matches!(self.states[r], State::Sent(_)) {
                     return Err(out_of_order(
                         index,
-                        format!("row {r} has an outcome but was not sent"),
+                        ["row ", &num(r), " has an outcome but was not sent"].concat(),
                     ));
                 }
                 self.set(r, State::Done(outcome.clone()));
@@ -331,7 +411,7 @@ impl Ledger {
                 let State::InDoubt { recheck } = &self.states[r] else {
                     return Err(out_of_order(
                         index,
-                        format!("row {r} is looked up but not in doubt"),
+                        ["row ", &num(r), " is looked up but not in doubt"].concat(),
                     ));
                 };
                 let next = match (result, recheck) {
@@ -381,10 +461,14 @@ impl Ledger {
     pub fn failed_once(&mut self, now: u64, attempts: u32, delay_ms: u64, reason: String) {
         self.failures += 1;
         if self.failures >= attempts {
-            self.halted = Some(format!(
-                "{} failures in a row; the last: {reason}",
-                self.failures
-            ));
+            self.halted = Some(
+                [
+                    &num(self.failures as usize),
+                    " failures in a row; the last: ",
+                    &reason,
+                ]
+                .concat(),
+            );
         } else {
             self.pacer.not_before = now.saturating_add(delay_ms);
         }
@@ -502,6 +586,30 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_behave_as_a_btreeset_of_indices() {
+        use std::collections::BTreeSet;
+        // A fixed walk of inserts and removes over a range crossing several words.
+        let mut ours = Rows::default();
+        let mut reference = BTreeSet::new();
+        let mut x: u64 = 7;
+        for _ in 0..5000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let row = (x >> 33) as usize % 300;
+            if x & 1 == 0 {
+                assert_eq!(ours.insert(row), reference.insert(row));
+            } else {
+                assert_eq!(ours.remove(&row), reference.remove(&row));
+            }
+            assert_eq!(ours.len(), reference.len());
+            assert_eq!(ours.contains(&row), reference.contains(&row));
+        }
+        assert!(ours.iter().eq(reference.iter().copied()));
+        assert_eq!(ours.is_empty(), reference.is_empty());
+    }
 
     fn key(row: usize) -> PlannedRow {
         PlannedRow {

@@ -53,9 +53,9 @@
 //!
 //! ```
 //! use lpm_client::bulk::{Action, ImportJob, ImportOptions};
-//! use lpm_client::{Api, NewUser};
+//! use lpm_client::{Planner, NewUser};
 //!
-//! let api = Api::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
+//! let api = Planner::new("https://school.example.com").unwrap().with_token("t0k3n-0123").unwrap();
 //! let rows = vec![NewUser {
 //!     name: "Lan Anh".into(), username: "lananh".into(), email: "lan@example.com".into(),
 //!     password: "secret-123".into(), phone: None, city: None, district: None, street: None,
@@ -86,21 +86,23 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::guard::CREATE_INTERVAL_MS;
+use crate::interval::CREATE_INTERVAL_MS;
 use crate::plan::MAX_PAGE;
 use crate::validate::{Issue, IssueCode, Lang, Level, PathSegment};
 
+mod answer;
 mod grant;
 mod import;
 mod journal;
 mod ledger;
+pub mod read;
 
 pub use grant::{GrantJob, GrantOptions, GrantReport, GrantRowReport};
 pub use import::{ImportJob, ImportOptions, ImportReport, RowReport};
 pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
 
 /// The contract's interval between two create calls, in whole milliseconds (from
-/// [`crate::guard::CREATE_INTERVAL_MS`]).
+/// [`crate::interval::CREATE_INTERVAL_MS`]).
 pub const DEFAULT_CREATE_INTERVAL_MS: u64 = CREATE_INTERVAL_MS as u64;
 
 /// The most rows one call takes (the contract's 100).
@@ -214,6 +216,17 @@ pub enum Failure {
     Aborted,
 }
 
+impl Failure {
+    /// In words, for a report line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Failure::Network => "the connection failed",
+            Failure::Timeout => "no answer in time",
+            Failure::Aborted => "aborted",
+        }
+    }
+}
+
 /// Where a job stands, for a progress bar.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -236,14 +249,17 @@ pub struct Progress {
 }
 
 /// Why a job could not be set up or resumed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BulkError {
     /// `chunk_size` must be 1..=100.
     ChunkSize(usize),
     /// The planner has no token.
     NoToken,
     /// The grant's course list is not usable (its issues).
-    Courses(Vec<String>),
+    Courses(Vec<Issue>),
+    /// The input is not usable at all (its issues): rows that are not a list, a grant without
+    /// an account list.
+    Input(Vec<Issue>),
     /// The journal does not belong to this input, or is damaged.
     Journal(JournalError),
     /// `handle_*` was called while no request was out.
@@ -281,38 +297,79 @@ pub enum JournalError {
     },
 }
 
+/// `n` in decimal.
+pub(crate) fn num(n: usize) -> String {
+    let mut s = String::new();
+    crate::json::push_uint(&mut s, n as u64);
+    s
+}
+
+/// The issues' messages, `; `-separated.
+fn joined(issues: &[Issue]) -> String {
+    let messages: Vec<&str> = issues.iter().map(|i| i.message.as_str()).collect();
+    messages.join("; ")
+}
+
+impl BulkError {
+    /// In words (built without `core::fmt`, which would add kilobytes to the wasm).
+    pub fn message(&self) -> String {
+        match self {
+            BulkError::ChunkSize(n) => {
+                ["chunk size ", &num(*n), " is outside 1..=", &num(MAX_CHUNK)].concat()
+            }
+            BulkError::NoToken => "the planner has no API token".to_owned(),
+            BulkError::Courses(issues) => {
+                ["the course list is not usable: ", &joined(issues)].concat()
+            }
+            BulkError::Input(issues) => ["the input is not usable: ", &joined(issues)].concat(),
+            BulkError::Journal(e) => ["the journal was refused: ", &e.message()].concat(),
+            BulkError::NothingInFlight => "no request is out to take an answer for".to_owned(),
+        }
+    }
+}
+
+impl JournalError {
+    /// In words.
+    pub fn message(&self) -> String {
+        match self {
+            JournalError::NoStart => "it does not start with the job's `started` event".to_owned(),
+            JournalError::WrongJob { journal } => {
+                ["it is the journal of a `", journal, "` job"].concat()
+            }
+            JournalError::RowCount { journal, input } => [
+                "it was written for an input of ",
+                &num(*journal),
+                " rows, this input has ",
+                &num(*input),
+                ": another file?",
+            ]
+            .concat(),
+            JournalError::RowMismatch { row } => [
+                "row ",
+                &num(row + 1),
+                " holds another e-mail, username or account than the journal records: another file?",
+            ]
+            .concat(),
+            JournalError::OutOfOrder { index, detail } => [
+                "event ",
+                &num(index + 1),
+                " cannot follow the ones before it: ",
+                detail,
+            ]
+            .concat(),
+        }
+    }
+}
+
 impl core::fmt::Display for BulkError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            BulkError::ChunkSize(n) => write!(f, "chunk size {n} is outside 1..={MAX_CHUNK}"),
-            BulkError::NoToken => f.write_str("the planner has no API token"),
-            BulkError::Courses(issues) => {
-                write!(f, "the course list is not usable: {}", issues.join("; "))
-            }
-            BulkError::Journal(e) => write!(f, "the journal was refused: {e}"),
-            BulkError::NothingInFlight => f.write_str("no request is out to take an answer for"),
-        }
+        f.write_str(&self.message())
     }
 }
 
 impl core::fmt::Display for JournalError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            JournalError::NoStart => f.write_str("it does not start with the job's `started` event"),
-            JournalError::WrongJob { journal } => write!(f, "it is the journal of a `{journal}` job"),
-            JournalError::RowCount { journal, input } => write!(
-                f,
-                "it was written for an input of {journal} rows, this input has {input}: another file?"
-            ),
-            JournalError::RowMismatch { row } => write!(
-                f,
-                "row {} holds another e-mail, username or account than the journal records: another file?",
-                row + 1
-            ),
-            JournalError::OutOfOrder { index, detail } => {
-                write!(f, "event {} cannot follow the ones before it: {detail}", index + 1)
-            }
-        }
+        f.write_str(&self.message())
     }
 }
 

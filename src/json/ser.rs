@@ -46,8 +46,13 @@ fn push_int(out: &mut String, n: i128) {
 
 fn push_f64(out: &mut String, f: f64) {
     if f.is_finite() {
-        // The floats that cross are milliseconds and byte counts: whole numbers.
-        push_int(out, f.round() as i128);
+        // The floats that cross are milliseconds and byte counts: whole numbers. (Not through
+        // i128, whose float conversion costs the wasm a routine.)
+        let r = f.round();
+        if r < 0.0 {
+            out.push('-');
+        }
+        push_uint(out, r.abs() as u64);
     } else {
         out.push_str("null");
     }

@@ -78,6 +78,54 @@ fn value<'a>(s: &mut Scanner<'a>, depth: u32) -> Result<Value<'a>, Syntax> {
 }
 
 impl Value<'_> {
+    /// The number a literal holds, without the float parser (which would cost the wasm several
+    /// KB): exact for integers and, by Clinger's fast path, for up to 15 significant digits
+    /// scaled by at most 10^22 (every number an option is likely to be); else within an ulp or
+    /// two. For option values written by `JSON.stringify`, never for data.
+    pub fn as_f64(&self) -> Option<f64> {
+        let Value::Num(text) = self else {
+            return None;
+        };
+        let (negative, body) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, *text),
+        };
+        let (mantissa, exp) = match body.find(['e', 'E']) {
+            Some(i) => (body.get(..i)?, body.get(i + 1..)?.trim_start_matches('+')),
+            None => (body, "0"),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let mut m = 0f64;
+        for b in int.bytes().chain(frac.bytes()) {
+            m = m * 10.0 + f64::from(b - b'0');
+        }
+        let exp = match exp.strip_prefix('-') {
+            Some(e) => -(super::parse_u64(e.as_bytes())?.min(400) as i32),
+            None => super::parse_u64(exp.as_bytes())?.min(400) as i32,
+        } - frac.len() as i32;
+        let mut scale = 1f64;
+        for _ in 0..exp.unsigned_abs() {
+            scale *= 10.0;
+        }
+        let n = if exp < 0 { m / scale } else { m * scale };
+        Some(if negative { -n } else { n })
+    }
+
+    /// JavaScript's truthiness of the value the JSON was written from (`0`, `""`, `false`,
+    /// `null` are false).
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Num(n) => n
+                .bytes()
+                .take_while(|&b| b != b'e' && b != b'E')
+                .any(|b| (b'1'..=b'9').contains(&b)),
+            Value::Str(s) => !s.is_empty(),
+            Value::Arr(_) | Value::Obj(_) => true,
+        }
+    }
+
     /// Appends the value as JSON text (numbers as they were written).
     pub fn write(&self, out: &mut String) {
         match self {
@@ -135,6 +183,9 @@ pub trait JsonView: Sized {
     fn get(&self, key: &str) -> Option<&Self>;
     /// The keys of an object, in order (empty for other kinds).
     fn keys(&self) -> Vec<&str>;
+    /// Calls `f` with each member of an object in order (nothing for other kinds): one pass where
+    /// reading many keys with [`JsonView::get`] would scan the object once per key.
+    fn each_member<'s>(&'s self, f: &mut dyn FnMut(&'s str, &'s Self));
     /// The integer a number holds: an integer literal within the `i64`/`u64` range, or a number
     /// with a fraction or exponent whose value is integral and within ±2^53 (where `f64` is
     /// exact): `1.0` and `1e2` count, `1.5` and `1e300` do not.
@@ -189,6 +240,13 @@ impl JsonView for Value<'_> {
             _ => Vec::new(),
         }
     }
+    fn each_member<'s>(&'s self, f: &mut dyn FnMut(&'s str, &'s Self)) {
+        if let Value::Obj(entries) = self {
+            for (k, v) in entries {
+                f(k, v);
+            }
+        }
+    }
     fn as_integer(&self) -> Option<i128> {
         match self {
             Value::Num(text) => literal_integer(text),
@@ -206,64 +264,88 @@ impl JsonView for Value<'_> {
 const F64_EXACT: i128 = 9_007_199_254_740_992;
 
 /// The integer a well-formed number literal holds, by the rule of [`JsonView::as_integer`],
-/// computed on the digits (no float parsing, which would cost the wasm its formatting tables).
+/// computed on the digits (no float parsing, which would cost the wasm its formatting tables),
+/// in two passes over the bytes with no allocation.
 fn literal_integer(text: &str) -> Option<i128> {
-    let (negative, body) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
+    let b = text.as_bytes();
+    let negative = b.first() == Some(&b'-');
+    let body = b.get(usize::from(negative)..)?;
+    let digits = |from: usize| {
+        body.iter()
+            .skip(from)
+            .take_while(|c| c.is_ascii_digit())
+            .count()
     };
+    let int_len = digits(0);
     let sign = |n: i128| if negative { -n } else { n };
-    if body.bytes().all(|b| b.is_ascii_digit()) {
-        let n = sign(super::parse_u64(body.as_bytes()).map(i128::from)?);
+    if int_len == body.len() {
+        let n = sign(super::parse_u64(body).map(i128::from)?);
         return (i128::from(i64::MIN)..=i128::from(u64::MAX))
             .contains(&n)
             .then_some(n);
     }
-    let (mantissa, exp) = match body.find(['e', 'E']) {
-        Some(i) => (
-            body.get(..i).unwrap_or_default(),
-            body.get(i + 1..)
-                .unwrap_or_default()
-                .trim_start_matches('+'),
-        ),
-        None => (body, "0"),
+    let mut at = int_len;
+    let frac_len = match body.get(at) {
+        Some(b'.') => digits(at + 1),
+        _ => 0,
     };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits: Vec<u8> = int
-        .bytes()
-        .chain(frac.bytes())
-        .skip_while(|&b| b == b'0')
-        .collect();
-    if digits.is_empty() {
+    if frac_len > 0 {
+        at += 1 + frac_len;
+    }
+    // Exponents beyond 1000 make any non-zero value either too large or fractional.
+    let exp: i64 = match body.get(at) {
+        Some(b'e' | b'E') => {
+            let e = body.get(at + 1..)?;
+            let (minus, e) = match e.first() {
+                Some(b'-') => (true, e.get(1..)?),
+                Some(b'+') => (false, e.get(1..)?),
+                _ => (false, e),
+            };
+            let e = super::parse_u64(e).unwrap_or(u64::MAX).min(1000) as i64;
+            if minus {
+                -e
+            } else {
+                e
+            }
+        }
+        _ => 0,
+    };
+    // The significant digits: integer and fraction, leading zeros left out.
+    let all = || {
+        let frac = body
+            .get(int_len + 1..int_len + 1 + frac_len)
+            .unwrap_or_default();
+        let int = body.get(..int_len).unwrap_or_default();
+        int.iter().chain(frac)
+    };
+    let lead = all().take_while(|&&c| c == b'0').count();
+    let len = all().count() - lead;
+    if len == 0 {
         return Some(0);
     }
-    // Exponents beyond this make any non-zero value either too large or fractional.
-    let exp: i64 = match exp.strip_prefix('-') {
-        Some(e) => -(super::parse_u64(e.as_bytes()).unwrap_or(u64::MAX).min(1000) as i64),
-        None => super::parse_u64(exp.as_bytes())
-            .unwrap_or(u64::MAX)
-            .min(1000) as i64,
-    };
-    let scale = exp - frac.len() as i64;
+    let scale = exp - frac_len as i64;
+    // Digits past `kept` are the fraction: they must all be zeros.
     let (kept, zeros) = if scale >= 0 {
-        (&digits[..], scale as usize)
+        (len, scale as usize)
     } else {
-        let cut = digits.len().checked_sub(scale.unsigned_abs() as usize)?;
-        if digits[cut..].iter().any(|&b| b != b'0') {
-            return None;
-        }
-        (&digits[..cut], 0)
+        (len.checked_sub(scale.unsigned_abs() as usize)?, 0)
     };
-    if kept.len() + zeros > 16 {
+    if kept + zeros > 16 {
         return None;
     }
-    let mut n: i128 = 0;
-    for &b in kept {
-        n = n * 10 + i128::from(b - b'0');
+    // At most 16 digits: u64 arithmetic (i128's costs the wasm its multiplication routine).
+    let mut n: u64 = 0;
+    for (k, &c) in all().skip(lead).enumerate() {
+        if k < kept {
+            n = n * 10 + u64::from(c - b'0');
+        } else if c != b'0' {
+            return None;
+        }
     }
     for _ in 0..zeros {
         n *= 10;
     }
+    let n = i128::from(n);
     (n <= F64_EXACT).then(|| sign(n))
 }
 
@@ -285,6 +367,13 @@ impl JsonView for serde_json::Value {
         self.as_object()
             .map(|m| m.keys().map(String::as_str).collect())
             .unwrap_or_default()
+    }
+    fn each_member<'s>(&'s self, f: &mut dyn FnMut(&'s str, &'s Self)) {
+        if let Some(m) = self.as_object() {
+            for (k, v) in m {
+                f(k, v);
+            }
+        }
     }
     fn as_integer(&self) -> Option<i128> {
         let serde_json::Value::Number(n) = self else {
@@ -330,6 +419,86 @@ mod tests {
         ] {
             let v = parse(text).unwrap();
             assert_eq!(v.as_integer(), want, "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn integers_by_the_digits_agree_with_exact_arithmetic(
+            negative: bool,
+            int in 0u64..1_000_000,
+            frac in proptest::option::of((0u64..10_000, 0usize..3)),
+            exp in proptest::option::of(-8i32..9),
+        ) {
+            let mut text = String::new();
+            if negative {
+                text.push('-');
+            }
+            text.push_str(&int.to_string());
+            let mut m = i128::from(int);
+            let mut scale = 0i32;
+            if let Some((f, pad)) = frac {
+                let f = "0".repeat(pad) + &f.to_string();
+                text.push('.');
+                text.push_str(&f);
+                m = m * 10i128.pow(f.len() as u32) + f.parse::<i128>().unwrap();
+                scale -= f.len() as i32;
+            }
+            if let Some(e) = exp {
+                text.push_str(&format!("e{e}"));
+                scale += e;
+            }
+            let exact = if scale >= 0 {
+                Some(m * 10i128.pow(scale as u32))
+            } else {
+                let d = 10i128.pow(scale.unsigned_abs());
+                (m % d == 0).then(|| m / d)
+            };
+            let want = exact.map(|n| if negative { -n } else { n });
+            let v = parse(&text).unwrap();
+            proptest::prop_assert_eq!(v.as_integer(), want, "{}", text);
+        }
+    }
+
+    #[test]
+    fn numbers_as_written_by_json_stringify_read_exactly() {
+        for n in [
+            0.0,
+            1.0,
+            1.5,
+            0.1,
+            30_000.0,
+            2.5e-3,
+            1e21,
+            123_456.789,
+            -7.25,
+        ] {
+            // Rust's shortest round-trip form, as JSON.stringify writes (exponent aside).
+            let text = format!("{n:?}").replace("e", "e+").replace("e+-", "e-");
+            let v = parse(&text).unwrap();
+            assert_eq!(v.as_f64(), Some(n), "{text}");
+        }
+        // Beyond the fast path: within an ulp or two.
+        let far = parse("1e300").unwrap().as_f64().unwrap();
+        assert!((far / 1e300 - 1.0).abs() < 1e-15, "{far}");
+        assert_eq!(parse("\"1\"").unwrap().as_f64(), None);
+    }
+
+    #[test]
+    fn truthiness_is_javascripts() {
+        for (text, want) in [
+            ("null", false),
+            ("false", false),
+            ("true", true),
+            ("0", false),
+            ("-0.0e5", false),
+            ("0.5", true),
+            ("\"\"", false),
+            ("\"0\"", true),
+            ("[]", true),
+            ("{}", true),
+        ] {
+            assert_eq!(parse(text).unwrap().truthy(), want, "{text}");
         }
     }
 

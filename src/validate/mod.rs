@@ -193,8 +193,13 @@ pub(super) const USERNAME_MAX: usize = 20;
 pub(super) const PASSWORD_MIN: usize = 6;
 pub(super) const PASSWORD_MAX: usize = 35;
 
+/// The fields of an account-creation item: the required ones, then the optional strings.
+pub(super) const FIELDS: [&str; 10] = [
+    "name", "username", "email", "password", "phone", "city", "district", "street", "gender", "job",
+];
 /// Required fields of an account-creation item.
-pub(super) const REQUIRED_FIELDS: [&str; 4] = ["name", "username", "email", "password"];
+pub(super) const REQUIRED_FIELDS: [&str; 4] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELDS[3]];
 /// Optional string fields of an account-creation item.
-pub(super) const OPTIONAL_FIELDS: [&str; 6] =
-    ["phone", "city", "district", "street", "gender", "job"];
+pub(super) const OPTIONAL_FIELDS: [&str; 6] = [
+    FIELDS[4], FIELDS[5], FIELDS[6], FIELDS[7], FIELDS[8], FIELDS[9],
+];

@@ -1,7 +1,5 @@
 //! The rules of the other inputs: paging, search, ids, add-courses, login.
 
-use std::borrow::Cow;
-
 use super::*;
 
 /// Checks an optional integer parameter: `null` (absent) passes.
@@ -215,11 +213,11 @@ pub(super) fn check_id_list(
             max,
         );
     }
-    let seen = FirstSeen::new(ids.iter().map(|v| v.as_str().map(Cow::from)));
+    let seen = FirstSeen::new(ids.iter().map(|v| v.as_str()));
     for (i, v) in ids.iter().enumerate() {
         let path = vec![key(name), PathSegment::Index(i)];
         if let Some(id) = check_id(v, path.clone(), item_field, sink) {
-            if let Some(first) = seen.before(&Cow::from(id), i) {
+            if let Some(first) = seen.before(id, i) {
                 sink.push(
                     path,
                     IssueCode::DuplicateId,

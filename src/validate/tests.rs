@@ -984,3 +984,20 @@ fn stress_odd_json_never_panics() {
         }
     }
 }
+
+#[test]
+fn each_code_is_written_as_its_snake_case_name() {
+    // TypeScript takes the names from the `serde(rename_all = "snake_case")` attribute; the JSON
+    // from `as_str`: the two must agree.
+    for code in IssueCode::ALL {
+        let mut snake = String::new();
+        for (i, c) in format!("{code:?}").chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                snake.push('_');
+            }
+            snake.push(c.to_ascii_lowercase());
+        }
+        assert_eq!(code.as_str(), snake);
+        assert_eq!(serde_json::to_value(code).unwrap(), json!(snake));
+    }
+}

@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::plan::Api;
+use crate::plan::Planner;
 use crate::reply::CourseList;
 use crate::validate::{self, ValidateOptions};
 
@@ -29,7 +29,7 @@ fn js_err(e: impl core::fmt::Display) -> JsValue {
 }
 
 fn decode(body: &[u8]) -> Result<CourseList, JsValue> {
-    Api::new("https://bench.example.com")
+    Planner::new("https://bench.example.com")
         .and_then(|api| api.with_token("bench-token"))
         .and_then(|api| api.get_courses(0, 100))
         .and_then(|req| req.decode(200, body))
@@ -59,7 +59,7 @@ pub fn bench_decode_json(body: &[u8]) -> Result<JsValue, JsValue> {
 /// The gate alone (what the client runs before JS parses the bytes); returns 1.
 #[wasm_bindgen(js_name = benchCheckOnly, skip_typescript)]
 pub fn bench_check_only(body: &[u8], utf8_known: bool) -> Result<u32, JsValue> {
-    Api::new("https://bench.example.com")
+    Planner::new("https://bench.example.com")
         .and_then(|api| api.with_token("bench-token"))
         .and_then(|api| api.get_courses(0, 100))
         .and_then(|req| crate::decode::check_reply(&req.plan(), 200, body, utf8_known))

@@ -8,18 +8,17 @@ use wasm_bindgen::prelude::*;
 
 use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
-use crate::error::{ConfigError, Error, ValidationError};
-use crate::guard::{
+use crate::error::{cat, ConfigError, Error, ValidationError};
+use crate::interval::{
     guard_key, login_token_key, IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS,
 };
 use crate::json::{self, JsonView, Value};
-use crate::plan::{Api, Request, UserPath};
+use crate::plan::{Planner, Request, UserPath};
 use crate::reply::Reply;
 use crate::secret::Token;
 use crate::validate::{self, ValidateOptions};
 use crate::Endpoint;
 
-use super::convert::{get, json_text, to_js};
 use super::errors::Failure;
 use super::validators::not_json;
 
@@ -156,13 +155,13 @@ export interface SearchUserParams {
 "#;
 
 #[derive(Clone)]
-struct Settings {
-    api: Api,
-    timeout_ms: f64,
-    max_retries: u32,
+pub(super) struct Settings {
+    pub(super) api: Planner,
+    pub(super) timeout_ms: f64,
+    pub(super) max_retries: u32,
     retry_delay_ms: f64,
     guard: GuardMode,
-    interval_ms: f64,
+    pub(super) interval_ms: f64,
     login_guard: GuardMode,
     login_interval_ms: f64,
     max_response_bytes: f64,
@@ -206,6 +205,7 @@ impl Settings {
     }
 }
 
+#[inline(never)]
 fn option_error(name: &'static str, expected: &'static str) -> Error {
     Error::Config(ConfigError::Option {
         option: name,
@@ -213,42 +213,51 @@ fn option_error(name: &'static str, expected: &'static str) -> Error {
     })
 }
 
+/// What the JS writes for a function in an options object (`optionsJson` in lib.js).
+const FUNCTION: &str = "\u{0}function";
+
+/// An options object as the JS wrote it (`optionsJson` in lib.js: functions as [`FUNCTION`],
+/// NaN and the infinities as `null`); `null` when the text is not JSON.
+fn options_tree(text: &str) -> Value<'_> {
+    json::parse(text).unwrap_or(Value::Null)
+}
+
 /// A non-negative finite number option, `default` when absent.
 fn number(
-    obj: &JsValue,
+    obj: &Value<'_>,
     name: &'static str,
     default: f64,
     expected: &'static str,
 ) -> Result<f64, Error> {
-    let v = get(obj, name);
-    if v.is_undefined() {
-        return Ok(default);
+    match obj.get(name) {
+        None => Ok(default),
+        Some(v) => v
+            .as_f64()
+            .filter(|n| n.is_finite() && *n >= 0.0)
+            .ok_or(option_error(name, expected)),
     }
-    v.as_f64()
-        .filter(|n| n.is_finite() && *n >= 0.0)
-        .ok_or(option_error(name, expected))
 }
 
 /// An interval guard's options `{guard, intervalMs}` under `names.0` (names: the option and its
 /// two members, as errors name them).
 fn interval_option(
-    options: &JsValue,
+    options: &Value<'_>,
     names: (&'static str, &'static str, &'static str),
     default_ms: f64,
 ) -> Result<(GuardMode, f64), Error> {
-    let interval = get(options, names.0);
-    if !(interval.is_undefined() || interval.is_object()) {
+    let none = Value::Obj(Vec::new());
+    let interval = options.get(names.0).unwrap_or(&none);
+    if !interval.is_object() {
         return Err(option_error(names.0, "an object"));
     }
-    let guard = match get(&interval, "guard").as_string().as_deref() {
-        None if get(&interval, "guard").is_undefined() => GuardMode::Reject,
-        Some("reject") => GuardMode::Reject,
-        Some("wait") => GuardMode::Wait,
-        Some("off") => GuardMode::Off,
+    let guard = match interval.get("guard").map(|g| g.as_str()) {
+        None | Some(Some("reject")) => GuardMode::Reject,
+        Some(Some("wait")) => GuardMode::Wait,
+        Some(Some("off")) => GuardMode::Off,
         _ => return Err(option_error(names.1, "\"reject\", \"wait\" or \"off\"")),
     };
     let ms =
-        number(&interval, "intervalMs", default_ms, MS).map_err(|_| option_error(names.2, MS))?;
+        number(interval, "intervalMs", default_ms, MS).map_err(|_| option_error(names.2, MS))?;
     Ok((guard, ms))
 }
 
@@ -256,7 +265,7 @@ fn interval_option(
 const MS: &str = "a number of milliseconds >= 0";
 
 /// `maxRetries` (client-wide or per call).
-fn max_retries(obj: &JsValue, default: u32) -> Result<u32, Error> {
+fn max_retries(obj: &Value<'_>, default: u32) -> Result<u32, Error> {
     const EXPECTED: &str = "an integer from 0 to 10";
     let n = number(obj, "maxRetries", f64::from(default), EXPECTED)?;
     if n.fract() != 0.0 || n > 10.0 {
@@ -265,36 +274,39 @@ fn max_retries(obj: &JsValue, default: u32) -> Result<u32, Error> {
     Ok(n as u32)
 }
 
-fn parse_options(options: &JsValue) -> Result<Settings, Error> {
+fn parse_options(text: &str) -> Result<Settings, Error> {
+    let options = &options_tree(text);
     if !options.is_object() {
         return Err(option_error("options", "an object with at least `baseUrl`"));
     }
-    let base = get(options, "baseUrl")
-        .as_string()
+    let base = options
+        .get("baseUrl")
+        .and_then(JsonView::as_str)
         .ok_or(option_error("baseUrl", "a string"))?;
-    let mut api = Api::new(&base)?;
-    let token = get(options, "token");
-    if !token.is_undefined() && !token.is_null() {
-        api = api.with_token(&token.as_string().ok_or(option_error("token", "a string"))?)?;
+    let mut api = Planner::new(base)?;
+    match options.get("token") {
+        None | Some(Value::Null) => {}
+        Some(token) => {
+            api = api.with_token(token.as_str().ok_or(option_error("token", "a string"))?)?
+        }
     }
-    let user_path = get(options, "userPath");
-    if !user_path.is_undefined() {
-        api = api.with_user_path(match user_path.as_string().as_deref() {
+    if let Some(user_path) = options.get("userPath") {
+        api = api.with_user_path(match user_path.as_str() {
             Some("users") => UserPath::Users,
             Some("user") => UserPath::User,
             _ => return Err(option_error("userPath", "\"users\" or \"user\"")),
         });
     }
-    let strict = get(options, "strictPlatformRules");
-    if !strict.is_undefined() {
-        api = api.with_strict_platform_rules(
-            strict
-                .as_bool()
-                .ok_or(option_error("strictPlatformRules", "a boolean"))?,
-        );
+    if let Some(strict) = options.get("strictPlatformRules") {
+        let Value::Bool(strict) = strict else {
+            return Err(option_error("strictPlatformRules", "a boolean"));
+        };
+        api = api.with_strict_platform_rules(*strict);
     }
-    let fetch = get(options, "fetch");
-    if !fetch.is_undefined() && !fetch.is_function() {
+    if options
+        .get("fetch")
+        .is_some_and(|f| f.as_str() != Some(FUNCTION))
+    {
         return Err(option_error("fetch", "a function"));
     }
     let max_retries = max_retries(options, 2)?;
@@ -375,9 +387,9 @@ const RECORD: f64 = -2.0;
 impl Pending {
     /// What the driver needs to know of the call, in one crossing: `{endpoint, method, url,
     /// body?, timeoutMs, maxResponseBytes, hasToken, guardKey?}` (`url` holds the token: for the
-    /// fetch only).
-    pub fn describe(&self) -> JsValue {
-        to_js(&PendingRequest {
+    /// fetch only), as JSON text.
+    pub fn describe(&self) -> String {
+        json::ser::to_string(&PendingRequest {
             endpoint: self.endpoint.key(),
             method: self.method,
             url: &self.url,
@@ -471,7 +483,8 @@ impl Pending {
     }
 
     /// The data of a failure the host saw: `network`, `timeout`, `abort` or `tooLarge`.
-    pub fn failure(&self, kind: &str) -> JsValue {
+    /// As JSON text, which the package's `fromThrown` parses.
+    pub fn failure(&self, kind: &str) -> String {
         let endpoint = self.endpoint;
         match kind {
             "timeout" => Failure::Timeout {
@@ -485,7 +498,7 @@ impl Pending {
             },
             _ => Failure::Network { endpoint },
         }
-        .into_js(None)
+        .into_json(None)
     }
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
@@ -497,13 +510,23 @@ impl Pending {
 /// The typed client's core: options, planning and the guard; the package's `Client` wraps it.
 #[wasm_bindgen]
 pub struct Core {
-    inner: Settings,
+    pub(super) inner: Settings,
 }
 
 impl Core {
-    fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
+    /// The pending call of a planned request: only the reply's plan is taken from its type, the
+    /// rest is one copy for every endpoint.
+    pub(super) fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
+        let reply = ReplyPlan {
+            secret: None,
+            ..req.plan()
+        };
+        self.untyped(req.cast(), reply, per)
+    }
+
+    #[inline(never)]
+    fn untyped(&self, req: Request<()>, reply: ReplyPlan<'static>, per: &PerCall) -> Pending {
         let s = &self.inner;
-        let reply = req.plan();
         let secret = req.token().cloned();
         let policy = Policy {
             max_retries: per.max_retries,
@@ -518,10 +541,7 @@ impl Core {
             method: req.method().as_str(),
             url: req.url().to_owned(),
             body: req.body().map(str::to_owned),
-            reply: ReplyPlan {
-                secret: None,
-                ..reply
-            },
+            reply,
             secret,
             call,
             timeout_ms: per.timeout_ms,
@@ -529,27 +549,18 @@ impl Core {
         }
     }
 
-    /// Plans a call with its per-call settings; planning errors throw their data.
-    fn call<R, P>(&self, per: &PerCall, plan: P) -> Result<Pending, JsValue>
-    where
-        R: Reply + 'static,
-        P: FnOnce(&Api) -> Result<Request<R>, Error>,
-    {
-        plan(&self.inner.api)
-            .map(|req| self.pending(req, per))
-            .map_err(|e| Failure::Core(e).into_js(None))
-    }
-
-    /// The settings of one call: the client's, overridden by the call's options.
-    fn per_call(&self, options: &JsValue) -> Result<PerCall, Error> {
+    /// The settings of one call: the client's, overridden by the call's options (JSON text as
+    /// `optionsJson` in lib.js writes it).
+    fn per_call(&self, options: &str) -> Result<PerCall, Error> {
         let s = &self.inner;
-        if !(options.is_undefined() || options.is_null() || options.is_object()) {
+        let options = &options_tree(options);
+        if !(options.is_null() || options.is_object()) {
             return Err(option_error("options", "an object"));
         }
         Ok(PerCall {
             timeout_ms: number(options, "timeoutMs", s.timeout_ms, MS)?,
             max_retries: max_retries(options, s.max_retries)?,
-            wait: get(options, "waitForInterval").is_truthy(),
+            wait: options.get("waitForInterval").is_some_and(Value::truthy),
             guard: None,
         })
     }
@@ -558,30 +569,23 @@ impl Core {
 /// One call's settings: `guard` is `Some(login)` for guarded calls (a bulk create, or with
 /// `login` a create-user-login-token), whose `wait` waits out the interval instead of refusing.
 #[derive(Clone, Copy)]
-struct PerCall {
-    timeout_ms: f64,
-    max_retries: u32,
-    wait: bool,
-    guard: Option<bool>,
+pub(super) struct PerCall {
+    pub(super) timeout_ms: f64,
+    pub(super) max_retries: u32,
+    pub(super) wait: bool,
+    pub(super) guard: Option<bool>,
 }
 
-/// Reads `value` as JSON text for the core, or the validation error a non-JSON value deserves.
-fn json_in(endpoint: Endpoint, value: &JsValue) -> Result<String, Error> {
-    json_text(value).ok_or_else(|| not_json(endpoint))
+/// The JSON tree of a caller's value as the JS wrote it (`None`: it cannot be written as JSON),
+/// or the validation error a non-JSON value deserves.
+#[inline(never)]
+fn tree(endpoint: Endpoint, text: &Option<String>) -> Result<Value<'_>, Error> {
+    text.as_deref()
+        .and_then(|t| json::parse(t).ok())
+        .ok_or_else(|| not_json(endpoint))
 }
 
-/// The JSON tree of text `json_in` gave.
-fn tree(endpoint: Endpoint, text: &Result<String, Error>) -> Result<Value<'_>, Error> {
-    match text {
-        Ok(t) => json::parse(t).map_err(|_| not_json(endpoint)),
-        Err(e) => Err(e.clone()),
-    }
-}
-
-/// A member of a parameters object (`null` when absent).
-fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
-    v.get(key).unwrap_or(&Value::Null)
-}
+use super::validators::member;
 
 #[wasm_bindgen]
 impl Core {
@@ -589,24 +593,18 @@ impl Core {
     /// `guard_base`: the base URL normalised by the host's WHATWG URL parser (the JS `Client`
     /// passes it), so that spellings of one origin and path share one create-interval window.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
-        guard_base: Option<String>,
-    ) -> Result<Core, JsValue> {
-        let mut inner = parse_options(&options).map_err(|e| Failure::Core(e).into_js(None))?;
+    pub fn new(options: &str, guard_base: Option<String>) -> Result<Core, JsValue> {
+        let mut inner = parse_options(options).map_err(|e| Failure::Core(e).into_js(None))?;
         inner.guard_base = guard_base;
         Ok(Core { inner })
     }
 
     /// The same core with another token.
     #[wasm_bindgen(js_name = withToken)]
-    pub fn with_token(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] token: JsValue,
-    ) -> Result<Core, JsValue> {
-        let token = token
-            .as_string()
-            .ok_or_else(|| Failure::Core(option_error("token", "a string")).into_js(None))?;
+    /// `token`: `undefined` when the caller's is not a string.
+    pub fn with_token(&self, token: Option<String>) -> Result<Core, JsValue> {
+        let token =
+            token.ok_or_else(|| Failure::Core(option_error("token", "a string")).into_js(None))?;
         let mut inner = self.inner.clone();
         inner.api = inner
             .api
@@ -628,33 +626,12 @@ impl Core {
     pub fn plan(
         &self,
         method: &str,
-        a: JsValue,
-        b: JsValue,
-        options: JsValue,
+        a: Option<String>,
+        b: Option<String>,
+        options: &str,
     ) -> Result<Pending, JsValue> {
-        let per = self
-            .per_call(&options)
-            .map_err(|e| Failure::Core(e).into_js(None))?;
-        let guarded = |login| PerCall {
-            guard: Some(login),
-            ..per
-        };
-        match method {
-            "createUsers" => self.create_users(a, &guarded(false)),
-            "createUser" => self.create_user(a, &guarded(false)),
-            "createSingleUserRaw" => self.create_single_user_raw(a, &per),
-            "getUsers" => self.get_users(a, &per),
-            "getUser" => self.get_user(a, &per),
-            "getMe" => self.get_me(&per),
-            "searchUser" => self.search_user(a, &per),
-            "getCourse" => self.get_course(a, &per),
-            "getCourses" => self.get_courses(a, &per),
-            "searchCourses" => self.search_courses(a, &per),
-            "addCoursesToUsers" => self.add_courses_to_users(a, &per),
-            "login" => self.login(a, b, &per),
-            "createLoginToken" => self.create_login_token(a, &guarded(true)),
-            _ => Err(Failure::Core(option_error("method", "a method of Client")).into_js(None)),
-        }
+        self.plan_call(method, a, b, options)
+            .map_err(|e| Failure::Core(e).into_js(None))
     }
 
     /// The interval store's key of this client's bulk creates.
@@ -680,133 +657,110 @@ impl Core {
     }
 }
 
-/// The planning of each `Client` method.
+/// The planning of each `Client` method: one function, whose errors become thrown data in one
+/// place (a closure and an error conversion per method cost the wasm ~3 KB).
 impl Core {
-    /// Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
-    /// also when none could be created (code 13). Validates first; keeps the contract's 10-minute
-    /// interval (see `createInterval`); never retried automatically.
-    fn create_users(&self, users: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, &users);
-        self.call(per, |api| {
-            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
-        })
-    }
-
-    /// Creates one account through the bulk endpoint (`create-multi-user` with one item), because
-    /// the response of `create-single-user` is unpublished. Same guard and validation as `createUsers`.
-    fn create_user(&self, user: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let users = json_in(Endpoint::CreateUsers, &user).map(|u| ["[", &u, "]"].concat());
-        self.call(per, |api| {
-            api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
-        })
-    }
-
-    /// The raw `users/create-single-user` call: resolves with the envelope as received (its
-    /// response is unpublished). Not guarded by the bulk interval; never retried.
-    fn create_single_user_raw(&self, user: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let user = json_in(Endpoint::CreateUser, &user);
-        self.call(per, |api| {
-            api.create_user_raw_value(&tree(Endpoint::CreateUser, &user)?)
-        })
-    }
-
-    /// A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100.
-    fn get_users(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let page = params_in(Endpoint::GetUsers, &params);
-        self.call(per, |api| {
-            let page = tree(Endpoint::GetUsers, &page)?;
-            api.get_users_value(member(&page, "start"), member(&page, "limit"))
-        })
-    }
-
-    /// One account by id (`users/get-single-user/<id>`).
-    fn get_user(&self, id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::GetUser, &id);
-        self.call(per, |api| {
-            api.get_user_value(&tree(Endpoint::GetUser, &id)?)
-        })
-    }
-
-    /// The token's own account (`users/get-me`).
-    fn get_me(&self, per: &PerCall) -> Result<Pending, JsValue> {
-        self.call(per, |api| api.get_me())
-    }
-
-    /// One account by e-mail (tried first) or username (`users/search-user`).
-    fn search_user(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let params = params_in(Endpoint::SearchUser, &params);
-        self.call(per, |api| {
-            let params = tree(Endpoint::SearchUser, &params)?;
-            api.search_user_value(member(&params, "email"), member(&params, "username"))
-        })
-    }
-
-    /// One course by id (`courses/get-single-course/<id>`).
-    fn get_course(&self, id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::GetCourse, &id);
-        self.call(per, |api| {
-            api.get_course_value(&tree(Endpoint::GetCourse, &id)?)
-        })
-    }
-
-    /// A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100.
-    fn get_courses(&self, params: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let page = params_in(Endpoint::GetCourses, &params);
-        self.call(per, |api| {
-            let page = tree(Endpoint::GetCourses, &page)?;
-            api.get_courses_value(member(&page, "start"), member(&page, "limit"))
-        })
-    }
-
-    /// Courses whose title matches the keywords (`courses/search-course`).
-    fn search_courses(&self, title: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let title = json_in(Endpoint::SearchCourses, &title);
-        self.call(per, |api| {
-            api.search_courses_value(&tree(Endpoint::SearchCourses, &title)?)
-        })
-    }
-
-    /// Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
-    fn add_courses_to_users(&self, input: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let input = params_in(Endpoint::AddCoursesToUsers, &input);
-        self.call(per, |api| {
-            let input = tree(Endpoint::AddCoursesToUsers, &input)?;
-            api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
-        })
-    }
-
-    /// Logs in (`users/login-user`, platform notes) and resolves with the token and its expiry.
-    /// Needs no token; pass the result to `withToken`.
-    fn login(&self, email: JsValue, password: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let email = json_in(Endpoint::Login, &email);
-        let password = json_in(Endpoint::Login, &password);
-        self.call(per, |api| {
-            api.login_value(
-                &tree(Endpoint::Login, &email)?,
-                &tree(Endpoint::Login, &password)?,
-            )
+    fn plan_call(
+        &self,
+        method: &str,
+        a: Option<String>,
+        b: Option<String>,
+        options: &str,
+    ) -> Result<Pending, Error> {
+        use Endpoint as E;
+        let per = self.per_call(options)?;
+        let guarded = |login| PerCall {
+            guard: Some(login),
+            ..per
+        };
+        let api = &self.inner.api;
+        Ok(match method {
+            // 1 to 100 accounts (`users/create-multi-user`); one result per item, also when none
+            // could be created (code 13). Validated first; the contract's 10-minute interval
+            // (`createInterval`); never retried automatically.
+            "createUsers" => {
+                let req = api.create_users_value(&tree(E::CreateUsers, &a)?)?;
+                self.pending(req, &guarded(false))
+            }
+            // One account through the bulk endpoint (`create-multi-user` with one item): the
+            // response of `create-single-user` is unpublished. Same guard and validation.
+            "createUser" => {
+                let users = a.map(|u| cat(&["[", &u, "]"]));
+                let req = api.create_users_value(&tree(E::CreateUsers, &users)?)?;
+                self.pending(req, &guarded(false))
+            }
+            // The raw `users/create-single-user`: the envelope as received (its response is
+            // unpublished). Not guarded by the bulk interval; never retried.
+            "createSingleUserRaw" => {
+                let req = api.create_user_raw_value(&tree(E::CreateUser, &a)?)?;
+                self.pending(req, &per)
+            }
+            // A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100)
+            // to 100.
+            "getUsers" => {
+                let page = params_in(E::GetUsers, &a)?;
+                let req = api.get_users_value(member(&page, "start"), member(&page, "limit"))?;
+                self.pending(req, &per)
+            }
+            // One account by id (`users/get-single-user/<id>`).
+            "getUser" => self.pending(api.get_user_value(&tree(E::GetUser, &a)?)?, &per),
+            // The token's own account (`users/get-me`).
+            "getMe" => self.pending(api.get_me()?, &per),
+            // One account by e-mail (tried first) or username (`users/search-user`).
+            "searchUser" => {
+                let params = params_in(E::SearchUser, &a)?;
+                let req =
+                    api.search_user_value(member(&params, "email"), member(&params, "username"))?;
+                self.pending(req, &per)
+            }
+            // One course by id (`courses/get-single-course/<id>`).
+            "getCourse" => self.pending(api.get_course_value(&tree(E::GetCourse, &a)?)?, &per),
+            // A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit`
+            // (0..100) to 100.
+            "getCourses" => {
+                let page = params_in(E::GetCourses, &a)?;
+                let req = api.get_courses_value(member(&page, "start"), member(&page, "limit"))?;
+                self.pending(req, &per)
+            }
+            // Courses whose title matches the keywords (`courses/search-course`).
+            "searchCourses" => {
+                let req = api.search_courses_value(&tree(E::SearchCourses, &a)?)?;
+                self.pending(req, &per)
+            }
+            // Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`).
+            // Never retried.
+            "addCoursesToUsers" => {
+                let input = params_in(E::AddCoursesToUsers, &a)?;
+                let req = api.add_courses_to_users_value(
+                    member(&input, "users"),
+                    member(&input, "courses"),
+                )?;
+                self.pending(req, &per)
+            }
+            // Logs in (`users/login-user`, platform notes): the token and its expiry. Needs no
+            // token; the JS passes the result to `withToken`.
+            "login" => {
+                let req = api.login_value(&tree(E::Login, &a)?, &tree(E::Login, &b)?)?;
+                self.pending(req, &per)
+            }
+            // A one-time site login token for an account (`users/create-user-login-token`,
+            // platform notes); at least the platform's advised 5 s apart (`loginTokenInterval`);
+            // never retried automatically.
+            "createLoginToken" => {
+                let req = api.create_login_token_value(&tree(E::CreateLoginToken, &a)?)?;
+                self.pending(req, &guarded(true))
+            }
+            _ => return Err(option_error("method", "a method of Client")),
         })
     }
 }
 
-impl Core {
-    /// A one-time site login token for an account (`users/create-user-login-token`, platform
-    /// notes); kept at least the platform's advised 5 s apart (see `loginTokenInterval`); never
-    /// retried automatically.
-    fn create_login_token(&self, user_id: JsValue, per: &PerCall) -> Result<Pending, JsValue> {
-        let id = json_in(Endpoint::CreateLoginToken, &user_id);
-        self.call(per, |api| {
-            api.create_login_token_value(&tree(Endpoint::CreateLoginToken, &id)?)
-        })
-    }
-}
-
-/// A parameters object as JSON text, refused when it is not an object (or absent).
-fn params_in(endpoint: Endpoint, params: &JsValue) -> Result<String, Error> {
-    let text = json_in(endpoint, params);
-    let report = validate::validate_params(&tree(endpoint, &text)?, ValidateOptions::default());
+/// A parameters object's tree, refused when it is not an object (or absent).
+fn params_in(endpoint: Endpoint, params: &Option<String>) -> Result<Value<'_>, Error> {
+    let tree = tree(endpoint, params)?;
+    let report = validate::validate_params(&tree, ValidateOptions::default());
     if report.is_ok() {
-        text
+        Ok(tree)
     } else {
         Err(Error::Validation(ValidationError { endpoint, report }))
     }

@@ -6,10 +6,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::endpoint::Endpoint;
-use crate::error::Error;
+use crate::error::{cat, Error, ErrorKind};
 use crate::json::push_uint;
-
-use super::convert::to_js;
 
 /// Why a call failed.
 pub enum Failure {
@@ -43,7 +41,7 @@ impl From<Error> for Failure {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct HostData {
-    kind: &'static str,
+    kind: ErrorKind,
     endpoint: Endpoint,
     #[serde(skip_serializing_if = "Option::is_none")]
     timeout_ms: Option<f64>,
@@ -56,7 +54,7 @@ struct HostData {
 }
 
 impl HostData {
-    fn new(kind: &'static str, endpoint: Endpoint) -> HostData {
+    fn new(kind: ErrorKind, endpoint: Endpoint) -> HostData {
         HostData {
             kind,
             endpoint,
@@ -72,13 +70,14 @@ impl HostData {
 #[derive(Serialize)]
 struct Thrown<'a, D: Serialize> {
     #[serde(rename = "lpmKind")]
-    kind: &'a str,
+    kind: ErrorKind,
     message: &'a str,
     data: &'a D,
 }
 
-fn thrown<D: Serialize>(kind: &str, message: &str, data: &D) -> JsValue {
-    to_js(&Thrown {
+/// The error's data as JSON text, which the package's `fromThrown` parses.
+fn thrown<D: Serialize>(kind: ErrorKind, message: &str, data: &D) -> String {
+    crate::json::ser::to_string(&Thrown {
         kind,
         message,
         data,
@@ -86,25 +85,30 @@ fn thrown<D: Serialize>(kind: &str, message: &str, data: &D) -> JsValue {
 }
 
 fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
-    let mut m = parts.concat();
+    let mut m = cat(&parts);
     push_uint(&mut m, n);
     m.push_str(unit);
     m
 }
 
 impl Failure {
-    /// The error's data, to throw to the JS driver. (`_secret` is unused: every text here is
-    /// already token-free.)
-    pub fn into_js(self, _secret: Option<&str>) -> JsValue {
+    /// The error's data, to throw to the JS driver (a string of JSON text). (`_secret` is unused:
+    /// every text here is already token-free.)
+    pub fn into_js(self, secret: Option<&str>) -> JsValue {
+        JsValue::from_str(&self.into_json(secret))
+    }
+
+    /// The error's data as JSON text `{lpmKind, message, data}`.
+    pub fn into_json(self, _secret: Option<&str>) -> String {
         match self {
-            Failure::Core(e) => thrown(e.kind(), &e.message(), &e),
+            Failure::Core(e) => thrown(e.error_kind(), &e.message(), &e),
             Failure::Network { endpoint } => thrown(
-                "network",
-                &[endpoint.key(), ": the request did not complete (network failure)"].concat(),
-                &HostData::new("network", endpoint),
+                ErrorKind::Network,
+                &cat(&[endpoint.key(), ": the request did not complete (network failure)"]),
+                &HostData::new(ErrorKind::Network, endpoint),
             ),
             Failure::Timeout { endpoint, timeout_ms } => thrown(
-                "timeout",
+                ErrorKind::Timeout,
                 &with_number(
                     [endpoint.key(), ": no complete response within "],
                     timeout_ms as u64,
@@ -112,14 +116,14 @@ impl Failure {
                 ),
                 &HostData {
                     timeout_ms: Some(timeout_ms),
-                    ..HostData::new("timeout", endpoint)
+                    ..HostData::new(ErrorKind::Timeout, endpoint)
                 },
             ),
             Failure::TooLarge {
                 endpoint,
                 max_response_bytes,
             } => thrown(
-                "tooLarge",
+                ErrorKind::TooLarge,
                 &with_number(
                     [endpoint.key(), ": the response is larger than maxResponseBytes ("],
                     max_response_bytes as u64,
@@ -127,20 +131,20 @@ impl Failure {
                 ),
                 &HostData {
                     max_response_bytes: Some(max_response_bytes),
-                    ..HostData::new("tooLarge", endpoint)
+                    ..HostData::new(ErrorKind::TooLarge, endpoint)
                 },
             ),
             Failure::Abort { endpoint } => thrown(
-                "abort",
-                &[endpoint.key(), ": the call was aborted"].concat(),
-                &HostData::new("abort", endpoint),
+                ErrorKind::Abort,
+                &cat(&[endpoint.key(), ": the call was aborted"]),
+                &HostData::new(ErrorKind::Abort, endpoint),
             ),
             Failure::Interval {
                 endpoint,
                 next_allowed_at,
                 wait_ms,
             } => thrown(
-                "interval",
+                ErrorKind::Interval,
                 &with_number(
                     [
                         endpoint.key(),
@@ -155,7 +159,7 @@ impl Failure {
                 &HostData {
                     next_allowed_at: Some(next_allowed_at),
                     wait_ms: Some(wait_ms),
-                    ..HostData::new("interval", endpoint)
+                    ..HostData::new(ErrorKind::Interval, endpoint)
                 },
             ),
         }

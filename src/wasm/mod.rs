@@ -8,6 +8,8 @@
 //! errors and issues written by `json::ser`. Measured against serde-wasm-bindgen in
 //! `bench/boundary.mjs`.
 
+#[cfg(feature = "bulk")]
+mod bulk;
 mod client;
 mod columns;
 mod convert;

@@ -3,12 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::error::{Error, ValidationError};
+use crate::error::{ConfigError, Error, ValidationError};
 use crate::json::{self, JsonView, Value};
 use crate::validate::{self, Issue, IssueCode, Lang, Level, PageKind, Report, ValidateOptions};
 use crate::Endpoint;
-
-use super::convert::{get, json_text, to_js};
 
 /// The report on a value that cannot be read as JSON (a cycle, a BigInt, NaN or Infinity).
 fn not_json_report(lang: Lang) -> Report {
@@ -31,84 +29,85 @@ pub fn not_json(endpoint: Endpoint) -> Error {
     })
 }
 
-/// `{lang, platformRules}`; what is absent or unusable takes the default.
-fn options(options: &JsValue) -> ValidateOptions {
+/// `{lang, platformRules}` as JSON text (`optionsJson` in lib.js); what is absent or unusable
+/// takes the default.
+fn options(options: &str) -> ValidateOptions {
     let mut opts = ValidateOptions::default();
-    if get(options, "lang").as_string().as_deref() == Some("vi") {
+    let options = json::parse(options).unwrap_or(Value::Null);
+    if options.get("lang").and_then(JsonView::as_str) == Some("vi") {
         opts.lang = Lang::Vi;
     }
-    if let Some(rules) = get(options, "platformRules").as_bool() {
-        opts.platform_rules = rules;
+    if let Some(Value::Bool(rules)) = options.get("platformRules") {
+        opts.platform_rules = *rules;
     }
     opts
 }
 
-fn run(
-    value: &JsValue,
-    options_js: &JsValue,
-    check: impl FnOnce(&Value<'_>, ValidateOptions) -> Report,
-) -> Result<JsValue, JsValue> {
-    let opts = options(options_js);
-    let text = json_text(value);
-    let report = match text.as_deref().map(json::parse) {
-        Some(Ok(v)) => check(&v, opts),
+/// A validator over the caller's value as a JSON tree.
+type Check = fn(&Value<'_>, ValidateOptions) -> Report;
+
+/// Runs `check` on the value; `params`: it takes a parameters object (`{start, limit}`, ...), so
+/// anything but an object (or nothing) is one issue, before its keys are read. One copy for every
+/// validator (a generic one cost the wasm a copy of the parsing and writing per validator).
+fn run(value: Option<&str>, options_text: &str, params: bool, check: Check) -> String {
+    let opts = options(options_text);
+    let report = match value.map(json::parse) {
+        Some(Ok(v)) => {
+            let shape = match params {
+                true => validate::validate_params(&v, opts),
+                false => Report { issues: Vec::new() },
+            };
+            if shape.is_ok() {
+                check(&v, opts)
+            } else {
+                shape
+            }
+        }
         _ => not_json_report(opts.lang),
     };
-    Ok(to_js(&report.issues))
-}
-
-/// As `run`, for a parameters object (`{start, limit}`, ...): anything but an object (or
-/// nothing) is one issue, before its keys are read.
-fn run_params(
-    value: &JsValue,
-    options_js: &JsValue,
-    check: impl FnOnce(&Value<'_>, ValidateOptions) -> Report,
-) -> Result<JsValue, JsValue> {
-    run(value, options_js, |v, o| {
-        let shape = validate::validate_params(v, o);
-        if shape.is_ok() {
-            check(v, o)
-        } else {
-            shape
-        }
-    })
+    json::ser::to_string(&report.issues)
 }
 
 /// A member of a parameters object (`null` when absent).
-fn m<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
+pub(super) fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
     v.get(key).unwrap_or(&Value::Null)
 }
 
 /// The issues of `text` (the caller's value as JSON text, or `undefined` when it has none) for
-/// the validator `kind` (`createUsers`, `getUsers`, ...). One export serves all nine validators,
-/// which keeps the bindings small; the package names them.
-#[wasm_bindgen(unchecked_return_type = "Issue[]")]
-pub fn validate(
-    kind: &str,
-    #[wasm_bindgen(unchecked_param_type = "string | undefined")] text: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let (t, o) = (&text, &options);
-    match kind {
-        "createUsers" => run(t, o, |v, o| validate::validate_create_users(v, o)),
-        "createUser" => run(t, o, |v, o| validate::validate_create_user(v, o)),
-        "getUsers" => run_params(t, o, |v, o| {
-            validate::validate_page(PageKind::Users, m(v, "start"), m(v, "limit"), o)
+/// the validator `kind` (`createUsers`, `getUsers`, ...), as JSON text. One export serves all
+/// nine validators, which keeps the bindings small; the package names them. `options`: JSON
+/// text (`optionsJson` in lib.js).
+#[wasm_bindgen]
+pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<String, JsValue> {
+    let (params, check): (bool, Check) = match kind {
+        "createUsers" => (false, |v, o| validate::validate_create_users(v, o)),
+        "createUser" => (false, |v, o| validate::validate_create_user(v, o)),
+        "getUsers" => (true, |v, o| {
+            validate::validate_page(PageKind::Users, member(v, "start"), member(v, "limit"), o)
         }),
-        "getCourses" => run_params(t, o, |v, o| {
-            validate::validate_page(PageKind::Courses, m(v, "start"), m(v, "limit"), o)
+        "getCourses" => (true, |v, o| {
+            validate::validate_page(PageKind::Courses, member(v, "start"), member(v, "limit"), o)
         }),
-        "searchUser" => run_params(t, o, |v, o| {
-            validate::validate_search_user(m(v, "email"), m(v, "username"), o)
+        "searchUser" => (true, |v, o| {
+            validate::validate_search_user(member(v, "email"), member(v, "username"), o)
         }),
-        "searchCourses" => run(t, o, |v, o| validate::validate_search_courses(v, o)),
-        "id" => run(t, o, |v, o| validate::validate_id(v, o)),
-        "addCourses" => run_params(t, o, |v, o| {
-            validate::validate_add_courses(m(v, "users"), m(v, "courses"), o)
+        "searchCourses" => (false, |v, o| validate::validate_search_courses(v, o)),
+        "id" => (false, |v, o| validate::validate_id(v, o)),
+        "addCourses" => (true, |v, o| {
+            validate::validate_add_courses(member(v, "users"), member(v, "courses"), o)
         }),
-        "login" => run_params(t, o, |v, o| {
-            validate::validate_login(m(v, "email"), m(v, "password"), o)
+        "login" => (true, |v, o| {
+            validate::validate_login(member(v, "email"), member(v, "password"), o)
         }),
-        _ => Err(JsValue::from_str("unknown validator")),
-    }
+        _ => {
+            return Err(
+                super::errors::Failure::Core(Error::Config(ConfigError::Option {
+                    option: "kind",
+                    expected: "a validator of the package",
+                }))
+                .into_js(None),
+            )
+        }
+    };
+    Ok(run(text.as_deref(), options, params, check))
 }

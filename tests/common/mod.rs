@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use lpm_client::{AddCoursesInput, Api, Endpoint, Error, NewUser};
+use lpm_client::{AddCoursesInput, Endpoint, Error, NewUser, Planner};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -36,8 +36,8 @@ pub fn body(case: &Case) -> Vec<u8> {
     std::fs::read(fixtures_dir().join(&case.file)).expect("fixture file")
 }
 
-pub fn api() -> Api {
-    Api::new("https://school.example.com/prefix/")
+pub fn api() -> Planner {
+    Planner::new("https://school.example.com/prefix/")
         .unwrap()
         .with_token(TOKEN)
         .unwrap()

@@ -69,6 +69,27 @@ test('bad options throw ConfigError', () => {
   configError(() => new Client({ baseUrl: emu.url }).withToken(''), 'token');
 });
 
+test('options are read as the core reads them: getters of a class, inherited members, odd values', () => {
+  // The options cross to the core as JSON text (lib.js optionsJson): nothing it read before is lost.
+  class Settings {
+    get baseUrl() { return emu.url; }
+    get token() { return DEMO.token; }
+    get timeoutMs() { return 1234.5; }
+  }
+  assert.equal(new Client(new Settings()).baseUrl, emu.url);
+  assert.equal(new Client(Object.create({ baseUrl: emu.url })).baseUrl, emu.url);
+  assert.equal(new Client({ baseUrl: emu.url, token: null }).baseUrl, emu.url);
+  for (const bad of [Number.POSITIVE_INFINITY, -Number.MAX_VALUE, 10n, null, {}, () => 1]) {
+    assert.equal(configError(() => new Client({ baseUrl: emu.url, timeoutMs: bad }), 'option').option, 'timeoutMs');
+  }
+  assert.equal(configError(() => new Client({ baseUrl: emu.url, fetch: null }), 'option').option, 'fetch');
+  assert.equal(configError(() => new Client({ baseUrl: emu.url, createInterval: 5 }), 'option').option, 'createInterval');
+  // A store, a logger and hooks are the driver's; cyclic ones are fine.
+  const store = { get() {}, set() {} };
+  store.self = store;
+  assert.equal(new Client({ baseUrl: emu.url, intervalStore: store, logger: console, onRequest() {} }).baseUrl, emu.url);
+});
+
 test('good options are accepted; baseUrl is normalised', () => {
   const c = new Client({ baseUrl: `${emu.url}/`, token: DEMO.adminToken, timeoutMs: 0, maxRetries: 0, retryDelayMs: 0, userPath: 'user', strictPlatformRules: true, createInterval: { guard: 'wait', intervalMs: 0 } });
   assert.equal(c.baseUrl.replace(/\/$/, ''), emu.url);

@@ -26,6 +26,9 @@ import {
   validateSearchCourses,
   validateSearchUser,
   webStorageStore,
+  memoryJournal,
+  fileJournal,
+  indexedDbJournal,
 } from "lpm-client";
 import type {
   AddCourseOutcome,
@@ -66,6 +69,11 @@ import type {
   UserReply,
   ValidateOptions,
   Validator,
+  ImportReport,
+  GrantReport,
+  JournalEvent,
+  JournalStore,
+  Progress,
 } from "lpm-client";
 
 // ---- type-level helpers ---------------------------------------------------------------------------
@@ -337,7 +345,7 @@ function report(err: unknown): string {
   }
   if (err instanceof ResponseTooLargeError) return `answer over ${err.maxResponseBytes} bytes from ${err.endpoint}`;
   if (err instanceof ConfigError) {
-    const problem: "baseUrl" | "token" | "noToken" | "option" = err.problem;
+    const problem: "baseUrl" | "token" | "noToken" | "option" | "journal" = err.problem;
     return `bad client options: ${problem}`;
   }
   switch (kind) {
@@ -484,5 +492,33 @@ watched.withResponse().allUsers();
   using scoped = new Client({ baseUrl: "https://school.example.com", token: login.token });
   console.log((await scoped.getMe()).user.username);
 }
+// Bulk work (lpm-client-bulk; the same types in lpm-client, whose importUsers rejects).
+async function bulkWork(c: Client, rows: unknown[]): Promise<number> {
+  const journal: JournalStore = memoryJournal();
+  const report: ImportReport = await c.importUsers(rows, {
+    journal,
+    chunkSize: 50,
+    lang: "vi",
+    onProgress: (p: Progress) => console.log(p.done, p.remaining, p.nextSendAt ?? "now"),
+    signal: AbortSignal.timeout(60_000),
+  });
+  for (const row of report.rows) {
+    if (row.result.kind === "created") console.log(row.result.userId);
+    if (row.result.kind === "setAside") console.log(row.result.issues.map((i) => i.message));
+  }
+  // @ts-expect-error chunkSize is a number
+  await c.importUsers(rows, { chunkSize: "50" });
+  // @ts-expect-error a journal needs load and append
+  await c.importUsers(rows, { journal: { load: () => [] } });
+  const grant: GrantReport = await c.grantCourses({ users: ["u1"], courses: ["c1"] }, { journal: fileJournal("grant.jsonl") });
+  const events: readonly JournalEvent[] = await indexedDbJournal("job").load();
+  try {
+    await c.importUsers(rows);
+  } catch (e) {
+    if (e instanceof AbortError && e.report) return e.report.counts.total;
+  }
+  return report.counts.created + grant.counts.granted + events.length;
+}
+void bulkWork;
 anonymous.free();
 client.free();

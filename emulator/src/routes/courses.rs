@@ -1,14 +1,13 @@
 //! Course endpoints: get (single, multi), search, add courses to accounts.
 
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::Method;
-use axum::response::Response;
 use serde_json::{json, Map, Value};
 
 use super::paging;
 use super::users::path_id;
 use crate::api::{
-    checked, json_response, respond, success, ApiErr, ApiResult, AuthCodes, Ctx, MSG_INVALID_TOKEN,
+    checked, data, json_response, success, ApiErr, AuthCodes, Ctx, Reply, MSG_INVALID_TOKEN,
     MSG_SUCCESS,
 };
 use crate::state::AppState;
@@ -27,17 +26,11 @@ const SINGLE_AUTH: AuthCodes = AuthCodes {
     no_permission: Some("06"),
 };
 
-pub async fn get_single(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = get_single_inner(&st, &ctx);
-    respond(&st, Some("course"), result)
-}
-
-fn get_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn get_single(State(st): State<AppState>, ctx: Ctx) -> Reply<data::Course> {
     ctx.require_method(Method::GET)?;
     let inner = st.lock();
     let no_id = || ApiErr::bad("02", "No id");
-    let (_, id) = checked(&st.cfg, &inner, ctx, &SINGLE_AUTH, false, || {
+    let (_, id) = checked(&st.cfg, &inner, &ctx, &SINGLE_AUTH, false, || {
         path_id(&ctx.path, "get-single-course").ok_or_else(no_id)
     })?;
     let course = inner
@@ -60,18 +53,12 @@ const MULTI_AUTH: AuthCodes = AuthCodes {
     no_permission: Some("08"),
 };
 
-pub async fn get_multi(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = get_multi_inner(&st, &ctx);
-    respond(&st, Some("courses"), result)
-}
-
-fn get_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn get_multi(State(st): State<AppState>, ctx: Ctx) -> Reply<data::Courses> {
     ctx.require_method(Method::GET)?;
     let cfg = &st.cfg;
     let inner = st.lock();
-    let (_, page) = checked(cfg, &inner, ctx, &MULTI_AUTH, true, || {
-        paging(ctx, cfg.start_required, cfg.default_limit, 0, "05")
+    let (_, page) = checked(cfg, &inner, &ctx, &MULTI_AUTH, true, || {
+        paging(&ctx, cfg.start_required, cfg.default_limit, 0, "05")
     })?;
     let courses = page.of(inner.courses_newest_first().into_iter().map(|c| &c.record));
     Ok(success("courses", courses, MSG_SUCCESS))
@@ -87,12 +74,6 @@ const SEARCH_AUTH: AuthCodes = AuthCodes {
     no_permission: Some("06"),
 };
 
-pub async fn search(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = search_inner(&st, &ctx);
-    respond(&st, Some("courses"), result)
-}
-
 /// True when every keyword of `query` occurs in `title`, ignoring case and diacritics.
 pub fn title_matches(title: &str, query: &str) -> bool {
     let title = fold(title);
@@ -100,7 +81,7 @@ pub fn title_matches(title: &str, query: &str) -> bool {
     !words.is_empty() && words.iter().all(|w| title.contains(w.as_str()))
 }
 
-fn search_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn search(State(st): State<AppState>, ctx: Ctx) -> Reply<data::Courses> {
     ctx.require_method(Method::GET)?;
     let inner = st.lock();
     let title = |ctx: &Ctx| -> Result<String, ApiErr> {
@@ -109,7 +90,7 @@ fn search_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
             .map(str::to_string)
             .ok_or_else(|| ApiErr::bad("03", "No title parameter"))
     };
-    let (_, query) = checked(&st.cfg, &inner, ctx, &SEARCH_AUTH, true, || title(ctx))?;
+    let (_, query) = checked(&st.cfg, &inner, &ctx, &SEARCH_AUTH, true, || title(&ctx))?;
     let courses: Vec<Value> = inner
         .courses_newest_first()
         .into_iter()
@@ -129,12 +110,6 @@ const ADD_AUTH: AuthCodes = AuthCodes {
     invalid_msg: MSG_INVALID_TOKEN,
     no_permission: Some("13"),
 };
-
-pub async fn add_courses(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = add_courses_inner(&st, &ctx);
-    respond(&st, None, result)
-}
 
 fn add_body(ctx: &Ctx) -> Result<(Vec<Value>, Vec<Value>), ApiErr> {
     let body = ctx
@@ -172,11 +147,11 @@ fn add_body(ctx: &Ctx) -> Result<(Vec<Value>, Vec<Value>), ApiErr> {
     Ok((users.clone(), courses.clone()))
 }
 
-fn add_courses_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn add_courses(State(st): State<AppState>, ctx: Ctx) -> Reply<data::NoData> {
     ctx.require_method(Method::POST)?;
     let mut inner = st.lock();
     let (_, (users, course_ids)) =
-        checked(&st.cfg, &inner, ctx, &ADD_AUTH, false, || add_body(ctx))?;
+        checked(&st.cfg, &inner, &ctx, &ADD_AUTH, false, || add_body(&ctx))?;
     // validCourses: the existing courses among those requested, in request order, once each.
     let mut valid: Vec<(String, String)> = Vec::new();
     for id in course_ids.iter().filter_map(Value::as_str) {
@@ -188,7 +163,7 @@ fn add_courses_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
         }
     }
     if valid.is_empty() {
-        return Err(ApiErr::bad("14", "No valid courses"));
+        return Err(ApiErr::bad("14", "No valid courses").into());
     }
     let now = now_ms();
     let mut results = Vec::new();

@@ -1,25 +1,18 @@
 //! The endpoints from the platform notes that hand out tokens: `POST users/login-user` (e-mail
 //! and password to an API token) and `POST users/create-user-login-token` (a one-time site login).
 
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::{Method, StatusCode};
-use axum::response::Response;
 use serde_json::json;
 
 use super::str_field;
 use crate::api::{
-    checked, json_response, respond, ApiErr, ApiResult, AuthCodes, Class, Ctx, MSG_INVALID_TOKEN,
+    checked, data, json_response, ApiErr, AuthCodes, Class, Ctx, Reply, MSG_INVALID_TOKEN,
 };
 use crate::state::{AppState, FaultKind, LoggedCall, TokenInfo};
 use crate::util::{iso, now_ms, DAY_MS};
 
-pub async fn login(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = login_inner(&st, &ctx);
-    respond(&st, None, result)
-}
-
-fn login_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn login(State(st): State<AppState>, ctx: Ctx) -> Reply<data::NoData> {
     ctx.require_method(Method::POST)?;
     let body = ctx
         .body
@@ -36,14 +29,10 @@ fn login_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
         .find(|a| a.email_matches(email))
         .ok_or_else(|| ApiErr::bad("05", "Wrong email"))?;
     if ctx.fault == Some(FaultKind::AuthFail) {
-        return Err(ApiErr::new(
-            Class::Server,
-            "06",
-            "Server not able to check password",
-        ));
+        return Err(ApiErr::new(Class::Server, "06", "Server not able to check password").into());
     }
     if account.password != password {
-        return Err(ApiErr::bad("07", "Wrong password"));
+        return Err(ApiErr::bad("07", "Wrong password").into());
     }
     let account_id = account.id.clone();
     // The configured tokens for the admin and the no-permission account; a token
@@ -97,15 +86,9 @@ const LOGIN_TOKEN_AUTH: AuthCodes = AuthCodes {
 /// How long a one-time login token is valid (not published; chosen: one day).
 const LOGIN_TOKEN_DAYS: i64 = 1;
 
-pub async fn create_login_token(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = create_login_token_inner(&st, &ctx);
-    respond(&st, None, result)
-}
-
 /// `POST users/create-user-login-token?token=<admin>` body `{userid}`: a one-time token for the
 /// site's `?login_token=` (the emulator serves no site, so the token is accepted nowhere).
-fn create_login_token_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn create_login_token(State(st): State<AppState>, ctx: Ctx) -> Reply<data::NoData> {
     ctx.require_method(Method::POST)?;
     let mut inner = st.lock();
     let user_id = || -> Result<String, ApiErr> {
@@ -117,11 +100,11 @@ fn create_login_token_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
             .map(str::to_string)
             .ok_or_else(|| ApiErr::bad("03", "No userid in request body"))
     };
-    let (caller, user_id) = checked(&st.cfg, &inner, ctx, &LOGIN_TOKEN_AUTH, false, user_id)?;
+    let (caller, user_id) = checked(&st.cfg, &inner, &ctx, &LOGIN_TOKEN_AUTH, false, user_id)?;
     let call = LoggedCall::now(&caller.token, ("userId", json!(user_id)));
     inner.login_token_calls.push(call);
     if inner.account(&user_id).is_none() {
-        return Err(ApiErr::bad("08", "User not found"));
+        return Err(ApiErr::bad("08", "User not found").into());
     }
     let token = inner.rng.token();
     let expires = now_ms() + LOGIN_TOKEN_DAYS * DAY_MS;

@@ -1,14 +1,13 @@
 //! Account endpoints: create (multi and single), get (multi, single, me), search.
 
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::Method;
-use axum::response::Response;
 use serde_json::{json, Map, Value};
 
 use super::paging;
 use crate::api::{
-    authenticate, checked, respond, success, ApiErr, ApiResult, AuthCodes, Class, Ctx,
-    MSG_INVALID_TOKEN, MSG_INVALID_TOKEN_BARS, MSG_SUCCESS,
+    authenticate, checked, data, success, ApiErr, AuthCodes, Class, Ctx, Reply, MSG_INVALID_TOKEN,
+    MSG_INVALID_TOKEN_BARS, MSG_SUCCESS,
 };
 use crate::config::Config;
 use crate::state::{Account, AppState, FaultKind, Inner, LoggedCall};
@@ -32,12 +31,6 @@ const CREATE_AUTH: AuthCodes = AuthCodes {
     no_permission: Some("10"),
 };
 
-pub async fn create_multi(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = create_multi_inner(&st, &ctx);
-    respond(&st, Some("users"), result)
-}
-
 fn users_array(ctx: &Ctx, no_body_msg: &str) -> Result<Vec<Value>, ApiErr> {
     let body = ctx
         .body
@@ -58,38 +51,33 @@ fn users_array(ctx: &Ctx, no_body_msg: &str) -> Result<Vec<Value>, ApiErr> {
     Ok(users.clone())
 }
 
-fn create_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn create_multi(State(st): State<AppState>, ctx: Ctx) -> Reply<data::Users> {
     ctx.require_method(Method::POST)?;
     let cfg = &st.cfg;
     let mut inner = st.lock();
-    let (caller, _) = checked(cfg, &inner, ctx, &CREATE_AUTH, false, || {
-        users_array(ctx, "No request body").map(drop)
+    let (caller, _) = checked(cfg, &inner, &ctx, &CREATE_AUTH, false, || {
+        users_array(&ctx, "No request body").map(drop)
     })?;
-    let items = users_array(ctx, "No request body")?;
+    let items = users_array(&ctx, "No request body")?;
     let call = LoggedCall::now(&caller.token, ("items", json!(items.len())));
     inner.create_calls.push(call);
     if items.len() > MAX_ITEMS {
-        return Err(ApiErr::bad(
-            "09",
-            format!("Maximum {MAX_ITEMS} users per request"),
-        ));
+        return Err(ApiErr::bad("09", format!("Maximum {MAX_ITEMS} users per request")).into());
     }
     if ctx.fault == Some(FaultKind::ResourceFail) {
         return Err(ApiErr::new(
             Class::Server,
             "10",
             "Server is not able to check your website resources",
-        ));
+        )
+        .into());
     }
     let free = inner.capacity.saturating_sub(inner.accounts.len());
     if free == 0 {
-        return Err(ApiErr::bad("11", "The number of accounts has run out"));
+        return Err(ApiErr::bad("11", "The number of accounts has run out").into());
     }
     if free < items.len() {
-        return Err(ApiErr::bad(
-            "12",
-            format!("There are only {free} available accounts"),
-        ));
+        return Err(ApiErr::bad("12", format!("There are only {free} available accounts")).into());
     }
     let item_error = ctx.fault == Some(FaultKind::ItemError);
     let now = now_ms();
@@ -106,7 +94,7 @@ fn create_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
     if ok == 0 {
         let mut e = ApiErr::bad("13", msg);
         e.extra = Some(("users", Value::Array(results)));
-        return Err(e);
+        return Err(e.into());
     }
     Ok(success("users", Value::Array(results), &msg))
 }
@@ -261,13 +249,7 @@ const SINGLE_CREATE_AUTH: AuthCodes = AuthCodes {
     no_permission: Some("07"),
 };
 
-pub async fn create_single(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = create_single_inner(&st, &ctx);
-    respond(&st, Some("user"), result)
-}
-
-fn create_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn create_single(State(st): State<AppState>, ctx: Ctx) -> Reply<data::User> {
     ctx.require_method(Method::POST)?;
     let cfg = &st.cfg;
     let mut inner = st.lock();
@@ -281,18 +263,18 @@ fn create_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
         }
         Ok(body)
     };
-    let (_, body) = checked(cfg, &inner, ctx, &SINGLE_CREATE_AUTH, false, body_checks)?;
+    let (_, body) = checked(cfg, &inner, &ctx, &SINGLE_CREATE_AUTH, false, body_checks)?;
     match checked_item(cfg, &inner, &body) {
-        Err(ST_EMAIL_USED) => return Err(ApiErr::bad("08", ST_EMAIL_USED)),
-        Err(ST_USERNAME_USED) => return Err(ApiErr::bad("09", ST_USERNAME_USED)),
-        Err(other) => return Err(ApiErr::bad("03", other)),
+        Err(ST_EMAIL_USED) => return Err(ApiErr::bad("08", ST_EMAIL_USED).into()),
+        Err(ST_USERNAME_USED) => return Err(ApiErr::bad("09", ST_USERNAME_USED).into()),
+        Err(other) => return Err(ApiErr::bad("03", other).into()),
         Ok(_) => {}
     }
     if inner.accounts.len() >= inner.capacity {
-        return Err(ApiErr::bad("10", "The number of accounts has run out"));
+        return Err(ApiErr::bad("10", "The number of accounts has run out").into());
     }
     if ctx.fault == Some(FaultKind::ItemError) {
-        return Err(ApiErr::new(Class::Server, "11", ST_SERVER_ERROR));
+        return Err(ApiErr::new(Class::Server, "11", ST_SERVER_ERROR).into());
     }
     let result = create_one(cfg, &mut inner, &body, now_ms(), false);
     Ok(success("user", result, ST_CREATED))
@@ -308,18 +290,12 @@ const MULTI_AUTH: AuthCodes = AuthCodes {
     no_permission: Some("08"),
 };
 
-pub async fn get_multi(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = get_multi_inner(&st, &ctx);
-    respond(&st, Some("users"), result)
-}
-
-fn get_multi_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn get_multi(State(st): State<AppState>, ctx: Ctx) -> Reply<data::Users> {
     ctx.require_method(Method::GET)?;
     let cfg = &st.cfg;
     let inner = st.lock();
-    let (_, page) = checked(cfg, &inner, ctx, &MULTI_AUTH, true, || {
-        paging(ctx, cfg.start_required, cfg.default_limit, 1, "05")
+    let (_, page) = checked(cfg, &inner, &ctx, &MULTI_AUTH, true, || {
+        paging(&ctx, cfg.start_required, cfg.default_limit, 1, "05")
     })?;
     let users = page.of(inner.accounts_newest_first().into_iter().map(|a| &a.record));
     Ok(success("users", users, MSG_SUCCESS))
@@ -347,18 +323,12 @@ pub fn path_id(path: &str, marker: &str) -> Option<String> {
     }
 }
 
-pub async fn get_single(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = get_single_inner(&st, &ctx);
-    respond(&st, Some("user"), result)
-}
-
-fn get_single_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn get_single(State(st): State<AppState>, ctx: Ctx) -> Reply<data::User> {
     ctx.require_method(Method::GET)?;
     let cfg = &st.cfg;
     let inner = st.lock();
     let no_id = || ApiErr::bad("02", "No id");
-    let (_, id) = checked(cfg, &inner, ctx, &SINGLE_AUTH, false, || {
+    let (_, id) = checked(cfg, &inner, &ctx, &SINGLE_AUTH, false, || {
         path_id(&ctx.path, "get-single-user").ok_or_else(no_id)
     })?;
     let account = inner
@@ -381,16 +351,10 @@ const ME_AUTH: AuthCodes = AuthCodes {
     no_permission: None,
 };
 
-pub async fn get_me(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = get_me_inner(&st, &ctx);
-    respond(&st, Some("user"), result)
-}
-
-fn get_me_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn get_me(State(st): State<AppState>, ctx: Ctx) -> Reply<data::User> {
     ctx.require_method(Method::GET)?;
     let inner = st.lock();
-    let caller = authenticate(&inner, ctx, &ME_AUTH)?;
+    let caller = authenticate(&inner, &ctx, &ME_AUTH)?;
     let account = inner
         .account(&caller.account_id)
         .ok_or_else(|| ApiErr::new(Class::Auth, "03", crate::api::MSG_AUTH_FAIL))?;
@@ -410,13 +374,7 @@ const SEARCH_AUTH: AuthCodes = AuthCodes {
     no_permission: Some("06"),
 };
 
-pub async fn search(State(st): State<AppState>, req: Request) -> Response {
-    let ctx = Ctx::from_request(req).await;
-    let result = search_inner(&st, &ctx);
-    respond(&st, Some("user"), result)
-}
-
-fn search_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
+pub async fn search(State(st): State<AppState>, ctx: Ctx) -> Reply<data::User> {
     ctx.require_method(Method::GET)?;
     let cfg = &st.cfg;
     let inner = st.lock();
@@ -427,7 +385,7 @@ fn search_inner(st: &AppState, ctx: &Ctx) -> ApiResult {
             Ok(())
         }
     };
-    checked(cfg, &inner, ctx, &SEARCH_AUTH, true, || params(ctx))?;
+    checked(cfg, &inner, &ctx, &SEARCH_AUTH, true, || params(&ctx))?;
     let by_email = ctx
         .param("email")
         .and_then(|e| inner.accounts.iter().find(|a| a.email_matches(e)));

@@ -56,6 +56,28 @@ async fn get_multi_user_errors() {
 }
 
 #[tokio::test]
+async fn permission_status_403_keeps_the_envelope() {
+    let emu = start_with(Config {
+        permission_status: 403,
+        ..Config::default()
+    })
+    .await;
+    let r = emu
+        .get(&format!("{MULTI}?token={USER}&start=0&limit=5"))
+        .await;
+    let v = r.expect(403, "08", "Your account does not have permission");
+    assert_eq!(
+        v.get("users"),
+        Some(&Value::Null),
+        "the data member is null, not absent"
+    );
+    // Other classes keep their status.
+    emu.get(&format!("{MULTI}?token=nope&start=0&limit=5"))
+        .await
+        .expect(401, "07", "Invalid token or Token has expired");
+}
+
+#[tokio::test]
 async fn get_multi_user_paging_and_order() {
     let emu = start().await;
     let all: Vec<Value> = {

@@ -49,7 +49,7 @@ impl IntervalGuard {
 /// The guard key of create-user-login-token calls of the client whose create key is `create_key`:
 /// the same account, counted apart from its creates.
 pub fn login_token_key(create_key: &str) -> String {
-    [create_key, "#login-token"].concat()
+    crate::error::cat(&[create_key, "#login-token"])
 }
 
 /// A key for the guard: the base URL and a hash of the token (the token itself is not kept).
@@ -60,7 +60,7 @@ pub fn guard_key(base_url: &str, token: Option<&str>) -> String {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    let mut key = [base_url, "#"].concat();
+    let mut key = crate::error::cat(&[base_url, "#"]);
     for shift in (0..16).rev() {
         key.push(char::from(
             b"0123456789abcdef"[((h >> (shift * 4)) & 15) as usize],

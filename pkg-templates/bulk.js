@@ -1,0 +1,182 @@
+// Bulk jobs (`importUsers`, `grantCourses`): the driver of the core's resumable engines, and the
+// journal stores. The engine decides everything (chunks, the interval, look-ups of rows in doubt,
+// when to give up); this file only persists what it hands out, waits, and sends what it asks
+// through the client's own call machinery.
+import { makeError } from './errors.js';
+import { memoryJournal } from './journal.js';
+
+/** `BulkJob.poll` answers besides a time to poll again at. */
+const REQUEST = -1;
+const PERSIST = -2;
+const DONE = -3;
+// setTimeout treats anything above 2^31-1 ms as 1 ms.
+const MAX_TIMER_MS = 2147483647;
+
+const journalError = (detail, cause) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail }, cause);
+
+/** The engine's failure kind of an error the client's call machinery threw, if it is one. */
+function failureKind(e) {
+  switch (e && e.name) {
+    case 'NetworkError': return 'network';
+    case 'TimeoutError': return 'timeout';
+    case 'AbortError': return 'abort';
+    // The server answered; the answer is unreadable to us, as a lost one.
+    case 'ResponseTooLargeError': return 'network';
+    default: return undefined;
+  }
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve) => {
+    if (signal && signal.aborted) return resolve();
+    const done = () => { clearTimeout(timer); if (signal) signal.removeEventListener('abort', done); resolve(); };
+    const timer = setTimeout(done, Math.min(Math.max(0, ms), MAX_TIMER_MS));
+    if (signal) signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Checks a bulk call's driver options; the rest are the engine's (`chunkSize`, `lang`, ...). */
+function bulkOptions(options) {
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw makeError('config', 'option `options` must be an object', { problem: 'option', option: 'options', expected: 'an object' });
+  }
+  const { journal = memoryJournal(), onProgress, signal, ...engine } = options ?? {};
+  if (!journal || typeof journal.load !== 'function' || typeof journal.append !== 'function') {
+    throw makeError('config', 'option `journal` must be an object with load() and append(events)', { problem: 'option', option: 'journal', expected: 'an object with load() and append(events)' });
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw makeError('config', 'option `onProgress` must be a function', { problem: 'option', option: 'onProgress', expected: 'a function' });
+  }
+  return { journal, onProgress, signal, engine };
+}
+
+/** The events a journal holds, as the JSON text the core reads. */
+async function loadJournal(journal) {
+  let events;
+  try {
+    events = await journal.load();
+  } catch (e) {
+    throw journalError(`journal.load failed: ${e && e.message !== undefined ? e.message : e}`, e);
+  }
+  if (!Array.isArray(events)) throw journalError('journal.load must give an array of events');
+  return JSON.stringify(events);
+}
+
+/**
+ * Drives `job` to its end. `io.hold()` resolves when the client's interval store lets the next
+ * create go (ms, NaN: now); `io.send(signal)` sends the request the job handed out and resolves
+ * `{status, body}` or rejects with the package's error. Frees the job.
+ */
+async function runJob(job, io, { journal, onProgress, signal }, name) {
+  const tell = () => {
+    for (let p = job.progress(); p !== undefined; p = job.progress()) {
+      if (onProgress === undefined) continue;
+      try {
+        onProgress(JSON.parse(p));
+      } catch {
+        // A progress callback that throws does not stop the job.
+      }
+    }
+  };
+  const persist = async () => {
+    const events = JSON.parse(job.events());
+    try {
+      await journal.append(events);
+    } catch (e) {
+      // Not persisted: stop here; the journal on disk resumes the job.
+      throw journalError(`journal.append failed: ${e && e.message !== undefined ? e.message : e}`, e);
+    }
+  };
+  const aborted = async (reason) => {
+    // What the abort changed (rows in doubt) is persisted when it can be; the journal resumes
+    // either way.
+    try {
+      if (job.poll(Date.now()) === PERSIST) await persist();
+    } catch {
+      // The journal as it stands resumes the job.
+    }
+    tell();
+    const report = JSON.parse(job.report());
+    return makeError('abort', `${name}: the job was aborted; its journal resumes it`, { report }, reason);
+  };
+  try {
+    for (;;) {
+      tell();
+      if (signal && signal.aborted) throw await aborted(signal.reason);
+      const hold = await io.hold();
+      if (!Number.isNaN(hold)) job.holdUntil(hold);
+      const now = Date.now();
+      const next = job.poll(now);
+      if (next === PERSIST) {
+        await persist();
+      } else if (next === DONE) {
+        tell();
+        return JSON.parse(job.report());
+      } else if (next === REQUEST) {
+        let answer;
+        try {
+          answer = await io.send(signal);
+        } catch (e) {
+          const kind = failureKind(e);
+          if (kind === undefined) throw e;
+          job.handleFailure(Date.now(), kind);
+          if (kind === 'abort') throw await aborted(signal ? signal.reason : undefined);
+          continue;
+        }
+        job.handleResponse(Date.now(), answer.status, answer.body);
+      } else if (next >= 0) {
+        await sleep(next - now, signal);
+      } else {
+        throw makeError('config', `${name}: the job was driven out of order`, { problem: 'journal', reason: 'driven out of order' });
+      }
+    }
+  } finally {
+    job.free();
+  }
+}
+
+/**
+ * `client.importUsers` (`kind` import) and `client.grantCourses` (grant): `m` is the client's
+ * machinery (its core, settings, `run` of one call, the interval store's helpers).
+ */
+export async function bulk(m, kind, name, input, options) {
+  const { journal, onProgress, signal, engine } = bulkOptions(options);
+  const text = m.toJson(engine);
+  if (text === undefined) throw m.configError('options', 'an object of JSON values');
+  const loaded = await loadJournal(journal);
+  const job = m.guard(() => m.core.bulkJob(kind, m.toJson(input) ?? '', text, loaded));
+  const { cfg, core } = m;
+  const key = core.guardKey;
+  const io = {
+    // When the client's interval store lets the next create go (it also knows of creates made
+    // outside this job).
+    hold: async () => {
+      if (kind !== 'import') return Number.NaN;
+      let last;
+      try {
+        last = await m.lastSent(cfg.store, key);
+      } catch (e) {
+        throw m.storeError('get', e, String);
+      }
+      return core.nextCreateAllowedAt(Date.now(), last);
+    },
+    send: async (sig) => {
+      const pending = m.guard(() => core.bulkRequest(job));
+      if (pending === undefined) throw m.internalError(new Error('no request is ready'));
+      if (kind === 'import' && JSON.parse(pending.describe()).endpoint === 'create-multi-user') {
+        // The client's other creates keep the interval from this one (in this realm and the
+        // store); a store that fails stops the job before the create leaves.
+        const now = Date.now();
+        m.seen.set(key, now);
+        try {
+          if (cfg.store) await cfg.store.set(key, now);
+        } catch (e) {
+          pending.free();
+          throw m.storeError('set', e, String);
+        }
+      }
+      return m.run(cfg, () => pending, { signal: sig }, m.ANSWER);
+    },
+  };
+  return runJob(job, io, { journal, onProgress, signal }, name);
+}

@@ -1,0 +1,162 @@
+//! What the jobs read of an answer the gate ([`crate::decode`]'s `check`) has accepted: the few
+//! fields they act on, read from the borrowed JSON tree, so the engines need neither serde_json
+//! nor the typed replies (neither is in the wasm build). `tests::agree_with_the_typed_replies`
+//! holds these readings to the typed decode of every fixture.
+
+use crate::json::{self, JsonView, Kind, Value};
+
+/// One item of a create-multi-user answer (`users[i]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Created {
+    pub email: Option<String>,
+    pub username: Option<String>,
+    pub user_id: Option<String>,
+    pub success: bool,
+    pub status: String,
+}
+
+/// The account of a search-user answer (`user`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Found {
+    pub id: String,
+    pub username: String,
+    pub emails: Vec<String>,
+}
+
+/// One outcome of an add-courses answer (`result[i]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Granted {
+    pub user_id: String,
+    pub success: bool,
+    pub status: String,
+}
+
+/// The body as a tree (a byte order mark dropped, as the gate drops it).
+fn tree(body: &[u8]) -> Option<Value<'_>> {
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    json::parse(core::str::from_utf8(body).ok()?).ok()
+}
+
+fn string(v: &Value<'_>, key: &str) -> Option<String> {
+    v.get(key).and_then(JsonView::as_str).map(str::to_owned)
+}
+
+fn flag(v: &Value<'_>, key: &str) -> bool {
+    matches!(v.get(key), Some(Value::Bool(true)))
+}
+
+fn items<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v [Value<'a>] {
+    match v.get(key).map(JsonView::kind) {
+        Some(Kind::Arr(items)) => items,
+        _ => &[],
+    }
+}
+
+/// The items of a create-multi-user answer, `None` when it cannot be read.
+pub(super) fn created(body: &[u8]) -> Option<Vec<Created>> {
+    let v = tree(body)?;
+    let list = items(&v, "users");
+    Some(
+        list.iter()
+            .map(|it| Created {
+                email: string(it, "email"),
+                username: string(it, "username"),
+                user_id: string(it, "userId"),
+                success: flag(it, "success"),
+                status: string(it, "status").unwrap_or_default(),
+            })
+            .collect(),
+    )
+}
+
+/// The account of a search-user answer.
+pub(super) fn found(body: &[u8]) -> Option<Found> {
+    let v = tree(body)?;
+    let user = v.get("user")?;
+    Some(Found {
+        id: string(user, "_id")?,
+        username: string(user, "username").unwrap_or_default(),
+        emails: items(user, "emails")
+            .iter()
+            .filter_map(|e| string(e, "address"))
+            .collect(),
+    })
+}
+
+/// The outcomes of an add-courses answer.
+pub(super) fn granted(body: &[u8]) -> Option<Vec<Granted>> {
+    let v = tree(body)?;
+    Some(
+        items(&v, "result")
+            .iter()
+            .map(|o| Granted {
+                user_id: string(o, "userId").unwrap_or_default(),
+                success: flag(o, "success"),
+                status: string(o, "status").unwrap_or_default(),
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reply::{AddCoursesReply, CreateUsersReply, UserReply};
+
+    /// Every fixture body of an endpoint's folder that the typed reply decodes.
+    fn bodies<R: serde::de::DeserializeOwned>(dir: &str) -> Vec<(Vec<u8>, R)> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/");
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir([root, dir].concat()).unwrap() {
+            let body = std::fs::read(entry.unwrap().path()).unwrap();
+            if let Ok(reply) = serde_json::from_slice::<R>(&body) {
+                out.push((body, reply));
+            }
+        }
+        assert!(!out.is_empty(), "no fixture of {dir} decodes");
+        out
+    }
+
+    #[test]
+    fn agree_with_the_typed_replies() {
+        for (body, reply) in bodies::<CreateUsersReply>("create-multi-user") {
+            let ours = created(&body).unwrap();
+            assert_eq!(ours.len(), reply.users.len());
+            for (a, b) in ours.iter().zip(&reply.users) {
+                assert_eq!(a.email, b.email);
+                assert_eq!(a.username, b.username);
+                assert_eq!(a.user_id, b.user_id);
+                assert_eq!(a.success, b.success);
+                assert_eq!(a.status, b.status.as_str());
+            }
+        }
+        for (body, reply) in bodies::<UserReply>("search-user") {
+            let ours = found(&body).unwrap();
+            assert_eq!(ours.id, reply.user.id);
+            assert_eq!(ours.username, reply.user.username);
+            let emails: Vec<&str> = reply
+                .user
+                .emails
+                .iter()
+                .map(|e| e.address.as_str())
+                .collect();
+            assert_eq!(ours.emails, emails);
+        }
+        for (body, reply) in bodies::<AddCoursesReply>("add-multi-course-to-multi-user") {
+            let ours = granted(&body).unwrap();
+            assert_eq!(ours.len(), reply.result.len());
+            for (a, b) in ours.iter().zip(&reply.result) {
+                assert_eq!(a.user_id, b.user_id);
+                assert_eq!(a.success, b.success);
+                assert_eq!(a.status, b.status.as_str());
+            }
+        }
+    }
+
+    #[test]
+    fn unreadable_bodies_are_none() {
+        assert_eq!(created(b"\xff"), None);
+        assert_eq!(found(b"{\"user\":{}}"), None);
+        assert_eq!(granted(b"{"), None);
+    }
+}

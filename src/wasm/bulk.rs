@@ -1,0 +1,287 @@
+//! `BulkJob`: the resumable import and grant engines (`crate::bulk`) as the package's JS drives
+//! them. The JS persists the events, waits, and sends each request through the `Pending` the
+//! core builds for it (`Core.bulkRequest`), so a bulk request gets the client's timeouts,
+//! hooks, logging and redaction like any other call; every decision stays in the engine.
+
+use wasm_bindgen::prelude::*;
+
+use crate::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob};
+use crate::error::{ConfigError, Error, ValidationError};
+use crate::json::{self, ser, JsonView, Kind};
+use crate::plan::Request;
+use crate::reply::{AddCoursesReply, CreateUsersReply, UserReply};
+use crate::validate::{Issue, IssueCode, Lang, Level, Report};
+use crate::Endpoint;
+
+use super::client::{Core, Pending, PerCall};
+use super::errors::Failure;
+
+enum Job {
+    Import(ImportJob),
+    Grant(GrantJob),
+}
+
+/// The request the last poll handed out, until `Core.bulkRequest` takes it.
+enum Ready {
+    Create(Request<CreateUsersReply>),
+    Lookup(Request<UserReply>),
+    Grant(Request<AddCoursesReply>),
+}
+
+/// A bulk job (import or grant) driven by the package's JS.
+#[wasm_bindgen]
+pub struct BulkJob {
+    job: Job,
+    ready: Option<Ready>,
+    events: Vec<Event>,
+}
+
+/// `BulkJob.poll` answers besides a time to wait until (ms since the epoch, >= 0).
+const REQUEST: f64 = -1.0;
+const PERSIST: f64 = -2.0;
+const DONE: f64 = -3.0;
+const BUSY: f64 = -4.0;
+
+/// A time from JS as the engine's whole milliseconds (NaN and negatives: 0).
+fn ms(t: f64) -> u64 {
+    if t > 0.0 {
+        t as u64
+    } else {
+        0
+    }
+}
+
+fn thrown(e: Error) -> JsValue {
+    Failure::Core(e).into_js(None)
+}
+
+/// A bulk job's setup error as the package's errors: input issues are a `ValidationError` of the
+/// endpoint, a journal of another input a `ConfigError`.
+fn setup_error(endpoint: Endpoint, e: BulkError) -> JsValue {
+    thrown(match e {
+        BulkError::Courses(issues) | BulkError::Input(issues) => {
+            Error::Validation(ValidationError {
+                endpoint,
+                report: Report { issues },
+            })
+        }
+        BulkError::ChunkSize(_) => Error::Config(ConfigError::Option {
+            option: "chunkSize",
+            expected: "an integer from 1 to 100",
+        }),
+        BulkError::NoToken => Error::Config(ConfigError::NoToken { endpoint }),
+        other => Error::Config(ConfigError::Journal {
+            reason: other.message(),
+        }),
+    })
+}
+
+fn option_error(option: &'static str, expected: &'static str) -> JsValue {
+    thrown(Error::Config(ConfigError::Option { option, expected }))
+}
+
+/// The rows of an import as a JSON array, or the issue of what was given instead.
+fn rows_issue(lang: Lang) -> Issue {
+    Issue {
+        path: Vec::new(),
+        code: IssueCode::NotArray,
+        level: Level::Contract,
+        message: crate::validate::message(IssueCode::NotArray, "users", 0, lang),
+    }
+}
+
+#[wasm_bindgen]
+impl Core {
+    /// A bulk job of this client: `kind` `import` (input: the rows, a JSON array) or `grant`
+    /// (input: `{users, courses}`), its engine options and its journal so far (JSON arrays;
+    /// an empty journal starts afresh). Throws `ValidationError` data for input that cannot be
+    /// used at all, `ConfigError` data for unusable options or a journal of another input.
+    #[wasm_bindgen(js_name = bulkJob)]
+    pub fn bulk_job(
+        &self,
+        kind: &str,
+        input: &str,
+        options: &str,
+        journal: &str,
+    ) -> Result<BulkJob, JsValue> {
+        let s = &self.inner;
+        let journal = json::parse(journal)
+            .map_err(|_| 0)
+            .and_then(|v| read::journal(&v))
+            .map_err(|i| {
+                let mut n = String::new();
+                json::push_uint(&mut n, i as u64 + 1);
+                thrown(Error::Config(ConfigError::Journal {
+                    reason: [
+                        "event ",
+                        &n,
+                        " cannot be read (another version, or damaged)",
+                    ]
+                    .concat(),
+                }))
+            })?;
+        let options = json::parse(options).unwrap_or(json::Value::Null);
+        if !options.is_object() {
+            return Err(option_error("options", "an object"));
+        }
+        let input = json::parse(input);
+        let job = if kind == "grant" {
+            let endpoint = Endpoint::AddCoursesToUsers;
+            let opts = read::grant_options(&options, Default::default())
+                .map_err(|key| option_error(key, "a value of its documented type"))?;
+            let input = input.unwrap_or(json::Value::Null);
+            Job::Grant(
+                GrantJob::resume_input(s.api.clone(), &input, opts, &journal)
+                    .map_err(|e| setup_error(endpoint, e))?,
+            )
+        } else {
+            let endpoint = Endpoint::CreateUsers;
+            // Decision: the client's create interval is the job's unless the job sets its own.
+            let base = crate::bulk::ImportOptions {
+                interval_ms: ms(s.interval_ms),
+                ..Default::default()
+            };
+            let opts = read::import_options(&options, base)
+                .map_err(|key| option_error(key, "a value of its documented type"))?;
+            let lang = opts.lang;
+            let rows = match input.as_ref().map(JsonView::kind) {
+                Ok(Kind::Arr(rows)) => rows,
+                _ => {
+                    return Err(setup_error(
+                        endpoint,
+                        BulkError::Input(vec![rows_issue(lang)]),
+                    ))
+                }
+            };
+            Job::Import(
+                ImportJob::resume_rows(s.api.clone(), rows, opts, &journal)
+                    .map_err(|e| setup_error(endpoint, e))?,
+            )
+        };
+        Ok(BulkJob {
+            job,
+            ready: None,
+            events: Vec::new(),
+        })
+    }
+
+    /// The call of the request the job's last poll handed out (`undefined` when none is ready),
+    /// with this client's timeout and retry policy (look-ups are retried like any GET; a create
+    /// or a grant never is). Not guarded: the job keeps the interval (`BulkJob.holdUntil`).
+    #[wasm_bindgen(js_name = bulkRequest)]
+    pub fn bulk_request(&self, job: &mut BulkJob) -> Option<Pending> {
+        let per = PerCall {
+            timeout_ms: self.inner.timeout_ms,
+            max_retries: self.inner.max_retries,
+            wait: false,
+            guard: None,
+        };
+        Some(match job.ready.take()? {
+            Ready::Create(r) => self.pending(r, &per),
+            Ready::Lookup(r) => self.pending(r, &per),
+            Ready::Grant(r) => self.pending(r, &per),
+        })
+    }
+}
+
+/// An engine's action without its reply and report types.
+enum Step {
+    Ready(Ready),
+    Persist(Vec<Event>),
+    Wait(u64),
+    Busy,
+    Done,
+}
+
+fn step<L, R>(action: Action<L, R>, send: fn(Request<L>) -> Ready) -> Step {
+    match action {
+        Action::Send(r) => Step::Ready(send(r)),
+        Action::Lookup(r) => Step::Ready(Ready::Lookup(r)),
+        Action::Persist(events) => Step::Persist(events),
+        Action::Wait { until } => Step::Wait(until),
+        Action::Busy => Step::Busy,
+        Action::Done(_) => Step::Done,
+    }
+}
+
+#[wasm_bindgen]
+impl BulkJob {
+    /// What to do at `now`: -1 send the request (`Core.bulkRequest`), -2 persist `events()`
+    /// then poll again, -3 done (`report()`), -4 a request is out; else poll again at that
+    /// time (ms since the epoch).
+    pub fn poll(&mut self, now: f64) -> f64 {
+        let step = match &mut self.job {
+            Job::Import(j) => step(j.poll(ms(now)), Ready::Create),
+            Job::Grant(j) => step(j.poll(ms(now)), Ready::Grant),
+        };
+        match step {
+            Step::Ready(ready) => {
+                self.ready = Some(ready);
+                REQUEST
+            }
+            Step::Persist(events) => {
+                self.events = events;
+                PERSIST
+            }
+            Step::Wait(until) => until as f64,
+            Step::Busy => BUSY,
+            Step::Done => DONE,
+        }
+    }
+
+    /// The events to persist (a JSON array), handed out once.
+    pub fn events(&mut self) -> String {
+        ser::to_string(&core::mem::take(&mut self.events))
+    }
+
+    /// The report as things stand (the final one once `poll` said done), as JSON.
+    pub fn report(&self) -> String {
+        match &self.job {
+            Job::Import(j) => ser::to_string(&j.report()),
+            Job::Grant(j) => ser::to_string(&j.report()),
+        }
+    }
+
+    /// The next progress event as JSON, if one is queued.
+    pub fn progress(&mut self) -> Option<String> {
+        let p = match &mut self.job {
+            Job::Import(j) => j.poll_event(),
+            Job::Grant(j) => j.poll_event(),
+        };
+        p.map(|p| ser::to_string(&p))
+    }
+
+    /// The next create is held until `at` (ms) at least: a create this job does not know of
+    /// (the client's interval store) counts too.
+    #[wasm_bindgen(js_name = holdUntil)]
+    pub fn hold_until(&mut self, at: f64) {
+        if let Job::Import(j) = &mut self.job {
+            j.hold_until(ms(at));
+        }
+    }
+
+    /// The answer of the request handed out.
+    #[wasm_bindgen(js_name = handleResponse)]
+    pub fn handle_response(&mut self, now: f64, status: u16, body: &[u8]) -> Result<(), JsValue> {
+        let r = match &mut self.job {
+            Job::Import(j) => j.handle_response(ms(now), status, body),
+            Job::Grant(j) => j.handle_response(ms(now), status, body),
+        };
+        r.map_err(|e| setup_error(Endpoint::CreateUsers, e))
+    }
+
+    /// The request handed out got no answer: `network`, `timeout` or `abort`.
+    #[wasm_bindgen(js_name = handleFailure)]
+    pub fn handle_failure(&mut self, now: f64, kind: &str) -> Result<(), JsValue> {
+        let lost = match kind {
+            "timeout" => Lost::Timeout,
+            "abort" => Lost::Aborted,
+            _ => Lost::Network,
+        };
+        let r = match &mut self.job {
+            Job::Import(j) => j.handle_failure(ms(now), lost),
+            Job::Grant(j) => j.handle_failure(ms(now), lost),
+        };
+        r.map_err(|e| setup_error(Endpoint::CreateUsers, e))
+    }
+}

@@ -1,0 +1,117 @@
+// importUsers / grantCourses of lpm-client-bulk (pkg-bulk/) against the emulator over HTTP: chunks,
+// rows set aside, a create whose answer is lost (looked up, never sent twice), abort and resume
+// from a file journal, grants beyond 100 accounts. Every account is checked in the emulator's state.
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as bulk from '../../pkg-bulk/node.js';
+import * as lean from '../../pkg/node.js';
+import { emulator, DEMO } from '../js/helpers.mjs';
+
+let emu;
+before(async () => { emu = await emulator(['--create-interval-secs', '0']); });
+after(async () => { await emu?.stop(); });
+beforeEach(async () => { await emu.reset(); });
+
+const client = (pkg = bulk, extra = {}) => new pkg.Client({ baseUrl: emu.url, token: DEMO.adminToken, createInterval: { guard: 'off' }, ...extra });
+const opts = (extra = {}) => ({ intervalMs: 0, retryDelayMs: 20, ...extra });
+let serial = 0;
+const rows = (n, tag) => Array.from({ length: n }, () => {
+  serial += 1;
+  const id = `${tag}${serial}`;
+  return { name: `Bulk ${id}`, username: id, email: `${id}@example.test`, password: 'secret-123' };
+});
+/** The emulator's accounts by e-mail (lower case): how many hold each. */
+async function accounts() {
+  const state = await emu.control('GET', 'state?records=1');
+  const by = new Map();
+  for (const u of state.records.users) for (const e of u.emails) by.set(e.address.toLowerCase(), (by.get(e.address.toLowerCase()) ?? 0) + 1);
+  return by;
+}
+async function assertCreatedOnce(list) {
+  const by = await accounts();
+  for (const r of list) assert.equal(by.get(r.email.toLowerCase()), 1, `${r.email} exists exactly once`);
+}
+
+test('lpm-client (lean) refuses importUsers with a ConfigError naming lpm-client-bulk', async () => {
+  await assert.rejects(client(lean).importUsers(rows(1, 'l')), (e) => e instanceof lean.ConfigError && /lpm-client-bulk/.test(e.message));
+});
+
+test('250 rows with bad ones: chunks of 100, bad rows set aside with issues, the rest created once', async () => {
+  const input = rows(250, 'a');
+  input[3] = { ...input[3], email: '' };
+  input[120] = { ...input[120], password: undefined };
+  input[200] = { ...input[10] };
+  const progress = [];
+  const journal = bulk.memoryJournal();
+  const report = await client().importUsers(input, opts({ journal, onProgress: (p) => progress.push(p), lang: 'vi' }));
+  assert.equal(report.counts.total, 250);
+  assert.equal(report.counts.setAside, 3);
+  assert.equal(report.counts.created, 247);
+  assert.equal(report.rows[3].result.kind, 'setAside');
+  assert.ok(report.rows[3].result.issues.length > 0);
+  assert.match(report.rows[200].result.issues[0].message, /11/, 'a repeat names the first row (1-based)');
+  assert.equal(report.rows[0].result.kind, 'created');
+  assert.ok(report.rows[0].result.userId);
+  await assertCreatedOnce(input.filter((_, i) => ![3, 120, 200].includes(i)));
+  const sending = journal.events.filter((e) => e.event === 'chunkSending');
+  assert.equal(sending.length, 3, '247 rows in chunks of at most 100');
+  assert.equal(progress.at(-1).remaining, 0);
+  assert.ok(progress.some((p) => p.done > 0 && p.done < 247), 'progress along the way');
+  assert.ok(!JSON.stringify(journal.events).includes('secret-123'), 'no password in the journal');
+});
+
+test('a create committed whose answer is lost is looked up, not sent again', async () => {
+  const input = rows(30, 'd');
+  await emu.fault({ endpoint: 'create-multi-user', kind: 'drop' });
+  const journal = bulk.memoryJournal();
+  const report = await client().importUsers(input, opts({ journal }));
+  assert.equal(report.counts.created, 30);
+  assert.ok(journal.events.some((e) => e.event === 'rowsInDoubt'));
+  assert.ok(journal.events.some((e) => e.event === 'lookupResult' && e.result.kind === 'created'));
+  await assertCreatedOnce(input);
+  const calls = await emu.control('GET', 'create-calls');
+  assert.equal(calls.calls.length, 1, 'one create call: the lost answer was looked up, not resent');
+});
+
+test('aborted mid-job, resumed from the same file journal: every row created once', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'lpm-bulk-')), 'job.jsonl');
+  const input = rows(120, 'f');
+  const ctrl = new AbortController();
+  const first = client().importUsers(input, opts({ journal: bulk.fileJournal(file), chunkSize: 40, intervalMs: 300, signal: ctrl.signal,
+    onProgress: (p) => { if (p.done >= 40) ctrl.abort(new Error('stop')); } }));
+  const e = await first.then(() => assert.fail('should abort'), (err) => err);
+  assert.ok(e instanceof bulk.AbortError, e && e.stack);
+  assert.ok(e.report.counts.created >= 40 && e.report.counts.created < 120);
+  // A torn last line (a process killed mid-write) is ignored.
+  appendFileSync(file, '{"event":"chunkSend');
+  const report = await client().importUsers(input, opts({ journal: bulk.fileJournal(file), chunkSize: 40 }));
+  assert.equal(report.counts.created, 120);
+  await assertCreatedOnce(input);
+  const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines[0].event, 'started');
+  // Another input with this journal is refused.
+  await assert.rejects(client().importUsers(rows(120, 'g'), opts({ journal: bulk.fileJournal(file) })), (err) => err instanceof bulk.ConfigError && err.problem === 'journal');
+});
+
+test('input that cannot be used rejects with ValidationError; bad options with ConfigError', async () => {
+  await assert.rejects(client().importUsers('nope'), bulk.ValidationError);
+  await assert.rejects(client().importUsers([], { chunkSize: 0 }), bulk.ConfigError);
+  await assert.rejects(client().importUsers([], { lang: 'fr' }), bulk.ConfigError);
+  await assert.rejects(client().grantCourses({ users: ['u1'], courses: [] }), bulk.ValidationError);
+});
+
+test('grantCourses to 150 accounts: two add-courses calls, every account granted', async () => {
+  const users = (await client().getUsers({ start: 0, limit: 100 })).users.map((u) => u._id);
+  const more = (await client().getUsers({ start: 100, limit: 100 })).users.map((u) => u._id);
+  const ids = [...users, ...more].slice(0, 150);
+  assert.equal(ids.length, 150);
+  const course = (await client().getCourses({ start: 0, limit: 1 })).courses[0]._id;
+  const journal = bulk.memoryJournal();
+  const report = await client().grantCourses({ users: [...ids, ids[0]], courses: [course] }, opts({ journal }));
+  assert.equal(report.counts.granted, 150);
+  assert.equal(report.counts.setAside, 1, 'the repeated account is set aside');
+  assert.equal(journal.events.filter((e) => e.event === 'chunkSending').length, 2);
+});
