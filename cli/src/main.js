@@ -141,6 +141,8 @@ export function failure(name, e, io) {
   const kind = e && e.kind;
   let code = EXIT.halted;
   if (kind === 'api' && (e.category === 'authentication' || e.category === 'permission')) code = EXIT.auth;
+  // A journal refused (another file's, or damaged) is the caller's choice of files: usage.
+  else if (kind === 'config' && e.problem === 'journal') code = EXIT.usage;
   else if (kind === 'config') code = EXIT.auth;
   else if (kind === 'validation') code = EXIT.usage;
   else if (!kind) code = EXIT.halted;

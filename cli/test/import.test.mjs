@@ -111,8 +111,8 @@ test('Ctrl-C stops cleanly: report written, exit 130; --resume finishes; a used 
   const other = path.join(dir, 'b.csv');
   writeFileSync(other, sheet(HEAD.slice(0, 4), goodRows(30, 'other')));
   const wrong = await lpm(['import', other, '--journal', journal, '--resume', '--interval-ms', '0'], { env });
-  assert.ok(wrong.code === 2 || wrong.code === 3, `${wrong.code} ${wrong.stderr}`);
-  assert.match(wrong.stderr, /journal/i);
+  assert.equal(wrong.code, 2, wrong.stderr);
+  assert.match(wrong.stderr, /^lpm import: ConfigError: the journal was refused: .*row 1 holds another e-mail, username or account than the journal records: another file\?$/m);
   const done = await lpm([...args.slice(0, -1), '0', '--resume'], { env });
   assert.equal(done.code, 0, done.stderr);
   await assertCreatedOnce(rows, readReport(path.join(dir, 'a.report.csv')));
@@ -201,4 +201,22 @@ test('killed with SIGKILL at 24 points of an import (each kind of journal event,
   for (const kind of ['chunkPlanned', 'chunkSending', 'rowsInDoubt', 'lookupResult', 'rowOutcome']) assert.ok(lasts.has(kind), `no kill right after ${kind}: ${[...lasts]}`);
   const evs = events(journal);
   assert.ok(evs.some((e) => e.event === 'lookupResult' && e.result.kind === 'created'), 'a dropped create was found by a look-up');
+});
+
+test('on a terminal: a progress bar with the counts and the countdown to the next chunk', async () => {
+  await emu.reset('empty');
+  const { spawn } = await import('node:child_process');
+  const { CLI } = await import('./helpers.mjs');
+  const dir = tempDir();
+  const file = path.join(dir, 't.csv');
+  writeFileSync(file, sheet(HEAD.slice(0, 4), goodRows(20, 'tty')));
+  const command = `${process.execPath} ${CLI} import ${file} --journal ${path.join(dir, 'j')} --chunk 10 --interval-ms 2500`;
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...env, PATH: process.env.PATH, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, out);
+  assert.match(out, /\u2588+\u2591* 10\/20 rows \| created 10, failed 0, set aside 0, remaining 10 next chunk in 0:0[1-3]/);
+  assert.match(out, /\u2588{10,} 20\/20 rows \| created 20,/);
+  assert.doesNotMatch(out, /^progress: /m, 'no plain lines on a terminal');
 });
