@@ -220,3 +220,25 @@ test('on a terminal: a progress bar with the counts and the countdown to the nex
   assert.match(out, /\u2588{10,} 20\/20 rows \| created 20,/);
   assert.doesNotMatch(out, /^progress: /m, 'no plain lines on a terminal');
 });
+
+test('a refused token exits 3 before the job starts; a server failing every create halts the run: exit 4, rows not sent, --resume finishes', async () => {
+  await emu.reset('empty');
+  const dir = tempDir();
+  const file = path.join(dir, 'h.csv');
+  const rows = goodRows(12, 'halt');
+  writeFileSync(file, sheet(HEAD.slice(0, 4), rows));
+  const journal = path.join(dir, 'j');
+  const args = ['import', file, '--journal', journal, '--chunk', '5', '--interval-ms', '0', '--retry-delay-ms', '20'];
+  const refused = await lpm(args, { env: { ...env, LPM_TOKEN: 'refused-token-0123456789' } });
+  assert.equal(refused.code, 3, refused.stderr);
+  assert.ok(!existsSync(journal) || readFileSync(journal, 'utf8') === '', 'nothing journaled');
+  await emu.control('POST', 'faults', { endpoint: 'create-multi-user', kind: 'resourcefail', count: 50 });
+  const halted = await lpm(args, { env });
+  await emu.control('DELETE', 'faults');
+  assert.equal(halted.code, 4, halted.stderr);
+  assert.match(halted.stderr, /stopped before the end: .*; run the same command with --resume to continue/);
+  assert.match(halted.stdout, /12 rows: created 0, .*not sent 12;/);
+  const done = await lpm([...args, '--resume'], { env });
+  assert.equal(done.code, 0, done.stderr);
+  await assertCreatedOnce(rows, readReport(path.join(dir, 'h.report.csv')));
+});

@@ -39,10 +39,13 @@ export async function runImport(values, positionals, io) {
     return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
   }
   const journal = journalOf(values);
-  const { sheet } = checkSheet(file, values, io);
   const client = clientOf(values, { createInterval: { intervalMs } });
-  // Fail fast on a token the server refuses, before the job starts (exit 3).
-  await client.getMe();
+  // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
+  // sheet is read.
+  const refused = client.getMe().then(() => null, (e) => e);
+  const { sheet } = checkSheet(file, values, io);
+  const e = await refused;
+  if (e) throw e;
   return runJob({
     kind: 'import',
     verb: 'created',
