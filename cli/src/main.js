@@ -17,7 +17,7 @@ const JOB = {
   journal: { type: 'string', value: 'FILE', help: 'the job\'s journal (JSON lines, flushed before each send): required' },
   resume: { type: 'boolean', help: 'continue the job of an existing journal (same input)' },
   chunk: { type: 'string', value: 'N', help: 'rows per call, 1..100 (default 100)' },
-  report: { type: 'string', value: 'FILE', help: 'the final report, one line per row (.csv, or .json); default FILE.report.csv' },
+  report: { type: 'string', value: 'FILE', help: 'the final report, one line per row (.csv, or .json); default: beside the sheet (import: FILE.report.csv) or the journal (grant: J.report.csv)' },
   'interval-ms': { type: 'string', value: 'MS', help: 'time between two calls (import default: the contract\'s 600000; for test servers)' },
   'retry-delay-ms': { type: 'string', value: 'MS', help: 'wait after a lost answer or a failure that may pass (default 30000)' },
 };
