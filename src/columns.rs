@@ -180,7 +180,11 @@ mod tests {
     fn no_alias_stands_for_two_fields() {
         assert_eq!(groups().count(), FIELDS.len());
         for (mut words, field) in groups().zip(FIELDS) {
-            assert_eq!(words.next(), Some(field.as_bytes()), "each group starts with its field");
+            assert_eq!(
+                words.next(),
+                Some(field.as_bytes()),
+                "each group starts with its field"
+            );
         }
         let all = groups().zip(FIELDS).flat_map(|(words, field)| {
             words.map(move |w| (field, std::str::from_utf8(w).unwrap()))
