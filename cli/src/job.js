@@ -1,8 +1,7 @@
 // What `import` and `grant` share: the journal file's rules, running the job with progress and
 // interruption, the report file, the summary and the exit code.
 import { existsSync, statSync } from 'node:fs';
-// A namespace import: the command line loads (validate, export, ...) with a package that lacks it.
-import * as lpm from './lpm.js';
+import { fileJournal } from './lpm.js';
 import { EXIT, usage } from './exit.js';
 import { interruptible } from './interrupt.js';
 import { progressView } from './progress.js';
@@ -15,7 +14,7 @@ export function journalOf(values) {
   const used = existsSync(file) && statSync(file).size > 0;
   if (used && !values.resume) throw usage(`the journal ${file} already holds a job: pass --resume to continue it, or name a new file`);
   if (!used && values.resume) throw usage(`--resume: the journal ${file} does not exist or is empty`);
-  return lpm.fileJournal(file);
+  return fileJournal(file);
 }
 
 /**
