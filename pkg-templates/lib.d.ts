@@ -217,3 +217,4 @@ export declare const validateAddCourses: Validator<AddCoursesInput>;
 /** login's `{email, password}`. */
 export declare const validateLogin: Validator<{ email: string; password: string }>;
 
+/** For each spreadsheet header, the `NewUser` field it stands for (Vietnamese or English; case, diacritics and punctuation ignored), or `null`; one alias table, in the core. */ export declare function mapColumns(headers: readonly string[]): (keyof NewUser | null)[];

@@ -700,3 +700,4 @@ export const validateSearchCourses = schema('searchCourses');
 export const validateId = schema('id');
 export const validateAddCourses = schema('addCourses');
 export const validateLogin = schema('login');
+export const mapColumns = (headers) => Array.from(headers, (h) => (typeof h === 'string' && wasm.columnOf(h)) || null);

@@ -23,6 +23,7 @@ pub mod bulk;
 pub mod call;
 pub mod check;
 pub mod codes;
+pub mod columns;
 pub mod decode;
 pub mod endpoint;
 pub mod error;

@@ -11,6 +11,7 @@
 #[cfg(feature = "bulk")]
 mod bulk;
 mod client;
+mod columns;
 mod convert;
 mod errors;
 mod validators;

@@ -1,0 +1,79 @@
+// `lpm whoami` (get-me) and `lpm login` (the token kept in a file, mode 0600).
+import { createInterface } from 'node:readline';
+import { EXIT, usage } from '../exit.js';
+import { clientOf, defaultTokenFile, tokenOf, writeToken } from '../config.js';
+
+export async function whoami(values, positionals, io) {
+  if (positionals.length) throw usage('whoami takes no argument');
+  const { from } = tokenOf(values);
+  const { user } = await clientOf(values).getMe();
+  const emails = (user.emails ?? []).map((e) => e.address).join(', ');
+  io.stdout.write(`${user.profile?.name ?? ''} (${user.username}) ${emails}\nid: ${user._id}\ntoken from: ${from}\n`);
+  return EXIT.ok;
+}
+
+/** Every line of a stream that is not a terminal (a pipe, a file). */
+async function lines(stream) {
+  const out = [];
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) out.push(line);
+  return out;
+}
+
+/** Asks on the terminal; `hidden` echoes nothing (raw mode, read by hand). */
+function ask(question, io, hidden) {
+  const { stdin, stderr } = io;
+  stderr.write(question);
+  if (!hidden) {
+    return new Promise((resolve) => {
+      const rl = createInterface({ input: stdin, output: stderr, terminal: false });
+      rl.once('line', (line) => { rl.close(); resolve(line); });
+    });
+  }
+  return new Promise((resolve) => {
+    let text = '';
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding('utf8');
+    const onData = (chunk) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') {
+          stdin.setRawMode(false);
+          stdin.pause();
+          stdin.off('data', onData);
+          stderr.write('\n');
+          return resolve(text);
+        }
+        if (ch === '\u0003') {
+          stdin.setRawMode(false);
+          stderr.write('\n');
+          process.exit(EXIT.interrupted);
+        }
+        if (ch === '\u007f' || ch === '\b') text = [...text].slice(0, -1).join('');
+        else if (ch >= ' ') text += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+export async function login(values, positionals, io) {
+  if (positionals.length) throw usage('login takes no argument (the password is asked, or read with --password-stdin)');
+  const tty = Boolean(io.stdin.isTTY);
+  let email = values.email;
+  let password;
+  if (tty && !values['password-stdin']) {
+    if (email === undefined) email = (await ask('E-mail: ', io, false)).trim();
+    password = await ask('Password: ', io, true);
+  } else {
+    // Standard input: the password alone with --email, else the e-mail then the password.
+    const input = await lines(io.stdin);
+    if (email === undefined) email = (input.shift() ?? '').trim();
+    password = input.shift() ?? '';
+  }
+  if (!email || !password) throw usage('login needs an e-mail and a password');
+  const file = values['token-file'] ?? defaultTokenFile();
+  const { token, tokenExpires } = await clientOf(values, {}, { needToken: false }).login(email, password);
+  writeToken(file, token);
+  io.stdout.write(`logged in as ${email}; token saved to ${file} (mode 0600)${tokenExpires ? `, expires ${tokenExpires}` : ''}\n`);
+  return EXIT.ok;
+}

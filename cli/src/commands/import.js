@@ -1,0 +1,68 @@
+// `lpm import FILE --journal J`: create a sheet's accounts through client.importUsers.
+import { EXIT, usage } from '../exit.js';
+import { clientOf } from '../config.js';
+import { intOption, langOption } from '../options.js';
+import { journalOf, runJob } from '../job.js';
+import { engineInput } from '../rows.js';
+import { problemIssue } from '../sheet.js';
+import { checkSheet } from './validate.js';
+
+const CONTRACT_INTERVAL_MS = 600_000;
+
+/** `students.csv` -> `students.report.csv`. */
+export function defaultReport(file) {
+  return `${file.replace(/\.(csv|tsv|txt)$/i, '')}.report.csv`;
+}
+
+function plan(aside, chunk, intervalMs, io) {
+  const rows = aside.flatMap((a, i) => (a ? [] : [i]));
+  const chunks = [];
+  for (let i = 0; i < rows.length; i += chunk) chunks.push(rows.slice(i, i + chunk));
+  io.stdout.write(`plan: ${rows.length} rows in ${chunks.length} calls of up to ${chunk}, one every ${intervalMs / 1000} s\n`);
+  chunks.forEach((c, k) => {
+    const at = k * intervalMs;
+    io.stdout.write(`  chunk ${k + 1}: rows ${c[0] + 1}..${c[c.length - 1] + 1} (${c.length}), at +${Math.floor(at / 60000)} min ${Math.round((at % 60000) / 1000)} s\n`);
+  });
+  if (chunks.length > 1) io.stdout.write(`the last call goes ${((chunks.length - 1) * intervalMs) / 60000} min after the first\n`);
+}
+
+export async function runImport(values, positionals, io) {
+  if (positionals.length !== 1) throw usage('import takes one FILE (see lpm import --help)');
+  const [file] = positionals;
+  const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
+  const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CONTRACT_INTERVAL_MS;
+  const lang = langOption(values);
+  const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
+  if (values['dry-run']) {
+    const { aside } = checkSheet(file, values, io);
+    plan(aside, chunkSize, intervalMs, io);
+    return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
+  }
+  const journal = journalOf(values);
+  const client = clientOf(values, { createInterval: { intervalMs } });
+  // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
+  // sheet is read.
+  const refused = client.getMe().then(() => null, (e) => e);
+  const { sheet } = checkSheet(file, values, io);
+  const e = await refused;
+  if (e) throw e;
+  return runJob({
+    kind: 'import',
+    verb: 'created',
+    total: sheet.rows.length,
+    reportFile: values.report ?? defaultReport(file),
+    lines: sheet.rows.map((r) => r.line),
+    io,
+    // A row the engine got as null (more cells than columns) is set aside for that reason.
+    patch: (report) => ({
+      ...report,
+      rows: report.rows.map((r) => {
+        const problem = sheet.rows[r.row].problem;
+        return problem ? { ...r, result: { kind: 'setAside', issues: [problemIssue(problem, lang)] } } : r;
+      }),
+    }),
+    start: ({ onProgress, signal }) => client.importUsers(engineInput(sheet), {
+      journal, onProgress, signal, chunkSize, intervalMs, lang, ...(retryDelayMs === undefined ? {} : { retryDelayMs }), setAsidePlatform: Boolean(values.strict),
+    }),
+  });
+}

@@ -1,0 +1,36 @@
+// `lpm validate FILE`: every row's issues, as the import would set them aside; nothing is sent.
+import { EXIT, usage } from '../exit.js';
+import { langOption } from '../options.js';
+import { readSheet } from '../sheet.js';
+import { issueLine, rowIssues, setAside } from '../rows.js';
+
+/** The sheet's head: rows, delimiter, columns and what they map to, ignored columns. */
+export function describeSheet(file, sheet) {
+  const names = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
+  const columns = sheet.headers.map((h, i) => (sheet.fields[i] ? `${h} -> ${sheet.fields[i]}` : null)).filter(Boolean);
+  let text = `${file}: ${sheet.rows.length} rows, ${names[sheet.delimiter]}-separated; columns: ${columns.join(', ')}\n`;
+  if (sheet.ignored.length) text += `ignored columns (not account fields): ${sheet.ignored.join(', ')}\n`;
+  return text;
+}
+
+/** Checks a sheet; prints each issue and the counts. Returns { sheet, issues, aside }. */
+export function checkSheet(file, values, io) {
+  const lang = langOption(values);
+  const sheet = readSheet(file);
+  const issues = rowIssues(sheet, lang);
+  io.stdout.write(describeSheet(file, sheet));
+  const aside = issues.map((list) => setAside(list, values.strict));
+  issues.forEach((list, row) => {
+    for (const issue of list) io.stdout.write(`${issueLine(row, sheet.rows[row].line, issue, values.strict)}\n`);
+  });
+  const ready = aside.filter((a) => !a).length;
+  const warned = issues.filter((list, i) => !aside[i] && list.length > 0).length;
+  io.stdout.write(`${ready} rows ready, ${sheet.rows.length - ready} set aside${warned ? `, ${warned} ready with warnings` : ''}\n`);
+  return { sheet, issues, aside };
+}
+
+export function validate(values, positionals, io) {
+  if (positionals.length !== 1) throw usage('validate takes one FILE (see lpm validate --help)');
+  const { aside } = checkSheet(positionals[0], values, io);
+  return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
+}

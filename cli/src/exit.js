@@ -1,0 +1,27 @@
+// The exit codes of `lpm` (documented in README.md) and the errors that carry them.
+
+export const EXIT = {
+  /** Everything done: every row created or granted, every row valid, the command succeeded. */
+  ok: 0,
+  /** Done, but some rows were not: refused, set aside, conflicts, in doubt (see the report). */
+  rows: 1,
+  /** Bad usage: unknown option, unreadable or malformed file, missing columns, journal misuse. */
+  usage: 2,
+  /** Authentication or configuration: no base URL, no token, token refused, no permission. */
+  auth: 3,
+  /** The run stopped before the end (server unreachable, failing); `--resume` continues it. */
+  halted: 4,
+  /** Interrupted by Ctrl-C (SIGINT) or SIGTERM; the journal resumes it. */
+  interrupted: 130,
+};
+
+/** An error that ends the command with `code` and prints `message` (no stack). */
+export class CliError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export const usage = (message) => new CliError(EXIT.usage, message);
+export const authError = (message) => new CliError(EXIT.auth, message);

@@ -1,0 +1,22 @@
+// Ctrl-C (SIGINT) and SIGTERM stop a job cleanly: the first aborts its signal (the job stops,
+// its journal already holds everything sent; the command writes its report and exits 130); a
+// second one exits at once (the journal is flushed before each send, so it still resumes).
+import { EXIT } from './exit.js';
+
+export function interruptible(io) {
+  const controller = new AbortController();
+  const onSignal = (signal) => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    io.stderr.write(`\n${signal}: stopping (the journal resumes the job; again to quit at once)\n`);
+    controller.abort(new Error(`interrupted by ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    done() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

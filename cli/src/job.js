@@ -1,0 +1,61 @@
+// What `import` and `grant` share: the journal file's rules, running the job with progress and
+// interruption, the report file, the summary and the exit code.
+import { existsSync, statSync } from 'node:fs';
+import { fileJournal } from './lpm.js';
+import { EXIT, usage } from './exit.js';
+import { interruptible } from './interrupt.js';
+import { progressView } from './progress.js';
+import { writeReport } from './report.js';
+
+/** The journal store of `--journal`, checked against `--resume`. */
+export function journalOf(values) {
+  const file = values.journal;
+  if (!file) throw usage('--journal FILE is required: it is what makes the job resumable');
+  const used = existsSync(file) && statSync(file).size > 0;
+  if (used && !values.resume) throw usage(`the journal ${file} already holds a job: pass --resume to continue it, or name a new file`);
+  if (!used && values.resume) throw usage(`--resume: the journal ${file} does not exist or is empty`);
+  return fileJournal(file);
+}
+
+/**
+ * Runs `start({ onProgress, signal })` (client.importUsers or grantCourses) with a progress view,
+ * writes the report (through `patch`) to `reportFile`, prints the summary; resolves with the exit code.
+ */
+export async function runJob({ start, total, verb, reportFile, lines, kind, io, patch = (r) => r }) {
+  const view = progressView({ total, verb, stream: io.stderr });
+  const stop = interruptible(io);
+  let report;
+  let interrupted = false;
+  try {
+    report = await start({ onProgress: (p) => view.update(p), signal: stop.signal });
+  } catch (e) {
+    if (e && e.kind === 'abort' && e.report) {
+      report = e.report;
+      interrupted = true;
+    } else {
+      throw e;
+    }
+  } finally {
+    view.stop();
+    stop.done();
+  }
+  // A job that settles after the signal fired (rather than rejecting) was interrupted too.
+  interrupted ||= stop.signal.aborted;
+  report = patch(report);
+  writeReport(reportFile, report, { lines, kind });
+  const c = report.counts;
+  const parts = kind === 'import'
+    ? [`created ${c.created}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `conflicts ${c.conflicts}`, `in doubt ${c.inDoubt}`, `not sent ${c.notSent}`]
+    : [`granted ${c.granted}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `not sent ${c.notSent}`];
+  io.stdout.write(`${c.total} rows: ${parts.join(', ')}; report: ${reportFile}\n`);
+  if (interrupted) {
+    io.stderr.write('interrupted: run the same command with --resume to continue\n');
+    return EXIT.interrupted;
+  }
+  if (report.halted) {
+    io.stderr.write(`stopped before the end: ${report.halted}; run the same command with --resume to continue\n`);
+    return EXIT.halted;
+  }
+  const good = kind === 'import' ? c.created : c.granted;
+  return good === c.total ? EXIT.ok : EXIT.rows;
+}

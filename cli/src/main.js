@@ -1,0 +1,152 @@
+// `lpm`: the commands, their options (one table: parsing and --help come from it), and the
+// mapping of failures to exit codes (EXIT in exit.js, documented in README.md).
+import { parseArgs } from 'node:util';
+import { CliError, EXIT, usage } from './exit.js';
+import { validate } from './commands/validate.js';
+import { runImport } from './commands/import.js';
+import { grant } from './commands/grant.js';
+import { runExport } from './commands/export.js';
+import { login, whoami } from './commands/account.js';
+
+const CONNECTION = {
+  'base-url': { type: 'string', value: 'URL', help: 'the platform (default: $LPM_BASE_URL)' },
+  'token-file': { type: 'string', value: 'FILE', help: 'read the API token from FILE (default: $LPM_TOKEN, else the file `lpm login` wrote)' },
+};
+const LANG = { lang: { type: 'string', value: 'vi|en', help: 'language of the row issues (default en)' } };
+const JOB = {
+  journal: { type: 'string', value: 'FILE', help: 'the job\'s journal (JSON lines, flushed before each send): required' },
+  resume: { type: 'boolean', help: 'continue the job of an existing journal (same input)' },
+  chunk: { type: 'string', value: 'N', help: 'rows per call, 1..100 (default 100)' },
+  report: { type: 'string', value: 'FILE', help: 'the final report, one line per row (.csv, or .json); default: beside the sheet (import: FILE.report.csv) or the journal (grant: J.report.csv)' },
+  'interval-ms': { type: 'string', value: 'MS', help: 'time between two calls (import default: the contract\'s 600000; for test servers)' },
+  'retry-delay-ms': { type: 'string', value: 'MS', help: 'wait after a lost answer or a failure that may pass (default 30000)' },
+};
+
+export const COMMANDS = {
+  validate: {
+    args: 'FILE',
+    summary: 'check a sheet of accounts (CSV) without sending anything',
+    options: { ...LANG, strict: { type: 'boolean', help: 'count the platform\'s rules as errors too' } },
+    run: validate,
+  },
+  import: {
+    args: 'FILE --journal J',
+    summary: 'create the accounts of a sheet, in chunks, resumable',
+    options: {
+      ...JOB, ...LANG,
+      'dry-run': { type: 'boolean', help: 'check the rows and print the chunk plan; send nothing' },
+      strict: { type: 'boolean', help: 'set aside rows breaking the platform\'s rules too (default: sent, warned)' },
+      ...CONNECTION,
+    },
+    run: runImport,
+  },
+  grant: {
+    args: '--users FILE|ID,... --courses ID,... --journal J',
+    summary: 'grant courses to any number of accounts, in chunks, resumable',
+    options: {
+      users: { type: 'string', value: 'FILE|IDS', help: 'account ids: a file (an id column, or one id a line) or ids separated by commas' },
+      courses: { type: 'string', value: 'IDS', help: 'course ids separated by commas' },
+      ...JOB, ...LANG, ...CONNECTION,
+    },
+    run: grant,
+  },
+  export: {
+    args: 'users|courses',
+    summary: 'write every account or course',
+    options: {
+      format: { type: 'string', value: 'csv|jsonl', help: 'csv (nested values as dotted columns; default) or jsonl (each record as received)' },
+      out: { type: 'string', value: 'FILE', help: 'write to FILE (default: standard output)' },
+      ...CONNECTION,
+    },
+    run: runExport,
+  },
+  whoami: { args: '', summary: 'show the account of the token', options: { ...CONNECTION }, run: whoami },
+  login: {
+    args: '',
+    summary: 'log in and keep the token in a file (mode 0600)',
+    options: {
+      email: { type: 'string', value: 'E', help: 'the e-mail (default: asked)' },
+      'password-stdin': { type: 'boolean', help: 'read the password from standard input (first line)' },
+      ...CONNECTION,
+    },
+    run: login,
+  },
+};
+
+const HELP = { help: { type: 'boolean', short: 'h', help: 'show this help' } };
+
+function optionLines(options) {
+  const rows = Object.entries({ ...options, ...HELP }).map(([name, o]) =>
+    [`  ${o.short ? `-${o.short}, ` : ''}--${name}${o.value ? ` ${o.value}` : ''}`, o.help]);
+  const width = Math.max(...rows.map(([l]) => l.length)) + 2;
+  return rows.map(([l, h]) => `${l.padEnd(width)}${h}`).join('\n');
+}
+
+export function commandHelp(name) {
+  const c = COMMANDS[name];
+  return `lpm ${name}${c.args ? ` ${c.args}` : ''}: ${c.summary}\n\nOptions:\n${optionLines(c.options)}\n`;
+}
+
+export function mainHelp() {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length)) + 2;
+  const list = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}${c.summary}`).join('\n');
+  return `lpm: the learning-platform management API from the command line\n\nUsage: lpm COMMAND [options]\n\nCommands:\n${list}\n\n` +
+    'The token is never given on the command line: $LPM_TOKEN, --token-file FILE, or `lpm login`.\n' +
+    'Exit codes: 0 done, 1 some rows not done, 2 usage, 3 authentication or configuration,\n' +
+    '4 stopped before the end (resume it), 130 interrupted. `lpm COMMAND --help` for each.\n';
+}
+
+/** Runs `lpm argv...`; resolves with the exit code. `io` = { stdout, stderr, stdin }. */
+export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }) {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    io.stdout.write(topic && COMMANDS[topic] ? commandHelp(topic) : mainHelp());
+    return EXIT.ok;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.stderr.write(`lpm: unknown command "${name}"\n\n${mainHelp()}`);
+    return EXIT.usage;
+  }
+  try {
+    // Said plainly, and without echoing the argument (it may be the token itself).
+    if (rest.some((a) => a === '--token' || a.startsWith('--token='))) {
+      throw usage('the token is never taken from the command line, where `ps` shows it: set LPM_TOKEN, or use --token-file FILE');
+    }
+    const options = Object.fromEntries(Object.entries({ ...command.options, ...HELP })
+      .map(([k, o]) => [k, { type: o.type, ...(o.short ? { short: o.short } : {}) }]));
+    let parsed;
+    try {
+      parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw usage(`${e.message}\n\n${commandHelp(name)}`);
+    }
+    if (parsed.values.help) {
+      io.stdout.write(commandHelp(name));
+      return EXIT.ok;
+    }
+    return await command.run(parsed.values, parsed.positionals, io);
+  } catch (e) {
+    if (e instanceof CliError) {
+      io.stderr.write(`lpm ${name}: ${e.message}\n`);
+      return e.code;
+    }
+    return failure(name, e, io);
+  }
+}
+
+/** An error of the package (or the host) as one line and its exit code. */
+export function failure(name, e, io) {
+  const kind = e && e.kind;
+  let code = EXIT.halted;
+  if (kind === 'api' && (e.category === 'authentication' || e.category === 'permission')) code = EXIT.auth;
+  // A journal refused (another file's, or damaged) is the caller's choice of files: usage.
+  else if (kind === 'config' && e.problem === 'journal') code = EXIT.usage;
+  else if (kind === 'config') code = EXIT.auth;
+  else if (kind === 'validation') code = EXIT.usage;
+  else if (!kind) code = EXIT.halted;
+  // The package's messages never hold the token; a host error's message is printed as is.
+  io.stderr.write(`lpm ${name}: ${kind ? `${e.name}: ` : ''}${e && e.message !== undefined ? e.message : e}\n`);
+  return code;
+}

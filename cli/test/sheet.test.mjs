@@ -1,0 +1,130 @@
+// Reading sheets (CSV variants, Vietnamese headers, bad rows) and `lpm validate`: its output
+// and exit codes. Nothing here needs a server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { mapColumns } from '../src/lpm.js';
+import { readSheet, detectDelimiter } from '../src/sheet.js';
+import { lpm, sheet, tempDir, goodRows } from './helpers.mjs';
+
+const dir = tempDir();
+const file = (name, text) => {
+  const p = path.join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+const VI = ['Họ và tên', 'Tên đăng nhập', 'E-mail', 'Mật khẩu', 'Số điện thoại', 'Tỉnh/Thành phố', 'Ghi chú'];
+const ROW = ['Nguyễn Thị Lan', 'lannguyen', 'lan@school.test', 'mat-khau-1', '0901234567', 'Hà Nội', 'lớp 10A'];
+
+test('mapColumns: Vietnamese and English headers, any case, with or without diacritics', () => {
+  assert.deepEqual(mapColumns(VI), ['name', 'username', 'email', 'password', 'phone', 'city', null]);
+  assert.deepEqual(mapColumns(['HO TEN', 'username', 'EMAIL', 'mat khau', 'SĐT', 'Quận/Huyện', 'Giới tính', 'Nghề nghiệp', 'Địa chỉ']),
+    ['name', 'username', 'email', 'password', 'phone', 'district', 'gender', 'job', 'street']);
+  assert.throws(() => mapColumns(null), TypeError);
+});
+
+test('the same rows read alike: comma, semicolon, tab; with and without BOM; CRLF or LF; UTF-16', () => {
+  const want = { name: ROW[0], username: ROW[1], email: ROW[2], password: ROW[3], phone: ROW[4], city: ROW[5] };
+  const variants = {
+    'comma.csv': sheet(VI, [ROW]),
+    'semicolon-bom.csv': sheet(VI, [ROW], { sep: ';', bom: true }),
+    'tab.tsv': sheet(VI, [ROW], { sep: '\t' }),
+    'lf.csv': sheet(VI, [ROW]).replaceAll('\r\n', '\n'),
+    'quoted.csv': `${VI.map((h) => `"${h}"`).join(';')}\n${ROW.map((c) => `"${c}"`).join(';')}\n`,
+  };
+  for (const [name, text] of Object.entries(variants)) {
+    const s = readSheet(file(name, text));
+    assert.equal(s.rows.length, 1, name);
+    assert.deepEqual(s.rows[0].user, want, name);
+    assert.deepEqual(s.ignored, ['Ghi chú'], name);
+  }
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(sheet(VI, [ROW], { sep: '\t' }), 'utf16le')]);
+  assert.deepEqual(readSheet(file('unicode.txt', utf16)).rows[0].user, want);
+});
+
+test('delimiter detection ignores delimiters inside quotes', () => {
+  assert.equal(detectDelimiter('"a,b,c";"d";"e"\n1,2,3,4,5,6'), ';');
+  assert.equal(detectDelimiter('a\tb\tc\n'), '\t');
+  assert.equal(detectDelimiter('single\n'), ',');
+});
+
+test('cells are trimmed, empty optional cells left out, a quoted delimiter kept in its cell', () => {
+  const s = readSheet(file('trim.csv', 'name,username,email,password,city\n" Lan Anh ", lananh ,lan@x.io,secret1,\n"Trần, Văn B",tranb,b@x.io,secret2,"Huế, TT"\n'));
+  assert.deepEqual(s.rows[0].user, { name: 'Lan Anh', username: 'lananh', email: 'lan@x.io', password: 'secret1' });
+  assert.deepEqual(s.rows[1].user, { name: 'Trần, Văn B', username: 'tranb', email: 'b@x.io', password: 'secret2', city: 'Huế, TT' });
+});
+
+test('validate: a good sheet exits 0 and says so', async () => {
+  const r = await lpm(['validate', file('good.csv', sheet(['Name', 'Username', 'Email', 'Password'], goodRows(5), { bom: true }))]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /5 rows, comma-separated; columns: Name -> name, Username -> username, Email -> email, Password -> password/);
+  assert.match(r.stdout, /5 rows ready, 0 set aside\n$/);
+});
+
+test('validate: bad rows are listed by row and line, set aside, exit 1; --lang vi; --strict', async () => {
+  const rows = [
+    ...goodRows(2),
+    ['Thiếu Mật Khẩu', 'nopass', 'nopass@x.io', ''], // row 3: required password missing
+    ['Lặp Lại', 'again', 'student0@school.test', 'secret-9'], // row 4: the e-mail of row 1
+    ['AB', 'ok2', 'ok2@x.io', 'secret-7'], // row 5: name too short (platform rule)
+    ['Dư Ô', 'extra', 'extra@x.io', 'secret-8', 'surplus'], // row 6: more cells than columns
+  ];
+  const p = file('bad.csv', sheet(['Họ tên', 'Tài khoản', 'Email', 'Mật khẩu'], rows, { sep: ';' }));
+  const r = await lpm(['validate', p]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stdout, /^row 3 \(line 4\): password: /m);
+  assert.match(r.stdout, /^row 4 \(line 5\): email: .*row 1/m);
+  assert.match(r.stdout, /^row 5 \(line 6\): name: .*\(platform rule: sent anyway; --strict sets it aside\)$/m);
+  assert.match(r.stdout, /^row 6 \(line 7\): this line has 5 cells but the header has 4 columns/m);
+  assert.match(r.stdout, /3 rows ready, 3 set aside, 1 ready with warnings\n$/);
+  const vi = await lpm(['validate', p, '--lang', 'vi']);
+  assert.match(vi.stdout, /^row 6 \(line 7\): dòng này có 5 ô/m);
+  assert.doesNotMatch(vi.stdout, /^row 3 .*password: [A-Z][a-z]+ is required/m);
+  const strict = await lpm(['validate', p, '--strict']);
+  assert.match(strict.stdout, /2 rows ready, 4 set aside\n$/);
+});
+
+test('validate: usage errors exit 2 with a clear message', async () => {
+  const cases = [
+    [['validate'], /takes one FILE/],
+    [['validate', path.join(dir, 'missing.csv')], /cannot read .*missing\.csv: no such file/],
+    [['validate', file('nopass.csv', 'Name,Username,Email\nA,b,c\n')], /no column for password \(the header line is: Name \| Username \| Email\)/],
+    [['validate', file('twice.csv', 'Name,Họ tên,Username,Email,Password\n')], /columns "Name" and "Họ tên" both stand for name/],
+    [['validate', file('latin1.csv', Buffer.from('Name,Username,Email,Password\nNguy\xe9n,a,b,c\n', 'latin1'))], /not UTF-8 text: in Excel, save it as "CSV UTF-8/],
+    [['validate', file('empty.csv', '')], /is empty/],
+    [['validate', file('quote.csv', 'Name,Username,Email,Password\n"unclosed,a,b,c\n')], /not readable as CSV/],
+    [['validate', 'x.csv', '--lang', 'fr'], /--lang must be vi or en/],
+    [['validate', 'x.csv', '--bogus'], /Unknown option '--bogus'/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await lpm(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(' '));
+  }
+});
+
+test('--help for every command, exit 0; an unknown command exits 2', async () => {
+  const top = await lpm(['--help']);
+  assert.equal(top.code, 0);
+  for (const command of ['validate', 'import', 'grant', 'export', 'whoami', 'login']) {
+    assert.match(top.stdout, new RegExp(`^  ${command} `, 'm'));
+    const r = await lpm([command, '--help']);
+    assert.equal(r.code, 0, command);
+    assert.match(r.stdout, new RegExp(`^lpm ${command}\\b.*\\n\\nOptions:\\n`), command);
+    assert.match(r.stdout, /-h, --help/, command);
+  }
+  const bad = await lpm(['frobnicate']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown command "frobnicate"/);
+});
+
+test('import --dry-run checks the rows and prints the chunk plan, sending nothing (no server, no token)', async () => {
+  const p = file('plan.csv', sheet(['Name', 'Username', 'Email', 'Password'], [...goodRows(250), ['', 'x', 'x@x.io', 'secret-1']]));
+  const r = await lpm(['import', p, '--dry-run', '--chunk', '100']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stdout, /^plan: 250 rows in 3 calls of up to 100, one every 600 s$/m);
+  assert.match(r.stdout, /^  chunk 1: rows 1\.\.100 \(100\), at \+0 min 0 s$/m);
+  assert.match(r.stdout, /^  chunk 3: rows 201\.\.250 \(50\), at \+20 min 0 s$/m);
+  assert.match(r.stdout, /^row 251 \(line 252\): name: /m);
+});

@@ -1,0 +1,11 @@
+//! Spreadsheet headers to account fields, by the core's one alias table (`crate::columns`), for
+//! the command line and the dashboard. The package's `mapColumns` calls this once per header:
+//! strings cross with the glue every entry already has, so the export costs no new imports.
+
+use wasm_bindgen::prelude::*;
+
+/// The `NewUser` field `header` stands for, or `undefined`.
+#[wasm_bindgen(js_name = columnOf, unchecked_return_type = "keyof NewUser | undefined")]
+pub fn column_of(header: &str) -> Option<String> {
+    crate::columns::column(header).map(str::to_owned)
+}
