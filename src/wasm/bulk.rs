@@ -70,6 +70,10 @@ fn setup_error(endpoint: Endpoint, e: BulkError) -> JsValue {
             expected: "an integer from 1 to 100",
         }),
         BulkError::NoToken => Error::Config(ConfigError::NoToken { endpoint }),
+        // The reason without the "journal was refused" the error's own message starts with.
+        BulkError::Journal(e) => Error::Config(ConfigError::Journal {
+            reason: e.message(),
+        }),
         other => Error::Config(ConfigError::Journal {
             reason: other.message(),
         }),
