@@ -45,6 +45,7 @@ export function fileJournal(path) {
   }
   const refused = (reason) => makeError('config', `the journal was refused: ${reason}`, { problem: 'journal', reason });
   let size;
+  let fh;
   return {
     async load() {
       let text;
@@ -77,18 +78,21 @@ export function fileJournal(path) {
     },
     async append(events) {
       if (size === undefined) await this.load();
-      const fh = await fsp.open(path, 'a+');
-      try {
-        const { size: onDisk } = await fh.stat();
+      if (fh === undefined) {
+        fh = await fsp.open(path, 'a+');
         // Cut a torn tail before writing after it.
-        if (onDisk > size) await fh.truncate(size);
-        const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
-        await fh.appendFile(text, 'utf8');
-        await fh.sync();
-        size += Buffer.byteLength(text, 'utf8');
-      } finally {
-        await fh.close();
+        if ((await fh.stat()).size > size) await fh.truncate(size);
       }
+      const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+      await fh.appendFile(text, 'utf8');
+      await fh.datasync();
+      size += Buffer.byteLength(text, 'utf8');
+    },
+    /** Closes the file (the job calls it when it ends; appending again reopens it). */
+    async close() {
+      const open = fh;
+      fh = undefined;
+      if (open !== undefined) await open.close();
     },
   };
 }

@@ -110,6 +110,8 @@ export declare class Client {
 export interface JournalStore {
   load(): readonly JournalEvent[] | Promise<readonly JournalEvent[]>;
   append(events: readonly JournalEvent[]): void | Promise<void>;
+  /** Called when the job ends (e.g. to close a file); optional. */
+  close?(): void | Promise<void>;
 }
 
 /** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
