@@ -3,8 +3,6 @@
 //! Decision: granting the same course twice is harmless on the platform (an existing enrolment
 //! is kept), so a grant chunk in doubt is simply sent again; no look-ups.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::answer;
@@ -18,6 +16,7 @@ use crate::error::Error;
 use crate::json::{JsonView, Kind};
 use crate::plan::{Planner, Request};
 use crate::reply::AddCoursesReply;
+use crate::validate::collect::FirstSeen;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, ValidateOptions};
 
 /// Options of a grant.
@@ -218,25 +217,24 @@ impl GrantJob {
                 }
             }
         }
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        let mut ids = Vec::with_capacity(users.len());
-        for (i, user) in users.iter().enumerate() {
-            let id = user.as_str().unwrap_or_default().to_owned();
-            if issues[i].is_empty() {
-                match seen.get(&id) {
-                    Some(&first) => issues[i].push(repeat_issue(
-                        IssueCode::DuplicateId,
-                        "",
-                        first,
-                        Level::Contract,
-                        opts.lang,
-                    )),
-                    None => {
-                        seen.insert(id.clone(), i);
-                    }
-                }
+        let ids: Vec<String> = users
+            .iter()
+            .map(|u| u.as_str().unwrap_or_default().to_owned())
+            .collect();
+        // An id repeating an earlier usable one is set aside.
+        let firsts =
+            FirstSeen::new((0..ids.len()).map(|i| issues[i].is_empty().then_some(ids[i].as_str())));
+        for (i, id) in ids.iter().enumerate() {
+            if let Some(first) = firsts.before(id, i).filter(|_| issues[i].is_empty()) {
+                let repeat = repeat_issue(
+                    IssueCode::DuplicateId,
+                    "",
+                    first,
+                    Level::Contract,
+                    opts.lang,
+                );
+                issues[i].push(repeat);
             }
-            ids.push(id);
         }
         let keys = ids
             .iter()
@@ -329,11 +327,11 @@ impl GrantJob {
         match f.request.check(status, body).map(|_| answer::granted(body)) {
             Ok(Some(result)) => {
                 self.ledger.failures = 0;
-                // Results are matched by account id, not by position.
-                let by_id: HashMap<&str, _> =
-                    result.iter().map(|o| (o.user_id.as_str(), o)).collect();
+                // Results are matched by account id, not by position (the first for an id).
+                let by_id = FirstSeen::new(result.iter().map(|o| Some(o.user_id.as_str())));
                 for &row in &f.rows {
-                    let outcome = match by_id.get(self.ids[row].as_str()) {
+                    let found = by_id.before(&self.ids[row], usize::MAX);
+                    let outcome = match found.and_then(|i| result.get(i)) {
                         Some(o) if o.success => Outcome::Granted,
                         Some(o) => Outcome::Failed {
                             status: o.status.clone(),

@@ -1,8 +1,6 @@
 //! The account import: chunked create-multi-user with a journal, look-ups of rows in doubt, and
 //! resume. The rules are in the module above.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::answer::{self, Found};
@@ -20,6 +18,7 @@ use crate::model::{CreateStatus, NewUser};
 use crate::plan::{Planner, Request};
 use crate::reply::{CreateUsersReply, UserReply};
 use crate::text::fold;
+use crate::validate::collect::FirstSeen;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 /// Options of an import.
@@ -167,65 +166,79 @@ fn judge(slot: &Slot, user: Found) -> LookupOutcome {
     }
 }
 
-/// Validates every row and finds repeats across the whole input.
+/// Validates every row and finds repeats across the whole input: a row repeating the e-mail or
+/// the username of an earlier row that has no contract-level issue of its own is set aside
+/// (repeats found as the batch validator finds them, first come first kept).
 fn check_rows<J: JsonView>(rows: &[J], opts: &ImportOptions) -> Vec<Slot> {
     let lang = opts.lang;
-    // First row of each key among rows that will be sent.
-    let mut emails: HashMap<String, usize> = HashMap::new();
-    let mut usernames: HashMap<String, usize> = HashMap::new();
-    let mut usernames_lc: HashMap<String, usize> = HashMap::new();
-    let mut slots = Vec::with_capacity(rows.len());
-    for (i, value) in rows.iter().enumerate() {
-        let (mut issues, mut warnings): (Vec<Issue>, Vec<Issue>) = validate_row(value, lang)
-            .issues
-            .into_iter()
-            .partition(|issue| issue.level == Level::Contract);
-        let email = text(value, "email");
-        let email_key = fold(&email).into_owned();
-        let username = text(value, "username");
-        if issues.is_empty() {
-            let repeat = |code, field, first, level| repeat_issue(code, field, first, level, lang);
-            if let Some(&first) = emails.get(&email_key) {
-                issues.push(repeat(
-                    IssueCode::DuplicateEmail,
-                    "email",
-                    first,
-                    Level::Contract,
-                ));
-            } else if let Some(&first) = usernames.get(&username) {
-                issues.push(repeat(
-                    IssueCode::DuplicateUsername,
-                    "username",
-                    first,
-                    Level::Contract,
-                ));
-            } else if let Some(&first) = usernames_lc.get(fold(&username).as_ref()) {
-                warnings.push(repeat(
-                    IssueCode::DuplicateUsername,
-                    "username",
-                    first,
-                    Level::Platform,
-                ));
+    let mut slots: Vec<Slot> = rows
+        .iter()
+        .map(|value| {
+            let (issues, warnings): (Vec<Issue>, Vec<Issue>) = validate_row(value, lang)
+                .issues
+                .into_iter()
+                .partition(|issue| issue.level == Level::Contract);
+            let email = text(value, "email");
+            Slot {
+                json: value.to_json(),
+                email_key: fold(&email).into_owned(),
+                email,
+                username: text(value, "username"),
+                issues,
+                warnings,
+            }
+        })
+        .collect();
+    let lower: Vec<String> = slots
+        .iter()
+        .map(|s| fold(&s.username).into_owned())
+        .collect();
+    let repeats: Vec<Option<(IssueCode, &str, usize, Level)>> = {
+        // Keys of the rows that may be sent (those with issues of their own hold none).
+        let ok = |i: usize| slots[i].issues.is_empty();
+        let n = slots.len();
+        let emails = FirstSeen::new((0..n).map(|i| ok(i).then_some(slots[i].email_key.as_str())));
+        let names = FirstSeen::new((0..n).map(|i| ok(i).then_some(slots[i].username.as_str())));
+        let lowers = FirstSeen::new((0..n).map(|i| ok(i).then_some(lower[i].as_str())));
+        (0..n)
+            .map(|i| {
+                let s = &slots[i];
+                if !ok(i) {
+                    None
+                } else if let Some(first) = emails.before(&s.email_key, i) {
+                    Some((IssueCode::DuplicateEmail, "email", first, Level::Contract))
+                } else if let Some(first) = names.before(&s.username, i) {
+                    Some((
+                        IssueCode::DuplicateUsername,
+                        "username",
+                        first,
+                        Level::Contract,
+                    ))
+                } else {
+                    lowers.before(&lower[i], i).map(|first| {
+                        (
+                            IssueCode::DuplicateUsername,
+                            "username",
+                            first,
+                            Level::Platform,
+                        )
+                    })
+                }
+            })
+            .collect()
+    };
+    for (slot, repeat) in slots.iter_mut().zip(repeats) {
+        if let Some((code, field, first, level)) = repeat {
+            let issue = repeat_issue(code, field, first, level, lang);
+            match level {
+                Level::Contract => slot.issues.push(issue),
+                Level::Platform => slot.warnings.push(issue),
             }
         }
-        if opts.set_aside_platform && issues.is_empty() && !warnings.is_empty() {
-            issues.append(&mut warnings);
+        if opts.set_aside_platform && slot.issues.is_empty() && !slot.warnings.is_empty() {
+            let mut warnings = core::mem::take(&mut slot.warnings);
+            slot.issues.append(&mut warnings);
         }
-        if issues.is_empty() {
-            emails.insert(email_key.clone(), i);
-            usernames.insert(username.clone(), i);
-            usernames_lc
-                .entry(fold(&username).into_owned())
-                .or_insert(i);
-        }
-        slots.push(Slot {
-            json: value.to_json(),
-            email,
-            email_key,
-            username,
-            issues,
-            warnings,
-        });
     }
     slots
 }

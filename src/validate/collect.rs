@@ -125,7 +125,7 @@ pub(super) fn plausible_email(s: &str) -> bool {
 /// The first index at which each key occurs, for "already in row N" findings: a small
 /// open-addressing hash table (O(n) for batches of any size; no map type, as a BTreeMap cost the
 /// wasm ~10 KB, and no sort, which cost it 3.7 KB and most of a batch's validation time).
-pub(super) struct FirstSeen<'k> {
+pub(crate) struct FirstSeen<'k> {
     /// (key, its first index) or free; the length is a power of two, at least twice the keys.
     slots: Vec<Option<(&'k str, usize)>>,
 }
@@ -140,7 +140,7 @@ fn hash(key: &str) -> usize {
 }
 
 impl<'k> FirstSeen<'k> {
-    pub(super) fn new(keys: impl ExactSizeIterator<Item = Option<&'k str>>) -> Self {
+    pub(crate) fn new(keys: impl ExactSizeIterator<Item = Option<&'k str>>) -> Self {
         let mask = (keys.len() * 2).next_power_of_two().max(2) - 1;
         let mut slots = vec![None; mask + 1];
         for (i, key) in keys.enumerate() {
@@ -160,7 +160,7 @@ impl<'k> FirstSeen<'k> {
     }
 
     /// The first index of `key` when it is before `i`.
-    pub(super) fn before(&self, key: &str, i: usize) -> Option<usize> {
+    pub(crate) fn before(&self, key: &str, i: usize) -> Option<usize> {
         let mask = self.slots.len() - 1;
         let mut at = hash(key) & mask;
         while let Some((seen, first)) = self.slots[at] {

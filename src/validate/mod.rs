@@ -38,7 +38,7 @@ use crate::json::{JsonView, Kind};
 
 mod account;
 mod code;
-mod collect;
+pub(crate) mod collect;
 mod message;
 mod params;
 #[cfg(test)]
