@@ -115,3 +115,20 @@ test('grantCourses to 150 accounts: two add-courses calls, every account granted
   assert.equal(report.counts.setAside, 1, 'the repeated account is set aside');
   assert.equal(journal.events.filter((e) => e.event === 'chunkSending').length, 2);
 });
+
+test('a grant whose answer is lost is sent again (granting twice is harmless), then resumes from its journal', async () => {
+  const ids = (await client().getUsers({ start: 0, limit: 30 })).users.map((u) => u._id);
+  const course = (await client().getCourses({ start: 0, limit: 1 })).courses[0]._id;
+  await emu.fault({ endpoint: 'add-multi-course-to-multi-user', kind: 'drop' });
+  const journal = bulk.memoryJournal();
+  const report = await client().grantCourses({ users: ids, courses: [course] }, opts({ journal, chunkSize: 10 }));
+  assert.equal(report.counts.granted, 30);
+  assert.ok(journal.events.some((e) => e.event === 'rowsInDoubt'), 'the lost answer was journaled');
+  // The same input and journal again: nothing left to send.
+  const again = bulk.memoryJournal(journal.events);
+  const spy = [];
+  const c = client(bulk, { onRequest: (e) => spy.push(e.endpoint) });
+  const resumed = await c.grantCourses({ users: ids, courses: [course] }, opts({ journal: again, chunkSize: 10 }));
+  assert.equal(resumed.counts.granted, 30);
+  assert.deepEqual(spy, [], 'a finished grant sends nothing on resume');
+});
