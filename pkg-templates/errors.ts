@@ -138,13 +138,10 @@ export class ResponseTooLargeError extends LpmError {
 }
 ResponseTooLargeError.prototype.name = 'ResponseTooLargeError';
 
-/** An error class as `makeError` calls it (`data` as the core gives it). */
-type ErrorClass = new (message: string, data: never, cause?: unknown) => LpmError;
-
 // The class of each kind the core gives. The kinds are defined once, in Rust (`ErrorKind` in
 // src/error.rs); this table's type is their generated union, so a kind added, renamed or dropped
 // there fails the build until it is here.
-const classes: { [K in CoreErrorKind]: ErrorClass } = {
+const classes: { [K in CoreErrorKind]: typeof LpmError } = {
   validation: ValidationError,
   api: ApiError,
   http: HttpError,
@@ -164,9 +161,18 @@ for (const C of [LpmError, ...Object.values(classes)]) {
 
 /** @internal Builds the error of `kind` (`internal`: a trap; any other: its class). */
 export function makeError(kind: ErrorKind, message: string, data?: object, cause?: unknown): LpmError {
-  const Class = (classes as Partial<Record<ErrorKind, ErrorClass>>)[kind] || LpmError;
-  return new Class(message, { ...(data || {}), kind } as never, cause);
+  const Class = (classes as Partial<Record<ErrorKind, typeof LpmError>>)[kind] || LpmError;
+  return new Class(message, { ...(data || {}), kind }, cause);
 }
+
+/** What the core throws (as JSON text): its error kind, message and data. */
+interface CoreData {
+  lpmKind: ErrorKind;
+  message: string;
+  data?: object;
+}
+const isCoreData = (v: unknown): v is CoreData =>
+  v !== null && typeof v === 'object' && typeof (v as { lpmKind?: unknown }).lpmKind === 'string';
 
 /** @internal The error class instance for what the core threw. A trap of the wasm (out of
  * memory, a defect) becomes an `LpmError` of kind `internal` with the trap as its cause (the
@@ -178,15 +184,6 @@ export function fromThrown(thrown: unknown, cause?: unknown): unknown {
   if (isCoreData(thrown)) return makeError(thrown.lpmKind, thrown.message, thrown.data, cause);
   return thrown instanceof WebAssembly.RuntimeError ? internalError(thrown) : thrown;
 }
-
-/** What the core throws (as JSON text): its error kind, message and data. */
-interface CoreData {
-  lpmKind: ErrorKind;
-  message: string;
-  data?: object;
-}
-const isCoreData = (v: unknown): v is CoreData =>
-  v !== null && typeof v === 'object' && typeof (v as { lpmKind?: unknown }).lpmKind === 'string';
 
 /** @internal The client itself failed (a wasm trap, memory exhausted); `cause` is the engine's error. */
 export function internalError(cause: unknown): LpmError {

@@ -21,7 +21,7 @@ export type { JournalStore } from './journal.js';
 export { memoryJournal, indexedDbJournal } from './journal.js';
 
 // The bulk driver: in lpm-client-bulk, with the engines (they cost the wasm ~35 KB gzip, more
-// than a form or dashboard page should load); in lpm-client a stub (bulk-lean.js) that says so.
+// than a form or dashboard page should load); in lpm-client a stub (bulk-lean.ts, shipped as bulk.js) that says so.
 // A static import, so that bundlers see one module graph in both packages.
 import * as bulkDriver from './bulk.js';
 
@@ -602,7 +602,7 @@ export class Client {
       this.#core = core(() => new wasm.Core(optionsJson(options), guardBase(options?.baseUrl)));
       const { headers, store } = driverOptions(options, true);
       const hooks: Hooks = {};
-      for (const h of HOOKS) hooks[h] = options[h] as never;
+      for (const h of HOOKS) (hooks as Record<string, unknown>)[h] = options[h];
       this.#cfg = { fetch: options.fetch as FetchFn | undefined, headers, store, hooks, logger: options.logger };
       this.#raw = false;
       this.#owner = true;
