@@ -843,20 +843,20 @@ function schema<Output>(kind: string, options?: Partial<ValidateOptions>): Valid
 }
 
 /** A create-multi-user batch: 1 to 100 items, required fields, no duplicate e-mail or username. */
-export const validateCreateUsers = schema<NewUser[]>('createUsers');
+export const validateCreateUsers: Validator<NewUser[]> = schema('createUsers');
 /** One account-creation item. */
-export const validateCreateUser = schema<NewUser>('createUser');
+export const validateCreateUser: Validator<NewUser> = schema('createUser');
 /** get-multi-user's `{start, limit}` (limit 1..100). */
-export const validateGetUsers = schema<PageParams>('getUsers');
+export const validateGetUsers: Validator<PageParams> = schema('getUsers');
 /** get-multi-course's `{start, limit}` (limit 0..100). */
-export const validateGetCourses = schema<PageParams>('getCourses');
+export const validateGetCourses: Validator<PageParams> = schema('getCourses');
 /** search-user's `{email, username}` (at least one). */
-export const validateSearchUser = schema<SearchUserParams>('searchUser');
+export const validateSearchUser: Validator<SearchUserParams> = schema('searchUser');
 /** search-course's title. */
-export const validateSearchCourses = schema<string>('searchCourses');
+export const validateSearchCourses: Validator<string> = schema('searchCourses');
 /** An account or course id. */
-export const validateId = schema<string>('id');
+export const validateId: Validator<string> = schema('id');
 /** add-courses' `{users, courses}`. */
-export const validateAddCourses = schema<AddCoursesInput>('addCourses');
+export const validateAddCourses: Validator<AddCoursesInput> = schema('addCourses');
 /** login's `{email, password}`. */
-export const validateLogin = schema<{ email: string; password: string }>('login');
+export const validateLogin: Validator<{ email: string; password: string }> = schema('login');
