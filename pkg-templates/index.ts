@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 // Browsers and bundlers: fetch and instantiate the wasm beside this file, then export the API.
 import init from './wasm/lpm_client.js';
 

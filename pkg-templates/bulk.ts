@@ -2,8 +2,11 @@
 // journal stores. The engine decides everything (chunks, the interval, look-ups of rows in doubt,
 // when to give up); this file only persists what it hands out, waits, and sends what it asks
 // through the client's own call machinery.
+import type { BulkJob, JournalEvent, Pending } from './wasm/lpm_client.js';
 import { makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
+import type { JournalStore } from './journal.js';
+import type { BulkFn, Machinery } from './internal.js';
 
 /** `BulkJob.poll` answers besides a time to poll again at. */
 const REQUEST = -1;
@@ -12,11 +15,11 @@ const DONE = -3;
 // setTimeout treats anything above 2^31-1 ms as 1 ms.
 const MAX_TIMER_MS = 2147483647;
 
-const journalError = (detail, cause) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail }, cause);
+const journalError = (detail: string, cause?: unknown) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail }, cause);
 
 /** The engine's failure kind of an error the client's call machinery threw, if it is one. */
-function failureKind(e) {
-  switch (e && e.name) {
+function failureKind(e: unknown): 'network' | 'timeout' | 'abort' | undefined {
+  switch (e && (e as Error).name) {
     case 'NetworkError': return 'network';
     case 'TimeoutError': return 'timeout';
     case 'AbortError': return 'abort';
@@ -26,7 +29,7 @@ function failureKind(e) {
   }
 }
 
-function sleep(ms, signal) {
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal && signal.aborted) return resolve();
     const done = () => { clearTimeout(timer); if (signal) signal.removeEventListener('abort', done); resolve(); };
@@ -36,11 +39,21 @@ function sleep(ms, signal) {
 }
 
 /** Checks a bulk call's driver options; the rest are the engine's (`chunkSize`, `lang`, ...). */
-function bulkOptions(options) {
+/** A bulk call's driver options, checked. */
+interface Driver {
+  journal: JournalStore;
+  onProgress: ((progress: unknown) => void) | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** The options as given: the driver's, and the engine's (checked by the core). */
+type BulkOptions = { journal?: JournalStore; onProgress?: Driver['onProgress']; signal?: AbortSignal; [option: string]: unknown };
+
+function bulkOptions(options: unknown): Driver & { engine: Record<string, unknown> } {
   if (options !== undefined && (options === null || typeof options !== 'object')) {
     throw makeError('config', 'option `options` must be an object', { problem: 'option', option: 'options', expected: 'an object' });
   }
-  const { journal = memoryJournal(), onProgress, signal, ...engine } = options ?? {};
+  const { journal = memoryJournal(), onProgress, signal, ...engine } = (options ?? {}) as BulkOptions;
   if (!journal || typeof journal.load !== 'function' || typeof journal.append !== 'function') {
     throw makeError('config', 'option `journal` must be an object with load() and append(events)', { problem: 'option', option: 'journal', expected: 'an object with load() and append(events)' });
   }
@@ -51,12 +64,12 @@ function bulkOptions(options) {
 }
 
 /** The events a journal holds, as the JSON text the core reads. */
-async function loadJournal(journal) {
+async function loadJournal(journal: JournalStore): Promise<string> {
   let events;
   try {
     events = await journal.load();
   } catch (e) {
-    throw journalError(`journal.load failed: ${e && e.message !== undefined ? e.message : e}`, e);
+    throw journalError(`journal.load failed: ${e && (e as Error).message !== undefined ? (e as Error).message : e}`, e);
   }
   if (!Array.isArray(events)) throw journalError('journal.load must give an array of events');
   return JSON.stringify(events);
@@ -67,7 +80,13 @@ async function loadJournal(journal) {
  * create go (ms, NaN: now); `io.send(signal)` sends the request the job handed out and resolves
  * `{status, body}` or rejects with the package's error. Frees the job.
  */
-async function runJob(job, io, { journal, onProgress, signal }, name) {
+/** What `runJob` asks of the client: see below. */
+interface JobIo {
+  hold(): Promise<number>;
+  send(signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array }>;
+}
+
+async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: Driver, name: string): Promise<unknown> {
   const tell = () => {
     for (let p = job.progress(); p !== undefined; p = job.progress()) {
       if (onProgress === undefined) continue;
@@ -81,8 +100,8 @@ async function runJob(job, io, { journal, onProgress, signal }, name) {
   // Events the engine handed out, appended in one write (one fsync) right before the next
   // request leaves, the job waits or ends: the engine's rule (persisted before anything is sent)
   // holds, with one append per chunk instead of two.
-  let unwritten = [];
-  const take = () => { unwritten.push(...JSON.parse(job.events())); };
+  let unwritten: JournalEvent[] = [];
+  const take = () => { unwritten.push(...(JSON.parse(job.events()) as JournalEvent[])); };
   const persist = async () => {
     if (unwritten.length === 0) return;
     const events = unwritten;
@@ -91,10 +110,10 @@ async function runJob(job, io, { journal, onProgress, signal }, name) {
       await journal.append(events);
     } catch (e) {
       // Not persisted: stop here; the journal on disk resumes the job.
-      throw journalError(`journal.append failed: ${e && e.message !== undefined ? e.message : e}`, e);
+      throw journalError(`journal.append failed: ${e && (e as Error).message !== undefined ? (e as Error).message : e}`, e);
     }
   };
-  const aborted = async (reason) => {
+  const aborted = async (reason: unknown) => {
     // What the abort changed (rows in doubt) is persisted when it can be; the journal resumes
     // either way.
     try {
@@ -151,7 +170,7 @@ async function runJob(job, io, { journal, onProgress, signal }, name) {
  * `client.importUsers` (`kind` import) and `client.grantCourses` (grant): `m` is the client's
  * machinery (its core, settings, `run` of one call, the interval store's helpers).
  */
-export async function bulk(m, kind, name, input, options) {
+export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => {
   const { journal, onProgress, signal, engine } = bulkOptions(options);
   const text = m.toJson(engine);
   if (text === undefined) throw m.configError('options', 'an object of JSON values');
@@ -159,7 +178,7 @@ export async function bulk(m, kind, name, input, options) {
   const job = m.guard(() => m.core.bulkJob(kind, m.toJson(input) ?? '', text, loaded));
   const { cfg, core } = m;
   const key = core.guardKey;
-  const io = {
+  const io: JobIo = {
     // When the client's interval store lets the next create go (it also knows of creates made
     // outside this job).
     hold: async () => {
@@ -173,7 +192,7 @@ export async function bulk(m, kind, name, input, options) {
       return core.nextCreateAllowedAt(Date.now(), last);
     },
     send: async (sig) => {
-      const pending = m.guard(() => core.bulkRequest(job));
+      const pending: Pending | undefined = m.guard(() => core.bulkRequest(job));
       if (pending === undefined) throw m.internalError(new Error('no request is ready'));
       if (kind === 'import' && JSON.parse(pending.describe()).endpoint === 'create-multi-user') {
         // The client's other creates keep the interval from this one (in this realm and the
@@ -191,4 +210,4 @@ export async function bulk(m, kind, name, input, options) {
     },
   };
   return runJob(job, io, { journal, onProgress, signal }, name);
-}
+};

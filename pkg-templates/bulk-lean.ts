@@ -1,3 +1,5 @@
 // lpm-client's bulk.js: the bulk engines and their driver are in lpm-client-bulk only; the
 // client's importUsers and grantCourses reject with a ConfigError that says so.
-export const bulk = undefined;
+import type { BulkFn } from './internal.js';
+
+export const bulk: BulkFn | undefined = undefined;

@@ -1,2 +1,0 @@
-/// <reference lib="esnext.disposable" />
-export * from "./lib.js";

@@ -1,0 +1,6 @@
+// A `.wasm` import as workerd.ts makes it: Wrangler (and any bundler rule for Workers) gives
+// the precompiled WebAssembly.Module. For the build's type-check only.
+declare module '*.wasm' {
+  const module: WebAssembly.Module;
+  export default module;
+}
