@@ -293,7 +293,7 @@ impl<'a> Checker<'a> {
             (Ty::Any, _) => Self::syntax(s.skip(depth)),
             (Ty::Opt(_), b'n') => Self::syntax(s.literal()),
             (Ty::Opt(inner), _) => self.value(inner, depth),
-            (Ty::Str, b'"') => Self::syntax(s.string().map(|_| ())),
+            (Ty::Str, b'"') => Self::syntax(s.skip_string()),
             (Ty::Bool, b't' | b'f') => Self::syntax(s.literal()),
             (Ty::Num, b'-' | b'0'..=b'9') => Self::syntax(s.number().map(|_| ())),
             (Ty::U64, b'-' | b'0'..=b'9') => {
