@@ -136,7 +136,7 @@ impl<'a> Str<'a> {
 /// Whether two short byte strings are equal: keys are compared a word at a time from both ends
 /// (the words overlap), not through a memcmp call or byte by byte.
 #[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
@@ -427,7 +427,7 @@ impl<'a> Scanner<'a> {
 
     /// A string whose opening quote is the next byte.
     #[inline(always)]
-    fn string_here(&mut self) -> Result<Str<'a>, Syntax> {
+    pub(crate) fn string_here(&mut self) -> Result<Str<'a>, Syntax> {
         self.i += 1;
         let start = self.i;
         let escaped = self.rest_of_string()?;
