@@ -135,7 +135,7 @@ impl<'a> Str<'a> {
 
 /// Whether two short byte strings are equal: keys are compared a word at a time from both ends
 /// (the words overlap), not through a memcmp call or byte by byte.
-#[inline(always)]
+#[inline]
 pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {

@@ -35,7 +35,7 @@ fn value<'a>(s: &mut Scanner<'a>, depth: u32) -> Result<Value<'a>, Syntax> {
     s.ws();
     Ok(match s.peek() {
         None => return Err(Syntax::Eof),
-        Some(b'"') => Value::Str(s.string_here()?.decode()),
+        Some(b'"') => Value::Str(s.string()?.decode()),
         Some(c @ (b't' | b'f' | b'n')) => {
             s.literal()?;
             match c {
