@@ -127,6 +127,16 @@ impl<'a> Str<'a> {
         Cow::Owned(out)
     }
 
+    /// [`Str::decode`], with the common case (no escape, the text known) inlined: the tree's
+    /// strings.
+    #[inline(always)]
+    pub(crate) fn cow(&self) -> Cow<'a, str> {
+        match (self.escaped, self.text) {
+            (false, Some(text)) => Cow::Borrowed(text),
+            _ => self.decode(),
+        }
+    }
+
     /// The decoded content, owned.
     pub fn to_owned_string(&self) -> String {
         self.decode().into_owned()
