@@ -615,3 +615,25 @@ pub fn push_uint(out: &mut String, mut n: u64) {
         out.push(char::from(b));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::same;
+
+    #[test]
+    fn same_is_slice_equality_at_every_length() {
+        let a: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..=a.len() {
+            let x = &a[..n];
+            assert!(same(x, &x.to_vec()), "{n}");
+            for at in 0..n {
+                let mut y = x.to_vec();
+                y[at] ^= 1;
+                assert!(!same(x, &y), "{n} {at}");
+            }
+            if n > 0 {
+                assert!(!same(x, &a[..n - 1]), "{n}");
+            }
+        }
+    }
+}

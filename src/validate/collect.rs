@@ -201,10 +201,38 @@ impl<'k> FirstSeen<'k> {
 
 #[cfg(test)]
 mod tests {
-    use super::FirstSeen;
+    use super::{plausible_email, FirstSeen};
     use proptest::prelude::*;
 
+    /// The rule as first written, by splitting: the byte scan must agree with it.
+    fn plausible_by_splitting(s: &str) -> bool {
+        if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return false;
+        }
+        let mut parts = s.split('@');
+        let (Some(local), Some(domain), None) = (parts.next(), parts.next(), parts.next()) else {
+            return false;
+        };
+        !local.is_empty() && domain.contains('.') && domain.split('.').all(|l| !l.is_empty())
+    }
+
     proptest! {
+        #[test]
+        fn plausible_email_agrees_with_splitting(s in "[a.@é ]{0,8}") {
+            prop_assert_eq!(plausible_email(&s), plausible_by_splitting(&s), "{:?}", s);
+        }
+
+        // Longer keys than the other test, so the table's hash reads whole words too.
+        #[test]
+        fn first_seen_finds_long_keys(keys in proptest::collection::vec(proptest::option::of("[ab]{0,3}x{0,20}"), 0..40)) {
+            let seen = FirstSeen::new(keys.iter().map(|k| k.as_deref()));
+            for (i, key) in keys.iter().enumerate() {
+                let Some(key) = key else { continue };
+                let want = keys.iter().position(|k| k.as_deref() == Some(key.as_str())).filter(|&f| f < i);
+                prop_assert_eq!(seen.before(key, i), want);
+            }
+        }
+
         #[test]
         fn first_seen_finds_the_first_earlier_row(keys in proptest::collection::vec(proptest::option::of("[a-c]{0,2}"), 0..60)) {
             let seen = FirstSeen::new(keys.iter().map(|k| k.as_deref()));
