@@ -625,7 +625,8 @@ mod tests {
         let a: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
         for n in 0..=a.len() {
             let x = &a[..n];
-            assert!(same(x, &x.to_vec()), "{n}");
+            let copy = x.to_vec();
+            assert!(same(x, &copy), "{n}");
             for at in 0..n {
                 let mut y = x.to_vec();
                 y[at] ^= 1;
