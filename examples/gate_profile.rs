@@ -1,34 +1,44 @@
-//! Profiling aid: runs the decoder's gate over a 100-course page N times (`cargo run --release
-//! --example gate_profile -- 50`), for `valgrind --tool=callgrind` or `perf`.
+//! Profiling aid: runs the decoder's gate over a 100-record page N times, the way the wasm does
+//! (the body already known to be UTF-8): `cargo run --release --example gate_profile -- 50
+//! [courses|users]`, for `valgrind --tool=callgrind` (instruction counts) or `perf`.
+use lpm_client::decode::check_reply;
 use lpm_client::Planner;
 use serde_json::Value;
 
 fn main() {
-    let n: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(50);
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/get-multi-course/success.json"
+    let mut args = std::env::args().skip(1);
+    let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(50);
+    let users = args.next().as_deref() == Some("users");
+    let (fixture, key) = match users {
+        true => ("get-multi-user", "users"),
+        false => ("get-multi-course", "courses"),
+    };
+    let path = format!(
+        "{}/tests/fixtures/{fixture}/success.json",
+        env!("CARGO_MANIFEST_DIR")
     );
-    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(dir).unwrap()).unwrap();
-    let records = fixture["courses"].as_array().unwrap();
-    let courses: Vec<Value> = (0..100)
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let records = fixture[key].as_array().unwrap();
+    let page: Vec<Value> = (0..100)
         .map(|i| records[i % records.len()].clone())
         .collect();
     let body =
-        serde_json::to_vec(&serde_json::json!({"respCode":"00","msg":"Success","courses":courses}))
-            .unwrap();
-    let req = Planner::new("https://x.example")
+        serde_json::to_vec(&serde_json::json!({"respCode":"00","msg":"Success",key:page})).unwrap();
+    let api = Planner::new("https://x.example")
         .unwrap()
         .with_token("bench-token")
-        .unwrap()
-        .get_courses(0, 100)
         .unwrap();
+    let (courses, users_req) = (
+        api.get_courses(0, 100).unwrap(),
+        api.get_users(0, 100).unwrap(),
+    );
+    let plan = match users {
+        true => users_req.plan(),
+        false => courses.plan(),
+    };
     let t = std::time::Instant::now();
     for _ in 0..n {
-        req.check(200, &body).unwrap();
+        check_reply(&plan, 200, &body, true).unwrap();
     }
     println!(
         "{} KB, {:.0} us per check",

@@ -75,7 +75,7 @@ impl Shape {
     #[inline]
     fn find(&self, key: &json::Str<'_>, hint: usize) -> Option<usize> {
         if let Some(f) = self.fields.get(hint) {
-            if key.is(f.name) {
+            if !key.escaped() && json::same(key.raw(), f.name.as_bytes()) {
                 return Some(hint);
             }
         }
@@ -293,7 +293,7 @@ impl<'a> Checker<'a> {
             (Ty::Any, _) => Self::syntax(s.skip(depth)),
             (Ty::Opt(_), b'n') => Self::syntax(s.literal()),
             (Ty::Opt(inner), _) => self.value(inner, depth),
-            (Ty::Str, b'"') => Self::syntax(s.string().map(|_| ())),
+            (Ty::Str, b'"') => Self::syntax(s.skip_string()),
             (Ty::Bool, b't' | b'f') => Self::syntax(s.literal()),
             (Ty::Num, b'-' | b'0'..=b'9') => Self::syntax(s.number().map(|_| ())),
             (Ty::U64, b'-' | b'0'..=b'9') => {
@@ -411,9 +411,14 @@ impl<'a> Checker<'a> {
                 self.s.ws();
                 tallied = self.s.peek() == Some(b't');
             }
-            at(self.value(&fields[k].ty, depth), || {
-                Seg::Key(fields[k].name.into())
-            })?;
+            let ty = &fields[k].ty;
+            // Strings, the most common field, checked here rather than in a call to `value`.
+            self.s.ws();
+            if let (Ty::Str | Ty::Opt(Ty::Str), Some(b'"')) = (ty, self.s.peek()) {
+                Self::syntax(self.s.skip_string())?;
+                continue;
+            }
+            at(self.value(ty, depth), || Seg::Key(fields[k].name.into()))?;
         }
         if seen & shape.required != shape.required {
             let missing = fields

@@ -73,9 +73,7 @@ impl<'a> Str<'a> {
         if self.escaped {
             self.decode() == s
         } else {
-            let (a, b) = (self.raw, s.as_bytes());
-            // Keys are short: compared in place rather than through a memcmp call.
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+            same(self.raw, s.as_bytes())
         }
     }
 
@@ -129,9 +127,49 @@ impl<'a> Str<'a> {
         Cow::Owned(out)
     }
 
+    /// [`Str::decode`], with the common case (no escape, the text known) inlined: the tree's
+    /// strings.
+    #[inline(always)]
+    pub(crate) fn cow(&self) -> Cow<'a, str> {
+        match (self.escaped, self.text) {
+            (false, Some(text)) => Cow::Borrowed(text),
+            _ => self.decode(),
+        }
+    }
+
     /// The decoded content, owned.
     pub fn to_owned_string(&self) -> String {
         self.decode().into_owned()
+    }
+}
+
+/// Whether two short byte strings are equal: keys are compared a word at a time from both ends
+/// (the words overlap), not through a memcmp call or byte by byte.
+#[inline]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let w8 = |s: &[u8], at: usize| {
+        u64::from_le_bytes(
+            s.get(at..at + 8)
+                .and_then(|w| w.try_into().ok())
+                .unwrap_or([0; 8]),
+        )
+    };
+    let w4 = |s: &[u8], at: usize| {
+        u32::from_le_bytes(
+            s.get(at..at + 4)
+                .and_then(|w| w.try_into().ok())
+                .unwrap_or([0; 4]),
+        )
+    };
+    match n {
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
     }
 }
 
@@ -306,15 +344,17 @@ impl<'a> Scanner<'a> {
     /// An object key and its `:`.
     pub fn key(&mut self) -> Result<Str<'a>, Syntax> {
         self.ws();
-        if self.peek() != Some(b'"') {
-            return Err(if self.peek().is_none() {
-                Syntax::Eof
-            } else {
-                Syntax::Unexpected
-            });
+        match self.peek() {
+            Some(b'"') => {}
+            Some(_) => return Err(Syntax::Unexpected),
+            None => return Err(Syntax::Eof),
         }
-        let k = self.string()?;
-        self.expect(b':')?;
+        let k = self.string_here()?;
+        // The colon, usually right after the key.
+        match self.peek() {
+            Some(b':') => self.i += 1,
+            _ => self.expect(b':')?,
+        }
         Ok(k)
     }
 
@@ -391,7 +431,40 @@ impl<'a> Scanner<'a> {
     /// A string (at its opening quote), checked: escapes, UTF-8, no raw control characters.
     pub fn string(&mut self) -> Result<Str<'a>, Syntax> {
         self.expect(b'"')?;
+        self.i -= 1;
+        self.string_here()
+    }
+
+    /// A string whose opening quote is the next byte.
+    #[inline(always)]
+    pub(crate) fn string_here(&mut self) -> Result<Str<'a>, Syntax> {
+        self.i += 1;
         let start = self.i;
+        let escaped = self.rest_of_string()?;
+        let end = self.i - 1;
+        let raw = self.b.get(start..end).unwrap_or_default();
+        let text = self.src.and_then(|t| t.get(start..end));
+        Ok(Str { raw, escaped, text })
+    }
+
+    /// Skips a string (at its opening quote), checking it, without reading it: the gate's
+    /// string values.
+    #[inline]
+    pub fn skip_string(&mut self) -> Result<(), Syntax> {
+        match self.peek() {
+            Some(b'"') => {
+                self.i += 1;
+                self.rest_of_string().map(|_| ())
+            }
+            Some(_) => Err(Syntax::Unexpected),
+            None => Err(Syntax::Eof),
+        }
+    }
+
+    /// From just inside a string's opening quote to just past its closing one, checked; whether
+    /// it holds an escape.
+    #[inline(always)]
+    fn rest_of_string(&mut self) -> Result<bool, Syntax> {
         let mut escaped = false;
         loop {
             // Eight bytes at a time: the mask marks quotes, backslashes and control characters
@@ -415,10 +488,8 @@ impl<'a> Scanner<'a> {
             match self.peek() {
                 None => return Err(Syntax::Eof),
                 Some(b'"') => {
-                    let raw = self.slice(start);
-                    let text = self.src.and_then(|t| t.get(start..self.i));
                     self.i += 1;
-                    return Ok(Str { raw, escaped, text });
+                    return Ok(escaped);
                 }
                 Some(b'\\') => {
                     escaped = true;
@@ -476,7 +547,7 @@ impl<'a> Scanner<'a> {
         self.ws();
         match self.peek() {
             None => Err(Syntax::Eof),
-            Some(b'"') => self.string().map(|_| ()),
+            Some(b'"') => self.skip_string(),
             Some(b't' | b'f' | b'n') => self.literal(),
             Some(b'-' | b'0'..=b'9') => self.number().map(|_| ()),
             Some(open @ (b'[' | b'{')) => {
@@ -542,5 +613,28 @@ pub fn push_uint(out: &mut String, mut n: u64) {
     }
     for &b in &buf[i..] {
         out.push(char::from(b));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same;
+
+    #[test]
+    fn same_is_slice_equality_at_every_length() {
+        let a: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..=a.len() {
+            let x = &a[..n];
+            let copy = x.to_vec();
+            assert!(same(x, &copy), "{n}");
+            for at in 0..n {
+                let mut y = x.to_vec();
+                y[at] ^= 1;
+                assert!(!same(x, &y), "{n} {at}");
+            }
+            if n > 0 {
+                assert!(!same(x, &a[..n - 1]), "{n}");
+            }
+        }
     }
 }

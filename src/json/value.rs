@@ -35,7 +35,7 @@ fn value<'a>(s: &mut Scanner<'a>, depth: u32) -> Result<Value<'a>, Syntax> {
     s.ws();
     Ok(match s.peek() {
         None => return Err(Syntax::Eof),
-        Some(b'"') => Value::Str(s.string()?.decode()),
+        Some(b'"') => Value::Str(s.string()?.cow()),
         Some(c @ (b't' | b'f' | b'n')) => {
             s.literal()?;
             match c {
@@ -53,7 +53,7 @@ fn value<'a>(s: &mut Scanner<'a>, depth: u32) -> Result<Value<'a>, Syntax> {
             if depth >= MAX_DEPTH {
                 return Err(Syntax::TooDeep);
             }
-            s.expect(open)?;
+            s.i += 1;
             let close = if open == b'[' { b']' } else { b'}' };
             let mut items = Vec::new();
             // Room for an account's fields at once (one allocation, not three as it grows).
@@ -62,7 +62,7 @@ fn value<'a>(s: &mut Scanner<'a>, depth: u32) -> Result<Value<'a>, Syntax> {
             while s.next_item(close, first)? {
                 first = false;
                 if open == b'{' {
-                    let k = s.key()?.decode();
+                    let k = s.key()?.cow();
                     entries.push((k, value(s, depth + 1)?));
                 } else {
                     items.push(value(s, depth + 1)?);

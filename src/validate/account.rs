@@ -12,9 +12,47 @@ fn chars(s: &str) -> usize {
     s.bytes().filter(|&b| (b as i8) >= -0x40).count()
 }
 
-/// Checks one account-creation item at `prefix`.
-pub(super) fn check_item<'a, J: JsonView>(item: &'a J, prefix: &[PathSegment], sink: &mut Sink) {
+/// An item's members: the contract's fields by their place in FIELDS (a repeated key: the last
+/// counts, as `get` reads it), and the other keys (for `unknown_field`), in one pass; `None` for
+/// an item that is not an object.
+pub(super) struct Members<'a, J> {
+    fields: [Option<&'a J>; FIELDS.len()],
+    unknown: Vec<&'a str>,
+}
+
+pub(super) fn members<J: JsonView>(item: &J) -> Option<Members<'_, J>> {
     if !item.is_object() {
+        return None;
+    }
+    let mut m = Members {
+        fields: [None; FIELDS.len()],
+        unknown: Vec::new(),
+    };
+    item.each_member(&mut |k, v| {
+        // Length first, then a word at a time: most keys are told apart by their length.
+        match FIELDS
+            .iter()
+            .position(|f| crate::json::same(f.as_bytes(), k.as_bytes()))
+        {
+            Some(i) => m.fields[i] = Some(v),
+            None => m.unknown.push(k),
+        }
+    });
+    Some(m)
+}
+
+/// Checks one account-creation item at `prefix`.
+pub(super) fn check_item<J: JsonView>(item: &J, prefix: &[PathSegment], sink: &mut Sink) {
+    check_members(members(item).as_ref(), prefix, sink);
+}
+
+/// Checks one account-creation item at `prefix`, by its [`members`].
+fn check_members<J: JsonView>(
+    item: Option<&Members<'_, J>>,
+    prefix: &[PathSegment],
+    sink: &mut Sink,
+) {
+    let Some(Members { fields, unknown }) = item else {
         sink.push(
             prefix.to_vec(),
             IssueCode::NotObject,
@@ -23,16 +61,7 @@ pub(super) fn check_item<'a, J: JsonView>(item: &'a J, prefix: &[PathSegment], s
             0,
         );
         return;
-    }
-
-    // One pass over the members: the contract's fields by their place in FIELDS (a repeated key: the last counts, as `get` reads it), the other keys kept
-    // for `unknown_field`.
-    let mut fields: [Option<&'a J>; FIELDS.len()] = [None; FIELDS.len()];
-    let mut unknown: Vec<&'a str> = Vec::new();
-    item.each_member(&mut |k, v| match FIELDS.iter().position(|f| *f == k) {
-        Some(i) => fields[i] = Some(v),
-        None => unknown.push(k),
-    });
+    };
 
     // name: required; platform: at least 3 characters (Unicode scalar values, after trimming).
     let path = At {
@@ -146,7 +175,7 @@ pub(super) fn check_item<'a, J: JsonView>(item: &'a J, prefix: &[PathSegment], s
 
     // Keys the contract does not list: likely typos (`usename`, `Email`).
     // (By reference: a by-value iterator of `&str` brings the wasm a `Debug`-formatted assert.)
-    for &k in &unknown {
+    for &k in unknown {
         sink.push(
             at(prefix, key(k)),
             IssueCode::UnknownField,
@@ -201,24 +230,24 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
 
     // The first row of each e-mail and username (trimmed; e-mails and folded usernames
     // lower-cased), so that each later row can name it: each item's keys read and folded once.
-    fn given<'a, J: JsonView>(item: &'a J, key: &str) -> Option<&'a str> {
-        item.get(key)
+    // Each item's members read once, for its checks and for the duplicates.
+    let members: Vec<Option<Members<'_, J>>> = items.iter().map(members).collect();
+    fn given<'a, J: JsonView>(m: &Option<Members<'a, J>>, k: usize) -> Option<&'a str> {
+        m.as_ref()
+            .and_then(|m| m.fields[k])
             .and_then(J::as_str)
             .map(trim)
             .filter(|s| !s.is_empty())
     }
-    let emails: Vec<Option<Cow<'_, str>>> = items
-        .iter()
-        .map(|it| given(it, "email").map(fold))
-        .collect();
-    let usernames: Vec<Option<&str>> = items.iter().map(|it| given(it, "username")).collect();
+    let emails: Vec<Option<Cow<'_, str>>> = members.iter().map(|m| given(m, 2).map(fold)).collect();
+    let usernames: Vec<Option<&str>> = members.iter().map(|m| given(m, 1)).collect();
     let usernames_ci: Vec<Option<Cow<'_, str>>> = usernames.iter().map(|u| u.map(fold)).collect();
     let first_emails = FirstSeen::new(emails.iter().map(|e| e.as_deref()));
     let first_usernames = FirstSeen::new(usernames.iter().copied());
     let first_usernames_ci = FirstSeen::new(usernames_ci.iter().map(|u| u.as_deref()));
-    for (i, item) in items.iter().enumerate() {
+    for (i, m) in members.iter().enumerate() {
         let prefix = [PathSegment::Index(i)];
-        check_item(item, &prefix, &mut sink);
+        check_members(m.as_ref(), &prefix, &mut sink);
 
         if let Some(email) = emails[i].as_deref() {
             if let Some(first) = first_emails.before(email, i) {
