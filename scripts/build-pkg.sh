@@ -66,10 +66,11 @@ done
   --log-level=warning --allow-overwrite --outfile="$out/wasm/lpm_client.js"
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
-# engine issue set: at most 60 KB, aim 45). The one place it is written; the build fails above it.
-budget_kb=60
-# lpm-client-bulk: the engines' ~26 KB on top (issue 9; figures in its notes).
-bulk_budget_kb=100
+# engine issue set: at most 60 KB, aim 45; set to what it reaches, 55.2 KB). The one place it is
+# written; the build fails above it.
+budget_kb=56
+# lpm-client-bulk: the engines' ~26 KB on top (issue 9); set to what it reaches, like the one above.
+bulk_budget_kb=84
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb
