@@ -121,7 +121,8 @@ test('concurrent creates in one realm with an async store: one goes, the other i
 });
 
 test('fileStore outside the node entry says what to do', async () => {
-  const lib = await import(path.join(pkg, 'lib.js'));
+  // The default (browser) entry: its wasm is the one the node entry already instantiated here.
+  const lib = await import(path.join(pkg, 'index.js'));
   assert.throws(() => lib.fileStore('x.json'), (e) => e instanceof lpm.LpmError && /node/.test(e.message));
   assert.throws(() => fileStore(''), ConfigError);
 });
