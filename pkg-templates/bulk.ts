@@ -12,8 +12,6 @@ import type { BulkFn, Machinery } from './internal.js';
 const REQUEST = -1;
 const PERSIST = -2;
 const DONE = -3;
-// setTimeout treats anything above 2^31-1 ms as 1 ms.
-const MAX_TIMER_MS = 2147483647;
 
 const journalError = (detail: string, cause?: unknown) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail }, cause);
 
@@ -29,17 +27,7 @@ function failureKind(e: unknown): 'network' | 'timeout' | 'abort' | undefined {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal && signal.aborted) return resolve();
-    const done = () => { clearTimeout(timer); if (signal) signal.removeEventListener('abort', done); resolve(); };
-    const timer = setTimeout(done, Math.min(Math.max(0, ms), MAX_TIMER_MS));
-    if (signal) signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** Checks a bulk call's driver options; the rest are the engine's (`chunkSize`, `lang`, ...). */
-/** A bulk call's driver options, checked. */
+/** A bulk call's driver options, checked; the rest are the engine's (`chunkSize`, `lang`, ...). */
 interface Driver {
   journal: JournalStore;
   onProgress: ((progress: unknown) => void) | undefined;
@@ -83,6 +71,7 @@ async function loadJournal(journal: JournalStore): Promise<string> {
 /** What `runJob` asks of the client: see below. */
 interface JobIo {
   hold(): Promise<number>;
+  sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
   send(signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array }>;
 }
 
@@ -155,7 +144,7 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
         job.handleResponse(Date.now(), answer.status, answer.body);
       } else if (next >= 0) {
         await persist();
-        await sleep(next - now, signal);
+        await io.sleep(next - now, signal);
       } else {
         throw makeError('config', `${name}: the job was driven out of order`, { problem: 'journal', reason: 'driven out of order' });
       }
@@ -191,6 +180,9 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
       }
       return core.nextCreateAllowedAt(Date.now(), last);
     },
+    // The client's own wait (timers beyond 2^31 ms cut and polled again); an abort ends it early
+    // and the loop's next turn reports it.
+    sleep: (ms, sig) => m.pause(ms, sig, () => undefined).catch(() => undefined),
     send: async (sig) => {
       const pending: Pending | undefined = m.guard(() => core.bulkRequest(job));
       if (pending === undefined) throw m.internalError(new Error('no request is ready'));

@@ -54,6 +54,7 @@ export interface Machinery {
   cfg: Cfg;
   run(cfg: Cfg, plan: () => Pending, options: { signal?: AbortSignal | undefined }, raw: AnswerMode): Promise<Answer>;
   ANSWER: AnswerMode;
+  pause(ms: number, signal: AbortSignal | undefined, onAbort: () => unknown): Promise<void>;
   lastSent(store: IntervalStore | undefined, key: string): number | Promise<number>;
   seen: Map<string, number>;
   storeError(op: string, e: unknown, redact: (text: unknown) => string): LpmError;

@@ -734,7 +734,7 @@ export class Client {
 
   async #bulk(kind: 'import' | 'grant', name: string, input: unknown, options: unknown): Promise<unknown> {
     // What of this client the bulk driver uses: its core and settings, and the call machinery.
-    const machinery: Machinery = { core: this.#core, cfg: this.#cfg, run, ANSWER, lastSent, seen, storeError, toJson, configError, internalError, guard: core };
+    const machinery: Machinery = { core: this.#core, cfg: this.#cfg, run, ANSWER, pause, lastSent, seen, storeError, toJson, configError, internalError, guard: core };
     return loadBulk(this.#core, name).bulk(machinery, kind, name, input, options);
   }
 

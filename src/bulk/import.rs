@@ -600,8 +600,7 @@ impl ImportJob {
     fn lookup_failed(&mut self, now: u64, reason: String) {
         self.lookup_failures += 1;
         if self.lookup_failures >= self.opts.attempts {
-            let mut n = String::new();
-            crate::json::push_uint(&mut n, u64::from(self.lookup_failures));
+            let n = super::num(self.lookup_failures as usize);
             let line = [&n, " look-ups in a row failed; the last: ", &reason].concat();
             self.ledger.halted = Some(line);
         } else {

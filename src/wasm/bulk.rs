@@ -113,8 +113,7 @@ impl Core {
             .map_err(|_| 0)
             .and_then(|v| read::journal(&v))
             .map_err(|i| {
-                let mut n = String::new();
-                json::push_uint(&mut n, i as u64 + 1);
+                let n = crate::bulk::num(i + 1);
                 thrown(Error::Config(ConfigError::Journal {
                     reason: [
                         "event ",
