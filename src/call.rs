@@ -21,15 +21,19 @@ pub struct Policy {
 
 impl Default for Policy {
     fn default() -> Self {
+        let d = crate::options::ClientSettings::DEFAULT;
         Policy {
-            max_retries: 2,
-            retry_delay_ms: 300.0,
+            max_retries: d.max_retries,
+            retry_delay_ms: d.retry_delay_ms,
         }
     }
 }
 
 /// What the create-interval guard does with a create inside the interval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Deserialize))]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "lowercase")]
 pub enum GuardMode {
     /// Refuse it (`IntervalError`).
     #[default]
@@ -49,6 +53,21 @@ pub struct GuardSpec {
     pub mode: GuardMode,
     /// The interval in ms (the contract's 10 minutes by default).
     pub interval_ms: f64,
+}
+
+impl GuardMode {
+    /// Every mode, in the order of [`GuardMode::NAMES`].
+    pub const ALL: [GuardMode; 3] = [GuardMode::Reject, GuardMode::Wait, GuardMode::Off];
+    /// The modes as an option names them (serde's names of the variants).
+    pub const NAMES: [&'static str; 3] = ["reject", "wait", "off"];
+
+    /// The mode an option names.
+    pub const fn from_js(s: &str) -> Option<GuardMode> {
+        match crate::text::position(&GuardMode::NAMES, s) {
+            Some(i) => Some(GuardMode::ALL[i]),
+            None => None,
+        }
+    }
 }
 
 impl GuardSpec {

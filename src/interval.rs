@@ -4,11 +4,17 @@
 //! the account the calls count against (base URL and token). The contract has no error code for
 //! a violation, so the server would not say: the client must not send one.
 
-/// The contract's interval between two create-multi-user calls: 10 minutes.
-pub const CREATE_INTERVAL_MS: f64 = 10.0 * 60.0 * 1000.0;
+/// The contract's interval between two create-multi-user calls: 10 minutes (the default of the
+/// `createInterval` option, [`crate::options`]).
+pub const CREATE_INTERVAL_MS: f64 = crate::options::ClientSettings::DEFAULT
+    .create_interval
+    .interval_ms;
 
-/// The platform's advice between two create-user-login-token calls: 5 s.
-pub const LOGIN_TOKEN_INTERVAL_MS: f64 = 5_000.0;
+/// The platform's advice between two create-user-login-token calls: 5 s (the default of the
+/// `loginTokenInterval` option).
+pub const LOGIN_TOKEN_INTERVAL_MS: f64 = crate::options::ClientSettings::DEFAULT
+    .login_token_interval
+    .interval_ms;
 
 /// Remembers when each key last sent a bulk create.
 #[derive(Clone, Debug, Default)]

@@ -30,6 +30,7 @@ pub mod error;
 pub mod interval;
 pub mod json;
 pub mod model;
+pub mod options;
 pub mod plan;
 pub mod reply;
 pub mod retry;

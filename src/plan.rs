@@ -45,6 +45,21 @@ pub enum UserPath {
     User,
 }
 
+impl UserPath {
+    /// Every spelling, in the order of [`UserPath::NAMES`].
+    pub const ALL: [UserPath; 2] = [UserPath::Users, UserPath::User];
+    /// The spellings as an option names them (serde's names of the variants).
+    pub const NAMES: [&'static str; 2] = ["users", "user"];
+
+    /// The spelling an option names.
+    pub const fn from_js(s: &str) -> Option<UserPath> {
+        match crate::text::position(&UserPath::NAMES, s) {
+            Some(i) => Some(UserPath::ALL[i]),
+            None => None,
+        }
+    }
+}
+
 /// Checks and normalises a base URL: `http(s)://host[:port][/prefix]`, no query or fragment,
 /// trailing slashes dropped.
 fn normalise_base(base_url: &str) -> Result<String, Error> {

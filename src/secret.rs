@@ -6,7 +6,22 @@ use crate::error::{ConfigError, Error, TokenProblem};
 
 /// An API token. Its `Debug` never shows it and it has no `Display`.
 #[derive(Clone, PartialEq, Eq)]
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    derive(serde::Deserialize),
+    serde(try_from = "String")
+)]
 pub struct Token(String);
+
+/// Reads a token as [`Token::new`] checks it (serde's `try_from`; the wasm reads options with the
+/// crate's JSON layer).
+#[cfg(not(target_arch = "wasm32"))]
+impl TryFrom<String> for Token {
+    type Error = Error;
+    fn try_from(token: String) -> Result<Token, Error> {
+        Token::new(&token)
+    }
+}
 
 /// The shortest token accepted. Platform tokens are 43 characters; a very short one would match
 /// ordinary words in messages and could not be told apart from them when redacting.

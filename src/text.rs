@@ -41,6 +41,25 @@ pub fn fold(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// Where `s` is in `names` (a `const fn`, for defaults written as their names).
+pub const fn position(names: &[&str], s: &str) -> Option<usize> {
+    let mut i = 0;
+    while i < names.len() {
+        let (a, b) = (names[i].as_bytes(), s.as_bytes());
+        let mut same = a.len() == b.len();
+        let mut j = 0;
+        while same && j < a.len() {
+            same = a[j] == b[j];
+            j += 1;
+        }
+        if same {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,12 +8,11 @@ use wasm_bindgen::prelude::*;
 
 use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
-use crate::error::{cat, ConfigError, Error, ValidationError};
-use crate::interval::{
-    guard_key, login_token_key, IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS,
-};
+use crate::error::{cat, Error, ValidationError};
+use crate::interval::{guard_key, login_token_key, IntervalGuard};
 use crate::json::{self, JsonView, Value};
-use crate::plan::{Planner, Request, UserPath};
+use crate::options::{option_error, read, ClientSettings};
+use crate::plan::{Planner, Request};
 use crate::reply::Reply;
 use crate::secret::Token;
 use crate::validate::{self, ValidateOptions};
@@ -27,40 +26,11 @@ const TS_CLIENT: &str = r#"
 /** The fetch a client uses: the global `fetch` fits, and so does any function of this shape. */
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<{ status: number; headers: { get(name: string): string | null }; arrayBuffer(): Promise<ArrayBuffer> }>;
 
-/** Options of `new Client(...)`. */
-export interface ClientOptions extends Hooks {
-    /** Base address of the platform; may carry a path prefix (`https://school.example.com/app`). */
-    baseUrl: string;
-    /** API token (from `login`); never shown in an error or a log. Only `login` works without one. */
-    token?: string;
-    /** Per-attempt timeout in ms; default 30000; 0 turns it off. */
-    timeoutMs?: number;
-    /** Automatic retries of GET calls on network errors, timeouts, HTTP 429/5xx; default 2. POSTs are never retried. */
-    maxRetries?: number;
-    /** First retry delay in ms, doubled each retry, unless the server sends Retry-After; default 300. */
-    retryDelayMs?: number;
-    /** The largest response body read, in bytes; a larger one rejects with ResponseTooLargeError. Default 33554432 (32 MiB); 0 turns the bound off. */
-    maxResponseBytes?: number;
+/** Options of `new Client(...)`: the data in `ClientSettings` (generated with its defaults from
+ * `src/options.rs`), and what only JavaScript holds. */
+export interface ClientOptions extends ClientSettings, Hooks {
     /** A custom fetch (proxies, tests); default the global `fetch`. It gets the real URL, token included. */
     fetch?: FetchLike;
-    /** Spelling of the get-single-user path; default "users". */
-    userPath?: UserPath;
-    /** Refuse input that breaks the platform's documented rules too, not only the contract's; default false. */
-    strictPlatformRules?: boolean;
-    /** The contract's 10-minute interval between bulk creates. */
-    createInterval?: {
-        /** "reject" (default): a create inside the interval rejects with IntervalError; "wait": it waits; "off": no guard. */
-        guard?: "reject" | "wait" | "off";
-        /** Interval length in ms; default 600000 (the contract's 10 minutes). */
-        intervalMs?: number;
-    };
-    /** The platform's advised 5 s between `createLoginToken` calls, kept like `createInterval`. */
-    loginTokenInterval?: {
-        /** "reject" (default), "wait" or "off". */
-        guard?: "reject" | "wait" | "off";
-        /** Interval length in ms; default 5000. */
-        intervalMs?: number;
-    };
     /** Where the intervals' last calls are kept besides this realm's memory (the default): `fileStore(path)` in Node, `webStorageStore(localStorage)` in a browser, or your own. */
     intervalStore?: IntervalStore;
     /** Headers sent with every request (proxies, gateways); a call's `headers` are added over them. */
@@ -154,6 +124,10 @@ export interface SearchUserParams {
 
 "#;
 
+/// The options' data with their defaults (`interface ClientSettings`), generated in the core.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SETTINGS: &str = crate::options::TS;
+
 #[derive(Clone)]
 pub(super) struct Settings {
     pub(super) api: Planner,
@@ -168,10 +142,6 @@ pub(super) struct Settings {
     /// The base URL as the guard keys it (see `Core::new`); the planner's when absent.
     guard_base: Option<String>,
 }
-
-/// The default bound of a response body: 32 MiB is 300 times the largest page the API serves
-/// (100 courses, ~100 KB), and far below the ~140 MB at which decoding runs the wasm out of memory.
-const MAX_RESPONSE_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
 
 impl Settings {
     /// The create-interval guard's key: this client's base URL and token.
@@ -205,14 +175,6 @@ impl Settings {
     }
 }
 
-#[inline(never)]
-fn option_error(name: &'static str, expected: &'static str) -> Error {
-    Error::Config(ConfigError::Option {
-        option: name,
-        expected,
-    })
-}
-
 /// What the JS writes for a function in an options object (`optionsJson` in lib.js).
 const FUNCTION: &str = "\u{0}function";
 
@@ -222,86 +184,17 @@ fn options_tree(text: &str) -> Value<'_> {
     json::parse(text).unwrap_or(Value::Null)
 }
 
-/// A non-negative finite number option, `default` when absent.
-fn number(
-    obj: &Value<'_>,
-    name: &'static str,
-    default: f64,
-    expected: &'static str,
-) -> Result<f64, Error> {
-    match obj.get(name) {
-        None => Ok(default),
-        Some(v) => v
-            .as_f64()
-            .filter(|n| n.is_finite() && *n >= 0.0)
-            .ok_or(option_error(name, expected)),
-    }
-}
-
-/// An interval guard's options `{guard, intervalMs}` under `names.0` (names: the option and its
-/// two members, as errors name them).
-fn interval_option(
-    options: &Value<'_>,
-    names: (&'static str, &'static str, &'static str),
-    default_ms: f64,
-) -> Result<(GuardMode, f64), Error> {
-    let none = Value::Obj(Vec::new());
-    let interval = options.get(names.0).unwrap_or(&none);
-    if !interval.is_object() {
-        return Err(option_error(names.0, "an object"));
-    }
-    let guard = match interval.get("guard").map(|g| g.as_str()) {
-        None | Some(Some("reject")) => GuardMode::Reject,
-        Some(Some("wait")) => GuardMode::Wait,
-        Some(Some("off")) => GuardMode::Off,
-        _ => return Err(option_error(names.1, "\"reject\", \"wait\" or \"off\"")),
-    };
-    let ms =
-        number(interval, "intervalMs", default_ms, MS).map_err(|_| option_error(names.2, MS))?;
-    Ok((guard, ms))
-}
-
-/// What a duration option must be.
-const MS: &str = "a number of milliseconds >= 0";
-
-/// `maxRetries` (client-wide or per call).
-fn max_retries(obj: &Value<'_>, default: u32) -> Result<u32, Error> {
-    const EXPECTED: &str = "an integer from 0 to 10";
-    let n = number(obj, "maxRetries", f64::from(default), EXPECTED)?;
-    if n.fract() != 0.0 || n > 10.0 {
-        return Err(option_error("maxRetries", EXPECTED));
-    }
-    Ok(n as u32)
-}
-
 fn parse_options(text: &str) -> Result<Settings, Error> {
     let options = &options_tree(text);
     if !options.is_object() {
         return Err(option_error("options", "an object with at least `baseUrl`"));
     }
-    let base = options
-        .get("baseUrl")
-        .and_then(JsonView::as_str)
-        .ok_or(option_error("baseUrl", "a string"))?;
-    let mut api = Planner::new(base)?;
-    match options.get("token") {
-        None | Some(Value::Null) => {}
-        Some(token) => {
-            api = api.with_token(token.as_str().ok_or(option_error("token", "a string"))?)?
-        }
-    }
-    if let Some(user_path) = options.get("userPath") {
-        api = api.with_user_path(match user_path.as_str() {
-            Some("users") => UserPath::Users,
-            Some("user") => UserPath::User,
-            _ => return Err(option_error("userPath", "\"users\" or \"user\"")),
-        });
-    }
-    if let Some(strict) = options.get("strictPlatformRules") {
-        let Value::Bool(strict) = strict else {
-            return Err(option_error("strictPlatformRules", "a boolean"));
-        };
-        api = api.with_strict_platform_rules(*strict);
+    let o = ClientSettings::read(options)?;
+    let mut api = Planner::new(o.base_url)?
+        .with_user_path(o.user_path)
+        .with_strict_platform_rules(o.strict_platform_rules);
+    if let Some(token) = o.token {
+        api = api.with_token(token)?;
     }
     if options
         .get("fetch")
@@ -309,40 +202,16 @@ fn parse_options(text: &str) -> Result<Settings, Error> {
     {
         return Err(option_error("fetch", "a function"));
     }
-    let max_retries = max_retries(options, 2)?;
-    let (guard, interval_ms) = interval_option(
-        options,
-        (
-            "createInterval",
-            "createInterval.guard",
-            "createInterval.intervalMs",
-        ),
-        CREATE_INTERVAL_MS,
-    )?;
-    let (login_guard, login_interval_ms) = interval_option(
-        options,
-        (
-            "loginTokenInterval",
-            "loginTokenInterval.guard",
-            "loginTokenInterval.intervalMs",
-        ),
-        LOGIN_TOKEN_INTERVAL_MS,
-    )?;
     Ok(Settings {
         api,
-        timeout_ms: number(options, "timeoutMs", 30_000.0, MS)?,
-        max_retries,
-        retry_delay_ms: number(options, "retryDelayMs", 300.0, MS)?,
-        guard,
-        interval_ms,
-        login_guard,
-        login_interval_ms,
-        max_response_bytes: number(
-            options,
-            "maxResponseBytes",
-            MAX_RESPONSE_BYTES,
-            "a number of bytes >= 0",
-        )?,
+        timeout_ms: o.timeout_ms,
+        max_retries: o.max_retries,
+        retry_delay_ms: o.retry_delay_ms,
+        guard: o.create_interval.guard,
+        interval_ms: o.create_interval.interval_ms,
+        login_guard: o.login_token_interval.guard,
+        login_interval_ms: o.login_token_interval.interval_ms,
+        max_response_bytes: o.max_response_bytes,
         guard_base: None,
     })
 }
@@ -559,8 +428,8 @@ impl Core {
             return Err(option_error("options", "an object"));
         }
         Ok(PerCall {
-            timeout_ms: number(options, "timeoutMs", s.timeout_ms, MS)?,
-            max_retries: max_retries(options, s.max_retries)?,
+            timeout_ms: read::ms(options, "timeoutMs", s.timeout_ms)?,
+            max_retries: read::retries(options, "maxRetries", s.max_retries)?,
             wait: options.get("waitForInterval").is_some_and(Value::truthy),
             guard: None,
         })
