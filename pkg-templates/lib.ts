@@ -4,9 +4,9 @@
 // one fetch attempt bounded by a timeout and the caller's AbortSignal, a wait, or the end.
 import * as wasm from './wasm/lpm_client.js';
 import type {
-  AddCoursesInput, AddCoursesReply, CallOptions, ClientOptions, Course, CourseList, CourseReply,
-  CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions, ImportReport,
-  IntervalStore, Issue, LoginReply, NewUser, PageParams, Pending, Progress, RawReply,
+  AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
+  CourseReply, CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions,
+  ImportReport, IntervalStore, Issue, LoginReply, NewUser, PageParams, Pending, Progress, RawReply,
   RequestEvent, SearchUserParams, User, UserList, UserReply, ValidateOptions,
 } from './wasm/lpm_client.js';
 import { fromThrown, internalError, makeError } from './errors.js';
@@ -780,12 +780,6 @@ export interface WithResponse<T> {
   /** The final attempt's status and headers (lower-case names; the token redacted from values). */
   response: { status: number; headers: Record<string, string> };
 }
-
-/** The methods of `Client` that make one call. */
-export type CallMethod =
-  | "createUsers" | "createUser" | "createSingleUserRaw" | "getUsers" | "getUser" | "getMe"
-  | "searchUser" | "getCourse" | "getCourses" | "searchCourses" | "addCoursesToUsers" | "login"
-  | "createLoginToken";
 
 /** `client.withResponse()`: each call method resolves `{ data, response }`. */
 export type ClientWithResponse = {

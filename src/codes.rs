@@ -202,91 +202,15 @@ pub struct CodeInfo {
 
 /// One row of an endpoint's table: a code, the msg prefix that selects it where the code is
 /// ambiguous (lower case), and its meaning.
-type Row = (&'static str, Option<&'static str>, Reason);
+pub(crate) type Row = (&'static str, Option<&'static str>, Reason);
 
-const CREATE_USERS: &[Row] = &[
-    ("01", None, Reason::WrongMethod),
-    ("02", None, Reason::NoBody),
-    ("03", None, Reason::NoUsersArray),
-    ("04", None, Reason::UsersNotArray),
-    ("05", None, Reason::UsersEmpty),
-    ("06", None, Reason::NoToken),
-    ("07", None, Reason::CannotAuthenticate),
-    ("08", None, Reason::InvalidToken),
-    (
-        "10",
-        Some("your account does not have permission"),
-        Reason::NoPermission,
-    ),
-    (
-        "10",
-        Some("server is not able to check"),
-        Reason::CannotCheckResources,
-    ),
-    ("11", None, Reason::CapacityExhausted),
-    ("12", None, Reason::NotEnoughSlots),
-    ("13", None, Reason::AllItemsFailed),
-];
-
-const GET_ME: &[Row] = &[
-    ("01", None, Reason::WrongMethod),
-    ("02", None, Reason::NoToken),
-    ("03", None, Reason::CannotAuthenticate),
-    ("04", None, Reason::InvalidToken),
-];
-
-const GET_USER: &[Row] = &[
-    ("01", None, Reason::WrongMethod),
-    ("02", None, Reason::NoId),
-    ("03", Some("no token"), Reason::NoToken),
-    ("03", Some("user not found"), Reason::UserNotFound),
-    ("04", None, Reason::CannotAuthenticate),
-    ("05", None, Reason::InvalidToken),
-    ("06", None, Reason::NoPermission),
-];
-
-const GET_USERS: &[Row] = &[
-    ("02", None, Reason::NoToken),
-    ("03", None, Reason::NoStartParameter),
-    ("04", None, Reason::InvalidStartParameter),
-];
-
-const SEARCH_USER: &[Row] = &[("02", None, Reason::NoToken)];
-
-const ADD_COURSES: &[Row] = &[
-    ("02", None, Reason::NoBody),
-    ("03", None, Reason::NoUsersArray),
-];
-
-const LOGIN: &[Row] = &[
-    ("01", None, Reason::WrongMethod),
-    ("02", None, Reason::NoBody),
-    ("03", None, Reason::NoEmail),
-    ("04", None, Reason::NoPassword),
-    ("05", None, Reason::WrongEmail),
-    ("06", None, Reason::CannotCheckPassword),
-    ("07", None, Reason::WrongPassword),
-    ("08", None, Reason::CannotGenerateToken),
-];
+/// An endpoint's documented table and where it comes from (each endpoint's `CODES`, in its
+/// module of `src/endpoint/`).
+pub(crate) type Codes = (&'static [Row], Basis);
 
 /// The documented table of an endpoint and where it comes from.
 pub fn table(endpoint: Endpoint) -> (&'static [Row], Basis) {
-    match endpoint {
-        Endpoint::CreateUsers => (CREATE_USERS, Basis::Contract),
-        Endpoint::GetMe => (GET_ME, Basis::Contract),
-        Endpoint::GetUser => (GET_USER, Basis::Notes),
-        Endpoint::GetUsers => (GET_USERS, Basis::Notes),
-        Endpoint::SearchUser => (SEARCH_USER, Basis::Notes),
-        Endpoint::AddCoursesToUsers => (ADD_COURSES, Basis::Notes),
-        Endpoint::Login => (LOGIN, Basis::Notes),
-        // The platform publishes no codes for create-user-login-token: its errors are recognised by
-        // their msg (`Basis::Msg`), as the emulator's (01..08, numbered like create-single-user's) are.
-        Endpoint::CreateUser
-        | Endpoint::CreateLoginToken
-        | Endpoint::GetCourse
-        | Endpoint::GetCourses
-        | Endpoint::SearchCourses => (&[], Basis::Unknown),
-    }
+    endpoint.codes()
 }
 
 /// Messages the platform uses verbatim on several endpoints (lower-case prefixes), used only for

@@ -1,5 +1,5 @@
 //! A client's options: each option's name, type, default and documentation written once, in the
-//! [`options!`] invocation below, from which come the Rust struct ([`ClientSettings`] with its
+//! `options!` invocation below, from which come the Rust struct ([`ClientSettings`] with its
 //! nested [`IntervalOptions`]), its defaults ([`ClientSettings::DEFAULT`], a `const`), the reader
 //! of the options JSON text the package's JavaScript writes ([`ClientSettings::read`]) and the
 //! TypeScript declaration ([`TS`]: `interface ClientSettings`, which the package's

@@ -14,11 +14,7 @@ use crate::json::JsonView;
 
 use crate::endpoint::{Endpoint, Method};
 use crate::error::{cat, ConfigError, Error, ValidationError};
-use crate::model::{AddCoursesInput, NewUser};
-use crate::reply::{
-    AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
-    RawReply, Reply, UserList, UserReply,
-};
+use crate::reply::Reply;
 use crate::secret::redact;
 pub use crate::secret::{encode_component, Token, MIN_TOKEN_LEN};
 use crate::validate::{self, Level, PageKind, Report, ValidateOptions};
@@ -111,7 +107,7 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
 pub struct Planner {
     base: String,
     token: Option<Token>,
-    user_path: UserPath,
+    pub(crate) user_path: UserPath,
     strict: bool,
 }
 
@@ -160,7 +156,7 @@ impl Planner {
         self.strict
     }
 
-    fn check(&self, endpoint: Endpoint, report: Report) -> Result<(), Error> {
+    pub(crate) fn check(&self, endpoint: Endpoint, report: Report) -> Result<(), Error> {
         let level = if self.strict {
             Level::Platform
         } else {
@@ -172,14 +168,14 @@ impl Planner {
         Ok(())
     }
 
-    fn opts(&self) -> ValidateOptions {
+    pub(crate) fn opts(&self) -> ValidateOptions {
         ValidateOptions {
             platform_rules: self.strict,
             ..ValidateOptions::default()
         }
     }
 
-    fn request<R: Reply>(
+    pub(crate) fn request<R: Reply>(
         &self,
         endpoint: Endpoint,
         path: &str,
@@ -227,13 +223,17 @@ impl Planner {
         })
     }
 
-    fn id_segment(&self, endpoint: Endpoint, id: &impl JsonView) -> Result<String, Error> {
+    pub(crate) fn id_segment(
+        &self,
+        endpoint: Endpoint,
+        id: &impl JsonView,
+    ) -> Result<String, Error> {
         self.check(endpoint, validate::validate_id(id, self.opts()))?;
         Ok(encode_component(id.as_str().unwrap_or_default()))
     }
 
     /// Validates a page (`start` >= 0 and `limit` in the endpoint's range; absent means 0 and 100).
-    fn page(
+    pub(crate) fn page(
         &self,
         endpoint: Endpoint,
         kind: PageKind,
@@ -251,309 +251,6 @@ impl Planner {
             decimal(int(limit, u64::from(MAX_PAGE))),
         ))
     }
-
-    /// `POST users/create-multi-user` for 1 to 100 accounts.
-    ///
-    /// Refused before sending when an item misses a required field, the batch is empty or too
-    /// big, or two items share an e-mail (case-insensitively) or a username.
-    pub fn create_users(&self, users: &[NewUser]) -> Result<Request<CreateUsersReply>, Error> {
-        self.create_users_value(&to_value(users))
-    }
-
-    /// [`Planner::create_users`] from raw JSON (a form's or a JS caller's array).
-    pub(crate) fn create_users_value(
-        &self,
-        users: &impl JsonView,
-    ) -> Result<Request<CreateUsersReply>, Error> {
-        let endpoint = Endpoint::CreateUsers;
-        self.check(
-            endpoint,
-            validate::validate_create_users(users, self.opts()),
-        )?;
-        self.request(
-            endpoint,
-            "users/create-multi-user",
-            &[],
-            Some(object(&[("users", &users.to_json())])),
-        )
-    }
-
-    /// [`Planner::create_users`] of rows, as JSON text, that the bulk engine has already checked one
-    /// by one and across its whole input (1..=100 of them, no repeat): not validated again.
-    pub(crate) fn create_users_checked(
-        &self,
-        rows: &[&str],
-    ) -> Result<Request<CreateUsersReply>, Error> {
-        let mut users = String::from("[");
-        for (i, row) in rows.iter().enumerate() {
-            if i > 0 {
-                users.push(',');
-            }
-            users.push_str(row);
-        }
-        users.push(']');
-        self.request(
-            Endpoint::CreateUsers,
-            "users/create-multi-user",
-            &[],
-            Some(object(&[("users", &users)])),
-        )
-    }
-
-    /// `POST users/create-single-user`: the raw call, whose response the contract does not
-    /// publish; the reply is the envelope with whatever it carries.
-    pub fn create_user_raw(&self, user: &NewUser) -> Result<Request<RawReply>, Error> {
-        self.create_user_raw_value(&to_value(user))
-    }
-
-    /// [`Planner::create_user_raw`] from raw JSON.
-    pub(crate) fn create_user_raw_value(
-        &self,
-        user: &impl JsonView,
-    ) -> Result<Request<RawReply>, Error> {
-        let endpoint = Endpoint::CreateUser;
-        self.check(endpoint, validate::validate_create_user(user, self.opts()))?;
-        self.request(
-            endpoint,
-            "users/create-single-user",
-            &[],
-            Some(user.to_json()),
-        )
-    }
-
-    /// `GET users/get-multi-user`: `start` >= 0 (always sent: the server requires it), `limit` 1..=100.
-    pub fn get_users(&self, start: u64, limit: u32) -> Result<Request<UserList>, Error> {
-        self.get_users_value::<Value>(&start.into(), &limit.into())
-    }
-
-    /// [`Planner::get_users`] from raw JSON; `null` start or limit means 0 and 100.
-    pub(crate) fn get_users_value<J: JsonView>(
-        &self,
-        start: &J,
-        limit: &J,
-    ) -> Result<Request<UserList>, Error> {
-        let endpoint = Endpoint::GetUsers;
-        let (s, l) = self.page(endpoint, PageKind::Users, start, limit)?;
-        self.request(
-            endpoint,
-            "users/get-multi-user",
-            &[("start", &s), ("limit", &l)],
-            None,
-        )
-    }
-
-    /// `GET user(s)/get-single-user/<id>`; the id fills exactly one path segment.
-    pub fn get_user(&self, id: &str) -> Result<Request<UserReply>, Error> {
-        self.get_user_value(&Value::from(id))
-    }
-
-    /// [`Planner::get_user`] from raw JSON.
-    pub(crate) fn get_user_value(&self, id: &impl JsonView) -> Result<Request<UserReply>, Error> {
-        let endpoint = Endpoint::GetUser;
-        let seg = self.id_segment(endpoint, id)?;
-        let dir = match self.user_path {
-            UserPath::Users => "users",
-            UserPath::User => "user",
-        };
-        self.request(endpoint, &cat(&[dir, "/get-single-user/", &seg]), &[], None)
-    }
-
-    /// `GET users/get-me`.
-    pub fn get_me(&self) -> Result<Request<UserReply>, Error> {
-        self.request(Endpoint::GetMe, "users/get-me", &[], None)
-    }
-
-    /// `GET users/search-user`: by e-mail first, then by username; at least one is needed.
-    pub fn search_user(
-        &self,
-        email: Option<&str>,
-        username: Option<&str>,
-    ) -> Result<Request<UserReply>, Error> {
-        let opt = |v: Option<&str>| v.map_or(Value::Null, Value::from);
-        self.search_user_value(&opt(email), &opt(username))
-    }
-
-    /// [`Planner::search_user`] from raw JSON (`null` for a parameter not given).
-    pub(crate) fn search_user_value<J: JsonView>(
-        &self,
-        email: &J,
-        username: &J,
-    ) -> Result<Request<UserReply>, Error> {
-        let endpoint = Endpoint::SearchUser;
-        self.check(
-            endpoint,
-            validate::validate_search_user(email, username, self.opts()),
-        )?;
-        let mut query = Vec::with_capacity(2);
-        // Blank parameters are left out, as validation treats them as not given.
-        if let Some(email) = email.as_str().filter(|s| !s.trim().is_empty()) {
-            query.push(("email", email));
-        }
-        if let Some(username) = username.as_str().filter(|s| !s.trim().is_empty()) {
-            query.push(("username", username));
-        }
-        self.request(endpoint, "users/search-user", &query, None)
-    }
-
-    /// `GET courses/get-single-course/<id>`.
-    pub fn get_course(&self, id: &str) -> Result<Request<CourseReply>, Error> {
-        self.get_course_value(&Value::from(id))
-    }
-
-    /// [`Planner::get_course`] from raw JSON.
-    pub(crate) fn get_course_value(
-        &self,
-        id: &impl JsonView,
-    ) -> Result<Request<CourseReply>, Error> {
-        let endpoint = Endpoint::GetCourse;
-        let seg = self.id_segment(endpoint, id)?;
-        self.request(
-            endpoint,
-            &cat(&["courses/get-single-course/", &seg]),
-            &[],
-            None,
-        )
-    }
-
-    /// `GET courses/get-multi-course`: `start` >= 0, `limit` 0..=100.
-    pub fn get_courses(&self, start: u64, limit: u32) -> Result<Request<CourseList>, Error> {
-        self.get_courses_value::<Value>(&start.into(), &limit.into())
-    }
-
-    /// [`Planner::get_courses`] from raw JSON; `null` start or limit means 0 and 100.
-    pub(crate) fn get_courses_value<J: JsonView>(
-        &self,
-        start: &J,
-        limit: &J,
-    ) -> Result<Request<CourseList>, Error> {
-        let endpoint = Endpoint::GetCourses;
-        let (s, l) = self.page(endpoint, PageKind::Courses, start, limit)?;
-        self.request(
-            endpoint,
-            "courses/get-multi-course",
-            &[("start", &s), ("limit", &l)],
-            None,
-        )
-    }
-
-    /// `GET courses/search-course?title=<keywords>`.
-    pub fn search_courses(&self, title: &str) -> Result<Request<CourseList>, Error> {
-        self.search_courses_value(&Value::from(title))
-    }
-
-    /// [`Planner::search_courses`] from raw JSON.
-    pub(crate) fn search_courses_value(
-        &self,
-        title: &impl JsonView,
-    ) -> Result<Request<CourseList>, Error> {
-        let endpoint = Endpoint::SearchCourses;
-        self.check(
-            endpoint,
-            validate::validate_search_courses(title, self.opts()),
-        )?;
-        let title = title.as_str().unwrap_or_default();
-        self.request(endpoint, "courses/search-course", &[("title", title)], None)
-    }
-
-    /// `POST courses/add-multi-course-to-multi-user`: 1 to 100 accounts, at least one course.
-    pub fn add_courses_to_users(
-        &self,
-        input: &AddCoursesInput,
-    ) -> Result<Request<AddCoursesReply>, Error> {
-        self.add_courses_to_users_value(
-            &Value::from(input.users.clone()),
-            &Value::from(input.courses.clone()),
-        )
-    }
-
-    /// [`Planner::add_courses_to_users`] of ids the bulk engine has already checked one by one and
-    /// across its input (1..=100 accounts, no repeat; a usable course list): not validated again.
-    pub(crate) fn add_courses_checked(
-        &self,
-        users: &[&str],
-        courses: &[String],
-    ) -> Result<Request<AddCoursesReply>, Error> {
-        let list = |ids: &mut dyn Iterator<Item = &str>| {
-            let mut out = String::from("[");
-            for (i, id) in ids.enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                crate::json::push_str(&mut out, id);
-            }
-            out.push(']');
-            out
-        };
-        let users = list(&mut users.iter().copied());
-        let courses = list(&mut courses.iter().map(String::as_str));
-        self.request(
-            Endpoint::AddCoursesToUsers,
-            "courses/add-multi-course-to-multi-user",
-            &[],
-            Some(object(&[("users", &users), ("courses", &courses)])),
-        )
-    }
-
-    /// [`Planner::add_courses_to_users`] from raw JSON.
-    pub(crate) fn add_courses_to_users_value<J: JsonView>(
-        &self,
-        users: &J,
-        courses: &J,
-    ) -> Result<Request<AddCoursesReply>, Error> {
-        let endpoint = Endpoint::AddCoursesToUsers;
-        self.check(
-            endpoint,
-            validate::validate_add_courses(users, courses, self.opts()),
-        )?;
-        let body = object(&[("users", &users.to_json()), ("courses", &courses.to_json())]);
-        self.request(
-            endpoint,
-            "courses/add-multi-course-to-multi-user",
-            &[],
-            Some(body),
-        )
-    }
-
-    /// `POST users/login-user` (platform notes): needs no token; yields one.
-    pub fn login(&self, email: &str, password: &str) -> Result<Request<LoginReply>, Error> {
-        self.login_value(&Value::from(email), &Value::from(password))
-    }
-
-    /// [`Planner::login`] from raw JSON.
-    pub(crate) fn login_value<J: JsonView>(
-        &self,
-        email: &J,
-        password: &J,
-    ) -> Result<Request<LoginReply>, Error> {
-        let endpoint = Endpoint::Login;
-        self.check(
-            endpoint,
-            validate::validate_login(email, password, self.opts()),
-        )?;
-        let body = object(&[
-            ("email", &email.to_json()),
-            ("password", &password.to_json()),
-        ]);
-        self.request(endpoint, "users/login-user", &[], Some(body))
-    }
-
-    /// `POST users/create-user-login-token` (platform notes), body `{userid}`: a one-time site
-    /// login token for that account. The platform advises at least 5 s between calls
-    /// ([`crate::interval::LOGIN_TOKEN_INTERVAL_MS`]).
-    pub fn create_login_token(&self, user_id: &str) -> Result<Request<LoginTokenReply>, Error> {
-        self.create_login_token_value(&Value::from(user_id))
-    }
-
-    /// [`Planner::create_login_token`] from raw JSON.
-    pub(crate) fn create_login_token_value(
-        &self,
-        user_id: &impl JsonView,
-    ) -> Result<Request<LoginTokenReply>, Error> {
-        let endpoint = Endpoint::CreateLoginToken;
-        self.check(endpoint, validate::validate_id(user_id, self.opts()))?;
-        let body = object(&[("userid", &user_id.to_json())]);
-        self.request(endpoint, "users/create-user-login-token", &[], Some(body))
-    }
 }
 
 /// `n` in decimal.
@@ -564,7 +261,7 @@ fn decimal(n: u64) -> String {
 }
 
 /// A JSON object of members already written as JSON text.
-fn object(members: &[(&str, &str)]) -> String {
+pub(crate) fn object(members: &[(&str, &str)]) -> String {
     let mut out = String::from("{");
     for (i, (k, v)) in members.iter().enumerate() {
         if i > 0 {
@@ -592,7 +289,7 @@ impl<J: JsonView> IntOr for J {
 }
 
 /// Typed input as JSON for the validators (serializing these plain structs cannot fail).
-fn to_value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
+pub(crate) fn to_value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 

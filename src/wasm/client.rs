@@ -8,18 +8,16 @@ use wasm_bindgen::prelude::*;
 
 use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
-use crate::error::{cat, Error, ValidationError};
+use crate::error::Error;
 use crate::interval::{guard_key, login_token_key, IntervalGuard};
 use crate::json::{self, JsonView, Value};
 use crate::options::{option_error, read, ClientSettings};
 use crate::plan::{Planner, Request};
-use crate::reply::Reply;
+
 use crate::secret::Token;
-use crate::validate::{self, ValidateOptions};
 use crate::Endpoint;
 
 use super::errors::Failure;
-use super::validators::not_json;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_CLIENT: &str = r#"
@@ -127,6 +125,10 @@ export interface SearchUserParams {
 /// The options' data with their defaults (`interface ClientSettings`), generated in the core.
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SETTINGS: &str = crate::options::TS;
+
+/// `CallMethod`, from the endpoints' registry.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_CALL_METHODS: &str = crate::endpoint::TS_CALL_METHODS;
 
 #[derive(Clone)]
 pub(super) struct Settings {
@@ -383,15 +385,16 @@ pub struct Core {
 }
 
 impl Core {
-    /// The pending call of a planned request: only the reply's plan is taken from its type, the
-    /// rest is one copy for every endpoint.
-    #[inline(never)]
-    pub(super) fn pending<R: Reply + 'static>(&self, req: Request<R>, per: &PerCall) -> Pending {
-        let reply = ReplyPlan {
-            secret: None,
-            ..req.plan()
-        };
-        self.untyped(req.cast(), reply, per)
+    /// The pending call of a planned request (the bulk engines'): only the reply's plan is taken
+    /// from its type, the rest is one copy for every endpoint.
+    #[cfg(feature = "bulk")]
+    pub(super) fn pending<R: crate::reply::Reply + 'static>(
+        &self,
+        req: Request<R>,
+        per: &PerCall,
+    ) -> Pending {
+        let p = crate::endpoint::planned(req, None);
+        self.untyped(p.req, p.reply, per)
     }
 
     #[inline(never)]
@@ -445,17 +448,6 @@ pub(super) struct PerCall {
     pub(super) wait: bool,
     pub(super) guard: Option<bool>,
 }
-
-/// The JSON tree of a caller's value as the JS wrote it (`None`: it cannot be written as JSON),
-/// or the validation error a non-JSON value deserves.
-#[inline(never)]
-fn tree(endpoint: Endpoint, text: &Option<String>) -> Result<Value<'_>, Error> {
-    text.as_deref()
-        .and_then(|t| json::parse(t).ok())
-        .ok_or_else(|| not_json(endpoint))
-}
-
-use super::validators::member;
 
 #[wasm_bindgen]
 impl Core {
@@ -527,8 +519,9 @@ impl Core {
     }
 }
 
-/// The planning of each `Client` method: one function, whose errors become thrown data in one
-/// place (a closure and an error conversion per method cost the wasm ~3 KB).
+/// The planning of each `Client` method (`crate::endpoint::plan_js`, from the endpoints'
+/// registry): one function, whose errors become thrown data in one place (a closure and an error
+/// conversion per method cost the wasm ~3 KB).
 impl Core {
     fn plan_call(
         &self,
@@ -537,101 +530,12 @@ impl Core {
         b: Option<String>,
         options: &str,
     ) -> Result<Pending, Error> {
-        use Endpoint as E;
         let per = self.per_call(options)?;
-        let guarded = |login| PerCall {
-            guard: Some(login),
+        let p = crate::endpoint::plan_js(&self.inner.api, method, &a, &b)?;
+        let per = PerCall {
+            guard: p.guard,
             ..per
         };
-        let api = &self.inner.api;
-        Ok(match method {
-            // 1 to 100 accounts (`users/create-multi-user`); one result per item, also when none
-            // could be created (code 13). Validated first; the contract's 10-minute interval
-            // (`createInterval`); never retried automatically.
-            "createUsers" => {
-                let req = api.create_users_value(&tree(E::CreateUsers, &a)?)?;
-                self.pending(req, &guarded(false))
-            }
-            // One account through the bulk endpoint (`create-multi-user` with one item): the
-            // response of `create-single-user` is unpublished. Same guard and validation.
-            "createUser" => {
-                let users = a.map(|u| cat(&["[", &u, "]"]));
-                let req = api.create_users_value(&tree(E::CreateUsers, &users)?)?;
-                self.pending(req, &guarded(false))
-            }
-            // The raw `users/create-single-user`: the envelope as received (its response is
-            // unpublished). Not guarded by the bulk interval; never retried.
-            "createSingleUserRaw" => {
-                let req = api.create_user_raw_value(&tree(E::CreateUser, &a)?)?;
-                self.pending(req, &per)
-            }
-            // A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100)
-            // to 100.
-            "getUsers" => {
-                let page = params_in(E::GetUsers, &a)?;
-                let req = api.get_users_value(member(&page, "start"), member(&page, "limit"))?;
-                self.pending(req, &per)
-            }
-            // One account by id (`users/get-single-user/<id>`).
-            "getUser" => self.pending(api.get_user_value(&tree(E::GetUser, &a)?)?, &per),
-            // The token's own account (`users/get-me`).
-            "getMe" => self.pending(api.get_me()?, &per),
-            // One account by e-mail (tried first) or username (`users/search-user`).
-            "searchUser" => {
-                let params = params_in(E::SearchUser, &a)?;
-                let req =
-                    api.search_user_value(member(&params, "email"), member(&params, "username"))?;
-                self.pending(req, &per)
-            }
-            // One course by id (`courses/get-single-course/<id>`).
-            "getCourse" => self.pending(api.get_course_value(&tree(E::GetCourse, &a)?)?, &per),
-            // A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit`
-            // (0..100) to 100.
-            "getCourses" => {
-                let page = params_in(E::GetCourses, &a)?;
-                let req = api.get_courses_value(member(&page, "start"), member(&page, "limit"))?;
-                self.pending(req, &per)
-            }
-            // Courses whose title matches the keywords (`courses/search-course`).
-            "searchCourses" => {
-                let req = api.search_courses_value(&tree(E::SearchCourses, &a)?)?;
-                self.pending(req, &per)
-            }
-            // Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`).
-            // Never retried.
-            "addCoursesToUsers" => {
-                let input = params_in(E::AddCoursesToUsers, &a)?;
-                let req = api.add_courses_to_users_value(
-                    member(&input, "users"),
-                    member(&input, "courses"),
-                )?;
-                self.pending(req, &per)
-            }
-            // Logs in (`users/login-user`, platform notes): the token and its expiry. Needs no
-            // token; the JS passes the result to `withToken`.
-            "login" => {
-                let req = api.login_value(&tree(E::Login, &a)?, &tree(E::Login, &b)?)?;
-                self.pending(req, &per)
-            }
-            // A one-time site login token for an account (`users/create-user-login-token`,
-            // platform notes); at least the platform's advised 5 s apart (`loginTokenInterval`);
-            // never retried automatically.
-            "createLoginToken" => {
-                let req = api.create_login_token_value(&tree(E::CreateLoginToken, &a)?)?;
-                self.pending(req, &guarded(true))
-            }
-            _ => return Err(option_error("method", "a method of Client")),
-        })
-    }
-}
-
-/// A parameters object's tree, refused when it is not an object (or absent).
-fn params_in(endpoint: Endpoint, params: &Option<String>) -> Result<Value<'_>, Error> {
-    let tree = tree(endpoint, params)?;
-    let report = validate::validate_params(&tree, ValidateOptions::default());
-    if report.is_ok() {
-        Ok(tree)
-    } else {
-        Err(Error::Validation(ValidationError { endpoint, report }))
+        Ok(self.untyped(p.req, p.reply, &per))
     }
 }

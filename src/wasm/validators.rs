@@ -3,31 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::error::{ConfigError, Error, ValidationError};
+use crate::endpoint::{member, not_json_report};
+use crate::error::{ConfigError, Error};
 use crate::json::{self, JsonView, Value};
-use crate::validate::{self, Issue, IssueCode, Lang, Level, PageKind, Report, ValidateOptions};
-use crate::Endpoint;
-
-/// The report on a value that cannot be read as JSON (a cycle, a BigInt, NaN or Infinity).
-fn not_json_report(lang: Lang) -> Report {
-    let code = IssueCode::NotJson;
-    Report {
-        issues: vec![Issue {
-            path: Vec::new(),
-            code,
-            level: Level::Contract,
-            message: validate::message(code, "", 0, lang),
-        }],
-    }
-}
-
-/// The validation error of a value that cannot be read as JSON.
-pub fn not_json(endpoint: Endpoint) -> Error {
-    Error::Validation(ValidationError {
-        endpoint,
-        report: not_json_report(Lang::En),
-    })
-}
+use crate::validate::{self, Lang, PageKind, Report, ValidateOptions};
 
 /// `{lang, platformRules}` as JSON text (`optionsJson` in lib.js); what is absent or unusable
 /// takes the default.
@@ -66,11 +45,6 @@ fn run(value: Option<&str>, options_text: &str, params: bool, check: Check) -> S
         _ => not_json_report(opts.lang),
     };
     json::ser::to_string(&report.issues)
-}
-
-/// A member of a parameters object (`null` when absent).
-pub(super) fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
-    v.get(key).unwrap_or(&Value::Null)
 }
 
 /// The issues of `text` (the caller's value as JSON text, or `undefined` when it has none) for

@@ -1,0 +1,99 @@
+//! `POST users/create-multi-user`: 1 to 100 accounts in one call, one result per item.
+//!
+//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
+//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
+//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs`.
+
+use super::prelude::*;
+
+/// This endpoint's codes (`Basis::Contract`).
+pub(crate) const CODES: Codes = (
+    &[
+        ("01", None, Reason::WrongMethod),
+        ("02", None, Reason::NoBody),
+        ("03", None, Reason::NoUsersArray),
+        ("04", None, Reason::UsersNotArray),
+        ("05", None, Reason::UsersEmpty),
+        ("06", None, Reason::NoToken),
+        ("07", None, Reason::CannotAuthenticate),
+        ("08", None, Reason::InvalidToken),
+        (
+            "10",
+            Some("your account does not have permission"),
+            Reason::NoPermission,
+        ),
+        (
+            "10",
+            Some("server is not able to check"),
+            Reason::CannotCheckResources,
+        ),
+        ("11", None, Reason::CapacityExhausted),
+        ("12", None, Reason::NotEnoughSlots),
+        ("13", None, Reason::AllItemsFailed),
+    ],
+    Basis::Contract,
+);
+
+impl Planner {
+    /// `POST users/create-multi-user` for 1 to 100 accounts.
+    ///
+    /// Refused before sending when an item misses a required field, the batch is empty or too
+    /// big, or two items share an e-mail (case-insensitively) or a username.
+    pub fn create_users(&self, users: &[NewUser]) -> Result<Request<CreateUsersReply>, Error> {
+        self.create_users_value(&to_value(users))
+    }
+
+    /// [`Planner::create_users`] from raw JSON (a form's or a JS caller's array).
+    pub(crate) fn create_users_value(
+        &self,
+        users: &impl JsonView,
+    ) -> Result<Request<CreateUsersReply>, Error> {
+        let endpoint = Endpoint::CreateUsers;
+        self.check(
+            endpoint,
+            validate::validate_create_users(users, self.opts()),
+        )?;
+        self.request(
+            endpoint,
+            "users/create-multi-user",
+            &[],
+            Some(object(&[("users", &users.to_json())])),
+        )
+    }
+
+    /// [`Planner::create_users`] of rows, as JSON text, that the bulk engine has already checked one
+    /// by one and across its whole input (1..=100 of them, no repeat): not validated again.
+    pub(crate) fn create_users_checked(
+        &self,
+        rows: &[&str],
+    ) -> Result<Request<CreateUsersReply>, Error> {
+        let mut users = String::from("[");
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                users.push(',');
+            }
+            users.push_str(row);
+        }
+        users.push(']');
+        self.request(
+            Endpoint::CreateUsers,
+            "users/create-multi-user",
+            &[],
+            Some(object(&[("users", &users)])),
+        )
+    }
+}
+
+/// `createUsers`: 1 to 100 accounts; one result per item, also when none could be created (code
+/// 13). Validated first; the contract's 10-minute interval (`createInterval`); never retried
+/// automatically.
+pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<CreateUsersReply>, Error> {
+    api.create_users_value(&tree(Endpoint::CreateUsers, a)?)
+}
+
+/// `createUser`: one account through the bulk endpoint (`create-multi-user` with one item): the
+/// response of `create-single-user` is unpublished. Same guard and validation.
+pub(crate) fn plan_js_one(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<CreateUsersReply>, Error> {
+    let users = a.as_deref().map(|u| cat(&["[", u, "]"]));
+    api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
+}

@@ -1,0 +1,30 @@
+//! `GET users/get-me`: the token's own account.
+//!
+//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
+//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
+//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs`.
+
+use super::prelude::*;
+
+/// This endpoint's codes (`Basis::Contract`).
+pub(crate) const CODES: Codes = (
+    &[
+        ("01", None, Reason::WrongMethod),
+        ("02", None, Reason::NoToken),
+        ("03", None, Reason::CannotAuthenticate),
+        ("04", None, Reason::InvalidToken),
+    ],
+    Basis::Contract,
+);
+
+impl Planner {
+    /// `GET users/get-me`.
+    pub fn get_me(&self) -> Result<Request<UserReply>, Error> {
+        self.request(Endpoint::GetMe, "users/get-me", &[], None)
+    }
+}
+
+/// `getMe`: the token's own account.
+pub(crate) fn plan_js(api: &Planner, _: &Option<String>, _: &Option<String>) -> Result<Request<UserReply>, Error> {
+    api.get_me()
+}
