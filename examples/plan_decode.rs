@@ -30,7 +30,7 @@ fn main() -> Result<(), Error> {
     let reply = request.decode(200, body.as_bytes())?;
     println!(
         "created {} / failed {}: {:?}",
-        reply.created, reply.failed, reply.users[0].user_id
+        reply.counts.created, reply.counts.failed, reply.users[0].user_id
     );
 
     // Errors are decoded per endpoint: get-single-user 03 is "no token" or "not found" by its msg.

@@ -48,8 +48,8 @@ pub use error::{
 pub use model::*;
 pub use plan::{Planner, Request, UserPath};
 pub use reply::{
-    AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
-    RawReply, UserList, UserReply,
+    AddCoursesReply, CourseList, CourseReply, CreateCounts, CreateUsersReply, GrantCounts,
+    LoginReply, LoginTokenReply, RawReply, UserList, UserReply,
 };
 pub use secret::Token;
 pub use validate::{Issue, Lang, Level, PathSegment, Report, ValidateOptions};

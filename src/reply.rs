@@ -87,37 +87,28 @@ pub struct CreateUsersReply {
     /// The envelope's msg (`<n> success, <m> error`).
     #[serde(default)]
     pub msg: String,
-    /// `"00"`, or `"13"` when no item could be created.
-    #[serde(skip_deserializing)]
-    pub resp_code: String,
-    /// Items created, counted from the items.
-    #[serde(skip_deserializing)]
-    pub created: u32,
-    /// Items that failed, counted from the items.
-    #[serde(skip_deserializing)]
-    pub failed: u32,
-    /// The counts the msg states, if it could be read.
-    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
-    pub msg_counts: Option<MsgCounts>,
+    /// What the core derives from the items and the msg (written flat, beside `users`).
+    #[serde(flatten, skip_deserializing)]
+    pub counts: CreateCounts,
 }
 
-// One definition of the derived fields: the typed reply's, the JSON the wasm hands JS, and
-// (through tsify, merged into the reply's interface below) their TypeScript.
+// One definition of the derived fields: the typed reply's (its `counts`), the JSON the wasm hands
+// JS, and (through tsify, merged into the reply's interface below) their TypeScript.
 /// The fields the core derives onto a create reply, from its items and its msg.
-#[derive(Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
-struct CreateCounts {
+pub struct CreateCounts {
     /// "00", or "13" when no item could be created.
     #[cfg_attr(target_arch = "wasm32", tsify(type = r#""00" | "13" | (string & {})"#))]
-    resp_code: String,
+    pub resp_code: String,
     /// Items created, counted from the items.
-    created: u32,
+    pub created: u32,
     /// Items that failed, counted from the items.
-    failed: u32,
+    pub failed: u32,
     /// The counts the msg states; null when it could not be read.
     #[cfg_attr(target_arch = "wasm32", tsify(type = "MsgCounts | null"))]
-    msg_counts: Option<MsgCounts>,
+    pub msg_counts: Option<MsgCounts>,
 }
 
 impl CreateCounts {
@@ -133,9 +124,7 @@ impl CreateCounts {
 
 impl Reply for CreateUsersReply {
     fn finish(&mut self, head: &Head, tally: Tally) {
-        let c = CreateCounts::of(head, tally);
-        (self.resp_code, self.created, self.failed, self.msg_counts) =
-            (c.resp_code, c.created, c.failed, c.msg_counts);
+        self.counts = CreateCounts::of(head, tally);
     }
     fn accepts(code: &str) -> bool {
         code == "00" || code == "13"
@@ -157,29 +146,23 @@ pub struct AddCoursesReply {
     /// The envelope's msg (a Vietnamese sentence).
     #[serde(default)]
     pub msg: String,
-    /// Accounts that received the courses, counted from `result`.
-    #[serde(skip_deserializing)]
-    pub succeeded: u32,
-    /// Accounts that failed, counted from `result`.
-    #[serde(skip_deserializing)]
-    pub failed: u32,
-    /// The counts the msg states, if it could be read.
-    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
-    pub msg_counts: Option<MsgCounts>,
+    /// What the core derives from `result` and the msg (written flat, beside `result`).
+    #[serde(flatten, skip_deserializing)]
+    pub counts: GrantCounts,
 }
 
 /// The fields the core derives onto an add-courses reply, from its `result` and its msg.
-#[derive(Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
-struct GrantCounts {
+pub struct GrantCounts {
     /// Accounts that received the courses, counted from `result`.
-    succeeded: u32,
+    pub succeeded: u32,
     /// Accounts that failed, counted from `result`.
-    failed: u32,
+    pub failed: u32,
     /// The counts the msg states; null when it could not be read.
     #[cfg_attr(target_arch = "wasm32", tsify(type = "MsgCounts | null"))]
-    msg_counts: Option<MsgCounts>,
+    pub msg_counts: Option<MsgCounts>,
 }
 
 impl GrantCounts {
@@ -194,8 +177,7 @@ impl GrantCounts {
 
 impl Reply for AddCoursesReply {
     fn finish(&mut self, head: &Head, tally: Tally) {
-        let c = GrantCounts::of(head, tally);
-        (self.succeeded, self.failed, self.msg_counts) = (c.succeeded, c.failed, c.msg_counts);
+        self.counts = GrantCounts::of(head, tally);
     }
     fn derived(head: &Head, tally: Tally) -> Option<String> {
         Some(crate::json::ser::to_string(&GrantCounts::of(head, tally)))

@@ -1265,7 +1265,7 @@ fn bench_engine_against_a_hand_loop_of_the_same_chunks() {
         for chunk in typed.chunks(100) {
             let req = api().create_users(chunk).unwrap();
             let body = echo_create(req.body().unwrap(), &mut next_id);
-            created += req.decode(200, &body).unwrap().created;
+            created += req.decode(200, &body).unwrap().counts.created;
         }
         assert_eq!(created, 10_000);
         hand_ns.push(t.elapsed().as_nanos());

@@ -1071,9 +1071,9 @@ fn create_13_resolves_with_items() {
         .unwrap()
         .decode(200, &body)
         .unwrap();
-    assert_eq!(reply.resp_code, "13");
+    assert_eq!(reply.counts.resp_code, "13");
     assert_eq!(reply.users.len(), 2);
-    assert_eq!((reply.created, reply.failed), (0, 2));
+    assert_eq!((reply.counts.created, reply.counts.failed), (0, 2));
     assert!(reply
         .users
         .iter()
