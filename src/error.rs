@@ -28,8 +28,9 @@ pub enum Error {
 /// What went wrong, for a `switch`: the kind of every error the client gives, those of
 /// [`Error`] and those the wasm shell reports for the host (network, timeout, abort, a too large
 /// body, the create interval). The one list of kinds: `Error::kind`, the shell's failures,
-/// TypeScript's `CoreErrorKind`, and the package's table of error classes (`errors.js`, checked
-/// against this type when the package is built, so a renamed kind fails the build).
+/// TypeScript's `CoreErrorKind`, and the package's table of error classes
+/// (`pkg-templates/errors.ts`, checked against this type when the package is built, so a renamed
+/// kind fails the build).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(

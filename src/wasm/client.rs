@@ -177,11 +177,12 @@ impl Settings {
     }
 }
 
-/// What the JS writes for a function in an options object (`optionsJson` in lib.js).
+/// What the JS writes for a function in an options object (`optionsJson` in
+/// `pkg-templates/lib.ts`).
 const FUNCTION: &str = "\u{0}function";
 
-/// An options object as the JS wrote it (`optionsJson` in lib.js: functions as [`FUNCTION`],
-/// NaN and the infinities as `null`); `null` when the text is not JSON.
+/// An options object as the JS wrote it (`optionsJson` in `pkg-templates/lib.ts`: functions as
+/// [`FUNCTION`], NaN and the infinities as `null`); `null` when the text is not JSON.
 fn options_tree(text: &str) -> Value<'_> {
     json::parse(text).unwrap_or(Value::Null)
 }
@@ -423,7 +424,7 @@ impl Core {
     }
 
     /// The settings of one call: the client's, overridden by the call's options (JSON text as
-    /// `optionsJson` in lib.js writes it).
+    /// `optionsJson` in `pkg-templates/lib.ts` writes it).
     fn per_call(&self, options: &str) -> Result<PerCall, Error> {
         let s = &self.inner;
         let options = &options_tree(options);

@@ -1,6 +1,7 @@
 //! Failures of a call as plain data `{kind, message, data}`, which the package's JS turns into
-//! instances of its error classes (`errors.js`). Every message is built here, token-free; causes
-//! from the host (a fetch `TypeError`, an abort reason) are attached, scrubbed, by the JS driver.
+//! instances of its error classes (`pkg-templates/errors.ts`). Every message is built here,
+//! token-free; causes from the host (a fetch `TypeError`, an abort reason) are attached, scrubbed,
+//! by the JS driver.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;

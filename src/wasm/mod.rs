@@ -1,5 +1,5 @@
 //! The WebAssembly shell: `#[wasm_bindgen]` exports over the core, which only move values. The
-//! package's JS (`pkg-templates/lib.js`) performs the I/O the core asks for; every decision
+//! package's JS (`pkg-templates/lib.ts`) performs the I/O the core asks for; every decision
 //! (planning, retries, the create interval, checking answers) is the core's, and nothing here
 //! knows a field of a record.
 //!

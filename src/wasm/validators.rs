@@ -8,8 +8,8 @@ use crate::error::{ConfigError, Error};
 use crate::json::{self, JsonView, Value};
 use crate::validate::{self, Lang, PageKind, Report, ValidateOptions};
 
-/// `{lang, platformRules}` as JSON text (`optionsJson` in lib.js); what is absent or unusable
-/// takes the default.
+/// `{lang, platformRules}` as JSON text (`optionsJson` in `pkg-templates/lib.ts`); what is absent
+/// or unusable takes the default.
 fn options(options: &str) -> ValidateOptions {
     let mut opts = ValidateOptions::default();
     let options = json::parse(options).unwrap_or(Value::Null);
@@ -50,7 +50,7 @@ fn run(value: Option<&str>, options_text: &str, params: bool, check: Check) -> S
 /// The issues of `text` (the caller's value as JSON text, or `undefined` when it has none) for
 /// the validator `kind` (`createUsers`, `getUsers`, ...), as JSON text. One export serves all
 /// nine validators, which keeps the bindings small; the package names them. `options`: JSON
-/// text (`optionsJson` in lib.js).
+/// text (`optionsJson` in `pkg-templates/lib.ts`).
 #[wasm_bindgen]
 pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<String, JsValue> {
     let (params, check): (bool, Check) = match kind {
