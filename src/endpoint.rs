@@ -154,6 +154,11 @@ impl Endpoint {
     }
 }
 
+pub use add_courses::{AddCoursesReply, GrantCounts};
+pub use create_users::{CreateCounts, CreateUsersReply};
+pub use get_course::CourseReply;
+pub use get_users::UserList;
+
 /// What the endpoints' modules use.
 mod prelude {
     pub(super) use super::{member, params_in, tree, Endpoint};
@@ -162,10 +167,7 @@ mod prelude {
     pub(super) use crate::json::JsonView;
     pub(super) use crate::model::{AddCoursesInput, NewUser};
     pub(super) use crate::plan::{object, to_value, Planner, Request, UserPath};
-    pub(super) use crate::reply::{
-        AddCoursesReply, CourseList, CourseReply, CreateUsersReply, LoginReply, LoginTokenReply,
-        RawReply, UserList, UserReply,
-    };
+    pub(super) use crate::reply::{CourseList, LoginReply, LoginTokenReply, RawReply, UserReply};
     pub(super) use crate::validate::{self, PageKind};
     pub(super) use serde_json::Value;
 }

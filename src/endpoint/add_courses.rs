@@ -2,9 +2,15 @@
 //!
 //! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
 //! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs`.
+//! line in the registry (`src/endpoint.rs`); its reply type is here.
 
 use super::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::check::{Head, Tally};
+use crate::codes::{add_courses_counts, MsgCounts};
+use crate::model::{AddCourseOutcome, ValidCourse};
+use crate::reply::Reply;
 
 /// This endpoint's codes (`Basis::Notes`).
 pub(crate) const CODES: Codes = (
@@ -14,6 +20,62 @@ pub(crate) const CODES: Codes = (
     ],
     Basis::Notes,
 );
+
+/// Outcome of add-multi-course-to-multi-user.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct AddCoursesReply {
+    /// The requested courses the server accepted.
+    pub valid_courses: Vec<ValidCourse>,
+    /// One outcome per account.
+    pub result: Vec<AddCourseOutcome>,
+    /// The envelope's msg (a Vietnamese sentence).
+    #[serde(default)]
+    pub msg: String,
+    /// What the core derives from `result` and the msg (written flat, beside `result`).
+    #[serde(flatten, skip_deserializing)]
+    pub counts: GrantCounts,
+}
+
+/// The fields the core derives onto an add-courses reply, from its `result` and its msg.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct GrantCounts {
+    /// Accounts that received the courses, counted from `result`.
+    pub succeeded: u32,
+    /// Accounts that failed, counted from `result`.
+    pub failed: u32,
+    /// The counts the msg states; null when it could not be read.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "MsgCounts | null"))]
+    pub msg_counts: Option<MsgCounts>,
+}
+
+impl GrantCounts {
+    fn of(head: &Head, tally: Tally) -> GrantCounts {
+        GrantCounts {
+            succeeded: tally.trues,
+            failed: tally.items.saturating_sub(tally.trues),
+            msg_counts: add_courses_counts(&head.msg),
+        }
+    }
+}
+
+impl Reply for AddCoursesReply {
+    fn finish(&mut self, head: &Head, tally: Tally) {
+        self.counts = GrantCounts::of(head, tally);
+    }
+    fn derived(head: &Head, tally: Tally) -> Option<String> {
+        Some(crate::json::ser::to_string(&GrantCounts::of(head, tally)))
+    }
+}
+
+/// tsify leaves out of a reply the fields the JSON never carries in (`skip_deserializing`); the
+/// core derives them onto the reply as [`GrantCounts`] defines them.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const TS_DERIVED: &str = "export interface AddCoursesReply extends GrantCounts {}";
 
 impl Planner {
     /// `POST courses/add-multi-course-to-multi-user`: 1 to 100 accounts, at least one course.

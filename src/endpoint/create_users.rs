@@ -2,9 +2,15 @@
 //!
 //! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
 //! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs`.
+//! line in the registry (`src/endpoint.rs`); its reply type is here.
 
 use super::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::check::{Head, Tally};
+use crate::codes::{create_counts, MsgCounts};
+use crate::model::CreatedUser;
+use crate::reply::Reply;
 
 /// This endpoint's codes (`Basis::Contract`).
 pub(crate) const CODES: Codes = (
@@ -33,6 +39,71 @@ pub(crate) const CODES: Codes = (
     ],
     Basis::Contract,
 );
+
+/// Outcome of create-multi-user: code `00` (some created) or `13` (none created), with one
+/// result per submitted item in `users`. The items are the truth; `msgCounts` is what the msg
+/// says, and a msg that disagrees with the items is not an error.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct CreateUsersReply {
+    /// One result per submitted item, in order.
+    pub users: Vec<CreatedUser>,
+    /// The envelope's msg (`<n> success, <m> error`).
+    #[serde(default)]
+    pub msg: String,
+    /// What the core derives from the items and the msg (written flat, beside `users`).
+    #[serde(flatten, skip_deserializing)]
+    pub counts: CreateCounts,
+}
+
+// One definition of the derived fields: the typed reply's (its `counts`), the JSON the wasm hands
+// JS, and (through tsify, merged into the reply's interface below) their TypeScript.
+/// The fields the core derives onto a create reply, from its items and its msg.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct CreateCounts {
+    /// "00", or "13" when no item could be created.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""00" | "13" | (string & {})"#))]
+    pub resp_code: String,
+    /// Items created, counted from the items.
+    pub created: u32,
+    /// Items that failed, counted from the items.
+    pub failed: u32,
+    /// The counts the msg states; null when it could not be read.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "MsgCounts | null"))]
+    pub msg_counts: Option<MsgCounts>,
+}
+
+impl CreateCounts {
+    fn of(head: &Head, tally: Tally) -> CreateCounts {
+        CreateCounts {
+            resp_code: head.code.clone(),
+            created: tally.trues,
+            failed: tally.items.saturating_sub(tally.trues),
+            msg_counts: create_counts(&head.msg),
+        }
+    }
+}
+
+impl Reply for CreateUsersReply {
+    fn finish(&mut self, head: &Head, tally: Tally) {
+        self.counts = CreateCounts::of(head, tally);
+    }
+    fn accepts(code: &str) -> bool {
+        code == "00" || code == "13"
+    }
+    fn derived(head: &Head, tally: Tally) -> Option<String> {
+        Some(crate::json::ser::to_string(&CreateCounts::of(head, tally)))
+    }
+}
+
+/// tsify leaves out of a reply the fields the JSON never carries in (`skip_deserializing`); the
+/// core derives them onto the reply as [`CreateCounts`] defines them.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const TS_DERIVED: &str = "export interface CreateUsersReply extends CreateCounts {}";
 
 impl Planner {
     /// `POST users/create-multi-user` for 1 to 100 accounts.

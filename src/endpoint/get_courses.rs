@@ -2,7 +2,7 @@
 //!
 //! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
 //! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs`.
+//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
 
 use super::prelude::*;
 

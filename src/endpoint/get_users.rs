@@ -2,9 +2,13 @@
 //!
 //! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
 //! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs`.
+//! line in the registry (`src/endpoint.rs`); its reply type is here.
 
 use super::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::model::User;
+use crate::reply::Reply;
 
 /// This endpoint's codes (`Basis::Notes`).
 pub(crate) const CODES: Codes = (
@@ -15,6 +19,18 @@ pub(crate) const CODES: Codes = (
     ],
     Basis::Notes,
 );
+
+/// A page of accounts (get-multi-user).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct UserList {
+    /// The accounts.
+    pub users: Vec<User>,
+    /// The envelope's msg.
+    #[serde(default)]
+    pub msg: String,
+}
+impl Reply for UserList {}
 
 impl Planner {
     /// `GET users/get-multi-user`: `start` >= 0 (always sent: the server requires it), `limit` 1..=100.
