@@ -26,8 +26,9 @@ cargo build --quiet --release --target wasm32-unknown-unknown -p lpm-client "${f
 rm -rf "$out"
 mkdir -p "$out/wasm"
 # --keep-debug: the function names scripts/snip-panics.mjs needs (wasm-opt strips them after).
+# --omit-default-module-path: every entry passes the wasm (or its URL) to the init itself.
 wasm-bindgen target/wasm32-unknown-unknown/release/lpm_client.wasm \
-  --target web --keep-debug --out-dir "$out/wasm" --out-name lpm_client
+  --target web --keep-debug --omit-default-module-path --out-dir "$out/wasm" --out-name lpm_client
 # (Not for a build with the benchmark's exports: serde_json formats its errors' messages.)
 [[ "${LPM_FEATURES:-}" != *bench-exports* ]] &&
   node scripts/snip-panics.mjs "$out/wasm/lpm_client_bg.wasm" "$root/node_modules/.bin/wasm-dis"
