@@ -2,7 +2,8 @@
 # Builds the npm package into pkg/ (or $1): the core compiled to wasm32, wasm-bindgen-cli (the
 # version pinned in Cargo.lock) for the `web` target, the panic machinery snipped
 # (scripts/snip-panics.mjs), wasm-opt -Oz from the npm `binaryen` package, then the package's
-# TypeScript from pkg-templates/ (type-checked against the generated bindings). Prints the package's sizes.
+# TypeScript from pkg-templates/ (type-checked against the generated bindings), bundled by esbuild
+# and compressed further by terser (both npm devDependencies). Prints the package's sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
 # LPM_FLAVOUR=bulk builds lpm-client-bulk into pkg-bulk/: the same package with the bulk engines
 # (importUsers, grantCourses) in its wasm and their driver, under its own budget.
@@ -75,15 +76,19 @@ common=(--bundle --minify --format=esm --target=es2022 --platform=neutral --log-
 "$root/node_modules/.bin/esbuild" "$stage/lib.ts" "${common[@]}" --outfile="$out/lib.js"
 "$root/node_modules/.bin/esbuild" "$stage/index.ts" "$stage/node.ts" "$stage/workerd.ts" \
   "${common[@]}" '--external:node:*' '--external:*.wasm' '--external:./lib.js' --outdir="$out"
+# Then terser over esbuild's output: its compressor folds more (0.2 KB gzip less; none on the glue).
+for f in "$out"/{lib,index,node,workerd}.js; do
+  "$root/node_modules/.bin/terser" "$f" --module --compress passes=2 --mangle -o "$f"
+done
 "$root/node_modules/.bin/esbuild" "$out/wasm/lpm_client.js" --minify --format=esm \
   --log-level=warning --allow-overwrite --outfile="$out/wasm/lpm_client.js"
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
-# engine issue set: at most 60 KB, aim 45; set to what it reaches, 52.0 KB). The one place it is
+# engine issue set: at most 60 KB, aim 45; set to what it reaches, 51.8 KB). The one place it is
 # written; the build fails above it.
-budget_kb=53
+budget_kb=52
 # lpm-client-bulk: the engines' ~26 KB on top (issue 9); set to what it reaches, like the one above.
-bulk_budget_kb=77
+bulk_budget_kb=76
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb
