@@ -5,7 +5,12 @@ import type { FileHandle } from 'node:fs/promises';
 import type { IntervalStore } from './wasm/lpm_client.js';
 import type { JournalStore } from './journal.js';
 import type { JournalEvent } from './wasm/lpm_client.js';
-import { makeError } from './errors.js';
+// From the shared module as the entries load it (lib.js, not errors.ts bundled again): one
+// ConfigError class, so `instanceof` holds.
+import { ConfigError } from './lib.js';
+
+/** A ConfigError, as `makeError('config', ...)` in errors.ts makes it. */
+const configError = (message: string, data: object) => new ConfigError(message, { ...data, kind: 'config' });
 
 /** A Node error's `code` (`ENOENT`), if it has one. */
 const code = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code;
@@ -17,7 +22,7 @@ function read(path: string): Record<string, unknown> {
   } catch (e) {
     if (code(e) === 'ENOENT') return {};
     // A file that is not ours (or half-written by hand) is not overwritten blindly.
-    throw makeError('config', `intervalStore file ${path} cannot be read as JSON: ${e && (e as Error).message}`, { problem: 'option', option: 'intervalStore', expected: 'a JSON file of key to time' });
+    throw configError(`intervalStore file ${path} cannot be read as JSON: ${e && (e as Error).message}`, { problem: 'option', option: 'intervalStore', expected: 'a JSON file of key to time' });
   }
 }
 
@@ -26,7 +31,7 @@ function read(path: string): Record<string, unknown> {
  * create at the same instant can both pass: the store narrows that race, it cannot lock. */
 export function fileStore(path: string): IntervalStore {
   if (typeof path !== 'string' || path === '') {
-    throw makeError('config', 'option `path` must be a file path', { problem: 'option', option: 'path', expected: 'a file path' });
+    throw configError('option `path` must be a file path', { problem: 'option', option: 'path', expected: 'a file path' });
   }
   return {
     get(key: string) {
@@ -48,9 +53,9 @@ export function fileStore(path: string): IntervalStore {
  * process killed mid-write) is dropped on load, and cut from the file before the next append. */
 export function fileJournal(path: string): JournalStore {
   if (typeof path !== 'string' || path === '') {
-    throw makeError('config', 'option `path` must be a file path', { problem: 'option', option: 'path', expected: 'a file path' });
+    throw configError('option `path` must be a file path', { problem: 'option', option: 'path', expected: 'a file path' });
   }
-  const refused = (reason: string) => makeError('config', `the journal was refused: ${reason}`, { problem: 'journal', reason });
+  const refused = (reason: string) => configError(`the journal was refused: ${reason}`, { problem: 'journal', reason });
   let size: number | undefined;
   let fh: FileHandle | undefined;
   return {

@@ -2,7 +2,8 @@
 // `panic_immediate_abort` would do with a rebuilt std (which needs rust-src, not available here).
 // A panic in the wasm is a defect that traps either way (panic = "abort": std's hook writes to a
 // stderr wasm32 does not have, then traps); the JS turns a trap into an `internal` LpmError. What
-// goes is std's hook, its payloads and all of core::fmt (about 4.7 KB of wasm, 2.3 KB gzip).
+// goes is std's hook, its payloads and all of core::fmt (about 4.7 KB of wasm, 2.3 KB gzip), and
+// the data only they read (panics' source paths and messages, fmt's digit table: 0.5 KB gzip).
 //
 // Usage: node scripts/snip-panics.mjs <wasm with names (wasm-bindgen --keep-debug)> <wasm-dis>
 // Rewrites the file in place. Fails when a formatting function is called from anywhere but the
@@ -68,6 +69,7 @@ const leb = (n) => {
 let imported = 0;
 let names;
 let code;
+let data;
 while (p < b.length) {
   const headerAt = p;
   const id = b[p++];
@@ -109,6 +111,8 @@ while (p < b.length) {
     }
   } else if (id === 10) {
     code = { headerAt, start, end };
+  } else if (id === 11) {
+    data = { start, end };
   }
   p = end;
 }
@@ -118,6 +122,8 @@ const matches = (res, name) => res.some((re) => re.test(name));
 const snip = (name) => matches(PANIC, name) || matches(FORMAT, name);
 
 // The check: no function outside the snipped set calls a formatting function directly.
+/** Every `i32.const` of the functions kept: the data addresses their code can reach directly. */
+const keptConsts = new Set();
 const dir = mkdtempSync(join(tmpdir(), 'snip-'));
 try {
   execFileSync(wasmDis, [file, '-o', join(dir, 'm.wat')], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -130,6 +136,7 @@ try {
     const caller = nameOf(m[1]);
     if (snip(caller)) return;
     const body = wat.slice(m.index, i + 1 < starts.length ? starts[i + 1].index : wat.length);
+    for (const c of body.matchAll(/\(i32\.const (-?\d+)\)/g)) keptConsts.add(Number(c[1]) >>> 0);
     for (const c of body.matchAll(/\(call \$("(?:[^"\\]|\\.)*"|[^\s)]+)/g)) {
       const callee = nameOf(c[1]);
       if (matches(FORMAT, callee) && !matches(PANIC, callee)) bad.push(`${caller} calls ${callee}`);
@@ -163,8 +170,49 @@ for (let i = 0; i < count; i++) {
 if (![...names.values()].some((n) => /::panicking::panic_fmt$/.test(n))) {
   throw new Error(`${file}: core::panicking::panic_fmt not found: the names changed, update scripts/snip-panics.mjs`);
 }
+const zeroed = zeroDeadData();
 const section = Buffer.concat(bodies);
 writeFileSync(file, Buffer.concat([
   b.subarray(0, code.headerAt), Buffer.from([10, ...leb(section.length)]), section, b.subarray(code.end),
 ]));
-console.log(`snip-panics: ${snipped} panic and formatting functions replaced by unreachable`);
+console.log(`snip-panics: ${snipped} panic and formatting functions replaced by unreachable, ${zeroed} bytes of their data zeroed`);
+
+/**
+ * Zeroes the data only the snipped code read: the source paths of panic locations, core's
+ * index-panic messages, and the two-digit table of core::fmt's integer formatting. wasm-opt then
+ * drops the zeros (memory starts zeroed). A string that a kept function's code points at (an
+ * `i32.const` of its address) is left alone: then something else reads it.
+ */
+function zeroDeadData() {
+  if (!data) return 0;
+  const DEAD = [
+    // Location::file of a panic: this crate's and its dependencies' sources, and std's.
+    /(?:\/rustc\/[0-9a-f]+\/library|\/[\w.-]+(?:\/[\w.+-]+)*|src)\/[\w\/.-]*\.rs/g,
+    /slice index starts at | but ends at |index out of bounds: the len is | but the index is |range (?:start|end) index | out of range for slice of length /g,
+    /00010203040506070809(?:[0-9]{2}){90}/g,
+  ];
+  let n = 0;
+  p = data.start;
+  for (let count = u32(); count > 0; count--) {
+    const flags = u32();
+    let at = 0;
+    if (flags === 0 && b[p] === 0x41) {
+      p++;
+      at = u32(); // i32.const <address> end (LEB128 signed; data sits far below 2^31)
+      if (b[p++] !== 0x0b) return n;
+    } else if (flags !== 1) {
+      return n; // another layout: leave the data alone
+    }
+    const len = u32();
+    const text = b.subarray(p, p + len).toString('latin1');
+    for (const re of DEAD) {
+      for (const m of text.matchAll(re)) {
+        if (keptConsts.has(at + m.index)) continue;
+        b.fill(0, p + m.index, p + m.index + m[0].length);
+        n += m[0].length;
+      }
+    }
+    p += len;
+  }
+  return n;
+}

@@ -44,15 +44,11 @@ pub struct Field {
     pub name: &'static str,
     /// Its type.
     pub ty: Ty,
-    /// Whether it must be present.
-    pub required: bool,
 }
 
 /// A model: its known fields (unknown keys are always allowed and kept).
 #[derive(Debug)]
 pub struct Shape {
-    /// The Rust type's name, for messages.
-    pub name: &'static str,
     /// The known fields, in declaration order (bodies usually follow it).
     pub fields: &'static [Field],
     /// Indexes into `fields`, sorted by wire name (bytewise): the lookup of a key.
@@ -71,6 +67,13 @@ pub trait Described {
 }
 
 impl Shape {
+    /// The first required field missing from an object whose present fields are `seen` (bit `k`:
+    /// field `k`).
+    fn missing(&self, seen: u64) -> Option<&'static str> {
+        let k = (self.required & !seen).trailing_zeros();
+        self.fields.get(k as usize).map(|f| f.name)
+    }
+
     /// The index of the field named `key`, trying `hint` first, then a binary search by name.
     #[inline]
     fn find(&self, key: &json::Str<'_>, hint: usize) -> Option<usize> {
@@ -420,14 +423,8 @@ impl<'a> Checker<'a> {
             }
             at(self.value(ty, depth), || Seg::Key(fields[k].name.into()))?;
         }
-        if seen & shape.required != shape.required {
-            let missing = fields
-                .iter()
-                .enumerate()
-                .find(|(k, f)| f.required && seen & (1u64 << (k % 64)) == 0);
-            if let Some((_, f)) = missing {
-                return fail(Why::Missing(f.name));
-            }
+        if let Some(name) = shape.missing(seen) {
+            return fail(Why::Missing(name));
         }
         if shape.tally.is_some() {
             self.tally.items = self.tally.items.saturating_add(1);
@@ -624,17 +621,11 @@ pub fn envelope_of(
     if !accepts(&head.code) {
         return Envelope::Error(head);
     }
-    if data.is_none() && seen & reply.required != reply.required {
-        if let Some(f) = fields
-            .iter()
-            .enumerate()
-            .find(|(k, f)| f.required && seen & (1u64 << (k % 64)) == 0)
-        {
-            data = Some(Box::new(Fail {
-                why: Why::Missing(f.1.name),
-                rev_path: Vec::new(),
-            }));
-        }
+    if let (None, Some(name)) = (&data, reply.missing(seen)) {
+        data = Some(Box::new(Fail {
+            why: Why::Missing(name),
+            rev_path: Vec::new(),
+        }));
     }
     match data {
         Some(f) => Envelope::Mismatch(head, f.into_mismatch()),

@@ -146,7 +146,6 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             crate::check::Field {
                 name: #wire,
                 ty: <#ty as crate::check::Described>::TY,
-                required: #required,
             }
         });
     }
@@ -161,11 +160,9 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     by_name.sort_by(|&a, &b| names[a].as_bytes().cmp(names[b].as_bytes()));
     let by_name = by_name.into_iter().map(|i| i as u8);
     let name = &input.ident;
-    let label = name.to_string();
     Ok(quote! {
         impl crate::check::Described for #name {
             const TY: crate::check::Ty = crate::check::Ty::Obj(&crate::check::Shape {
-                name: #label,
                 fields: &[#(#fields),*],
                 by_name: &[#(#by_name),*],
                 required: #required_mask,

@@ -19,8 +19,8 @@ mod validators;
 #[cfg(feature = "bench-exports")]
 mod bench;
 
-/// Talc instead of std's dlmalloc: about 5 KB less wasm, and faster on the many small
-/// allocations of validation.
+/// Size classes with free lists (`wasm-alloc/`) instead of std's dlmalloc: O(1) on the many small
+/// allocations of validation, and ~5.5 KB less wasm (0.6 KB less than talc, the one before).
 #[cfg(not(target_feature = "atomics"))]
 #[global_allocator]
-static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOC: lpm_wasm_alloc::SizeClasses = lpm_wasm_alloc::SizeClasses::new();
