@@ -22,7 +22,7 @@ export function journalOf(values) {
  * writes the report (through `patch`) to `reportFile`, prints the summary; resolves with the exit code.
  */
 export async function runJob({ start, total, verb, reportFile, lines, kind, io, patch = (r) => r }) {
-  const view = progressView({ total, verb, stream: io.stderr });
+  const view = await progressView({ total, verb, stream: io.stderr });
   const stop = interruptible(io);
   let report;
   let interrupted = false;
