@@ -326,22 +326,32 @@ fn drive(
 ) -> Option<ImportReport> {
     for step in 0.. {
         let dies = crash.filter(|(at, _)| *at == step).map(|(_, c)| c);
+        let may_plan = job.may_plan(w.clock);
         match job.poll(w.clock) {
-            Action::Persist(events) => match dies {
-                Some(Crash::Keep(n)) => {
-                    w.persist(&events[..n.min(events.len())]);
-                    return None;
+            Action::Persist(events) => {
+                let planned = events
+                    .iter()
+                    .any(|e| matches!(e, Event::ChunkSending { .. }));
+                assert!(
+                    may_plan || !planned,
+                    "a chunk planned where may_plan said no"
+                );
+                match dies {
+                    Some(Crash::Keep(n)) => {
+                        w.persist(&events[..n.min(events.len())]);
+                        return None;
+                    }
+                    Some(Crash::AfterServer) => {
+                        w.persist(&events);
+                        return None;
+                    }
+                    // Persisting takes no virtual time.
+                    None => {
+                        w.persist(&events);
+                        continue;
+                    }
                 }
-                Some(Crash::AfterServer) => {
-                    w.persist(&events);
-                    return None;
-                }
-                // Persisting takes no virtual time.
-                None => {
-                    w.persist(&events);
-                    continue;
-                }
-            },
+            }
             Action::Send(req) => {
                 if !request_then_answer(job, w, &req, dies) {
                     return None;
@@ -919,6 +929,43 @@ fn a_short_capacity_sends_what_fits_then_stops() {
         matches!(&report.rows[29].result, RowResult::NotSent { reason } if reason.contains("run out"))
     );
     assert_spaced(&w.fake, DEFAULT_CREATE_INTERVAL_MS);
+}
+
+#[test]
+fn the_interval_store_is_asked_only_before_a_chunk_is_planned() {
+    // A driver sharing the interval with other processes asks its store when `may_plan` says
+    // so; another process created at START + 2 min.
+    let (rows, good) = rows_with_bad(50, &[]);
+    let mut w = World::new();
+    let short = ImportOptions {
+        interval_ms: MIN,
+        ..opts(20)
+    };
+    let mut job = ImportJob::from_values(api(), rows.clone(), short).unwrap();
+    let other = START + 2 * MIN;
+    let (mut asked, mut polls) = (0, 0);
+    let report = loop {
+        if job.may_plan(w.clock) {
+            asked += 1;
+            job.hold_until(other + MIN);
+        }
+        polls += 1;
+        match job.poll(w.clock) {
+            Action::Persist(events) => w.persist(&events),
+            Action::Send(req) => assert!(request_then_answer(&mut job, &mut w, &req, None)),
+            Action::Wait { until } => w.clock = until,
+            Action::Done(report) => break report,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert_exactly_once(&rows, &good, &w.fake, &report);
+    // Asked once a chunk when it is due, and once more for the first, which the store held
+    // until 3 min; not before each of the other polls.
+    let calls: Vec<u64> = w.fake.create_calls.iter().map(|c| c.0).collect();
+    assert_eq!(calls[0], other + MIN);
+    assert_spaced(&w.fake, MIN);
+    assert_eq!(asked, calls.len() + 1);
+    assert!(polls > 3 * asked, "{polls} polls, {asked} asked");
 }
 
 #[test]

@@ -344,6 +344,22 @@ impl ImportJob {
         pacer.not_before = pacer.not_before.max(at);
     }
 
+    /// Whether a poll at `now` may plan the next chunk (and record its `ChunkSending`): the one
+    /// moment a caller sharing the create interval with others (an interval store read by other
+    /// processes) needs to ask it and pass its time to [`ImportJob::hold_until`] before polling.
+    /// When this is false, `poll(now)` plans no chunk. (Conservative: with rows in doubt whose
+    /// look-ups are due it says true, as a look-up that cannot be planned lets the poll go on.)
+    pub fn may_plan(&self, now: u64) -> bool {
+        let ledger = &self.ledger;
+        !ledger.has_unpersisted()
+            && self.ready.is_none()
+            && self.in_flight.is_none()
+            && ledger.halted.is_none()
+            && (ledger.in_doubt.is_empty() || now >= self.lookup_not_before)
+            && !ledger.pending.is_empty()
+            && now >= ledger.pacer.next_send_at()
+    }
+
     /// Rows per chunk now.
     fn chunk_size(&self) -> usize {
         self.slot_cap

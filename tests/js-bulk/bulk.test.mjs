@@ -132,3 +132,26 @@ test('a grant whose answer is lost is sent again (granting twice is harmless), t
   assert.equal(resumed.counts.granted, 30);
   assert.deepEqual(spy, [], 'a finished grant sends nothing on resume');
 });
+
+test('an answer handed to a job with no request out is an internal error of the driver, for an import and a grant alike', async () => {
+  // The bindings the package drives (node.js has instantiated them): a driver that misuses a job.
+  const wasm = await import('../../pkg-bulk/wasm/lpm_client.js');
+  const core = new wasm.Core(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined);
+  const jobs = {
+    import: core.bulkJob('import', JSON.stringify(rows(1, 'm')), '{}', '[]'),
+    grant: core.bulkJob('grant', JSON.stringify({ users: ['u1'], courses: ['c1'] }), '{}', '[]'),
+  };
+  for (const [kind, job] of Object.entries(jobs)) {
+    for (const hand of [() => job.handleResponse(Date.now(), 200, new Uint8Array()), () => job.handleFailure(Date.now(), 'network')]) {
+      let thrown;
+      try { hand(); } catch (e) { thrown = e; }
+      const data = JSON.parse(thrown);
+      assert.equal(data.lpmKind, 'internal', kind);
+      assert.equal(data.data.reason, 'nothingInFlight');
+      assert.match(data.message, /driver handed back an answer while no request was out \(a defect of the driver\)/);
+      assert.doesNotMatch(data.message, /create-multi-user|journal was refused/);
+    }
+    job.free();
+  }
+  core.free();
+});
