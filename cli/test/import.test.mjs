@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { TOKEN, emulator, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
+import { TOKEN, emulator, goodRows, journalEvents, killAtEach, lpm, sheet, tempDir } from './helpers.mjs';
 
 const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'SĐT', 'Tỉnh/Thành phố'];
 let emu;
@@ -16,16 +16,7 @@ before(async () => {
 });
 after(async () => { await emu?.stop(); });
 
-/** The journal's events (a torn last line, from a kill mid-write, left out). */
-function events(file) {
-  if (!existsSync(file)) return [];
-  const out = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    try { out.push(JSON.parse(line)); } catch { /* torn or empty */ }
-  }
-  return out;
-}
-
+const events = journalEvents;
 const readReport = (file) => parse(readFileSync(file), { bom: true, columns: true });
 
 /** Accounts of the emulator by e-mail. */
@@ -150,41 +141,7 @@ test('killed with SIGKILL at 24 points of an import (each kind of journal event,
     { name: 'a create cut mid-body (close)', fault: fault('create-multi-user', 'close'), when: (f) => n(f, 'rowsInDoubt') >= 1 },
   ];
   const points = [...kinds, ...kinds];
-  const kills = [];
-  for (const point of points) {
-    await emu.control('DELETE', 'faults');
-    if (point.fault) await emu.control('POST', 'faults', point.fault);
-    const first = events(journal).length;
-    const started = Date.now();
-    const seen = {};
-    let at = null;
-    const run = lpm(events(journal).length ? [...base, '--resume'] : base, { env });
-    const timer = setInterval(() => {
-      if (at !== null) return;
-      const fresh = events(journal).slice(first);
-      const ms = Date.now() - started;
-      for (const e of fresh) seen[e.event] ??= ms;
-      if (point.when(fresh, ms, seen)) {
-        run.child.kill('SIGKILL');
-        at = first + fresh.length;
-      }
-    }, 2);
-    const r = await run;
-    clearInterval(timer);
-    if (r.signal !== 'SIGKILL') {
-      assert.ok(r.code === 1 || r.code === 4, `${point.name}: ${r.code} ${r.stderr}`);
-      continue;
-    }
-    if (point.tear) {
-      // As if the kill came in the middle of the last write: half of the last line is left.
-      const text = readFileSync(journal, 'utf8');
-      const from = text.lastIndexOf('\n', text.length - 2) + 1;
-      writeFileSync(journal, text.slice(0, from + Math.floor((text.length - from) / 2)));
-      at -= 1;
-    }
-    kills.push({ point: point.name, events: at, last: events(journal).at(-1)?.event });
-  }
-  await emu.control('DELETE', 'faults');
+  const kills = await killAtEach(emu, { base, journal, env, points, codes: [1, 4] });
   const final = await lpm([...base, '--resume'], { env });
   assert.equal(final.code, 1, final.stderr); // the two bad rows are set aside
   assert.match(final.stdout, /62 rows: created 60, failed 0, set aside 2, conflicts 0, in doubt 0, not sent 0/);
