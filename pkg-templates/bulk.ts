@@ -96,17 +96,19 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
       }
     }
   };
-  // Events the engine handed out, appended in one write (one fsync) right before the next
-  // request leaves, the job waits or ends: the engine's rule (persisted before anything is sent)
-  // holds, with one append per chunk instead of two.
-  let unwritten: JournalEvent[] = [];
-  const take = () => { unwritten.push(...(JSON.parse(job.events()) as JournalEvent[])); };
+  // Events the engine handed out (JSON lines), appended in one write (one fsync) right before
+  // the next request leaves, the job waits or ends: the engine's rule (persisted before anything
+  // is sent) holds, with one append per chunk instead of two. A store with `appendLines` gets
+  // the text as it is.
+  let unwritten = '';
+  const take = () => { unwritten += job.events(); };
   const persist = async () => {
-    if (unwritten.length === 0) return;
-    const events = unwritten;
-    unwritten = [];
+    if (unwritten === '') return;
+    const lines = unwritten;
+    unwritten = '';
     try {
-      await journal.append(events);
+      if (journal.appendLines) await journal.appendLines(lines);
+      else await journal.append(lines.split('\n').slice(0, -1).map((l) => JSON.parse(l) as JournalEvent));
     } catch (e) {
       // Not persisted: stop here; the journal on disk resumes the job.
       throw journalError(`journal.append failed: ${e && (e as Error).message !== undefined ? (e as Error).message : e}`, e);

@@ -249,9 +249,15 @@ impl BulkJob {
         }
     }
 
-    /// The events to persist (a JSON array), handed out once.
+    /// The events to persist as JSON lines (each event's JSON text and a newline), handed out
+    /// once: a store that keeps text (`fileJournal`) writes them as they are.
     pub fn events(&mut self) -> String {
-        ser::to_string(&core::mem::take(&mut self.events))
+        let mut lines = String::new();
+        for e in core::mem::take(&mut self.events) {
+            lines.push_str(&ser::to_string(&e));
+            lines.push('\n');
+        }
+        lines
     }
 
     /// The report as things stand (the final one once `poll` said done), as JSON.
