@@ -9,7 +9,8 @@
 // emulator's own answer, create-multi-user as the emulator does (each item echoed, `success`,
 // an id). Not the emulator itself: it checks each new account against every existing one, so
 // 10,000 rows take it about 60 s (release build), which would hide the client's cost.
-// Usage: node cli/bench/import.mjs [ROUNDS=3]
+// Usage: node cli/bench/import.mjs [ROUNDS=3] [OTHER_LPM]: OTHER_LPM another bin/lpm.js (e.g. a
+// checkout of an earlier commit, built) timed in the same rounds, for a before/after.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { CLI, TOKEN, emulator, goodRows, sheet, tempDir } from '../test/helpers.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.argv[2] ?? 3);
+const other = process.argv[3];
 const dir = tempDir();
 
 // The emulator's get-me answer, replayed.
@@ -75,10 +77,10 @@ function run(args) {
   });
 }
 
-const lpmRun = (file) => {
+const lpmRun = (file, cli = CLI) => {
   const journal = path.join(dir, 'journal');
   rmSync(journal, { force: true });
-  return run([CLI, 'import', file, '--journal', journal, '--interval-ms', '0', '--report', path.join(dir, 'report.csv')]);
+  return run([cli, 'import', file, '--journal', journal, '--interval-ms', '0', '--report', path.join(dir, 'report.csv')]);
 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -89,14 +91,20 @@ try {
   const handMs = [];
   const durableMs = [];
   const rss = [];
-  const cpu = [[], [], []];
+  const cpu = [[], [], [], []];
+  const otherMs = [];
   const handJournal = path.join(dir, 'hand-journal');
   for (let i = 0; i < rounds; i++) {
     const a = await lpmRun(big);
     const b = await run([path.join(here, 'hand-loop.mjs'), big, base]);
     rmSync(handJournal, { force: true });
     const c = await run([path.join(here, 'hand-loop.mjs'), big, base, handJournal]);
-    for (const x of [a, b, c]) if (x.created !== 10_000) throw new Error(`created ${x.created}, not 10000`);
+    const o = other ? await lpmRun(big, path.resolve(other)) : undefined;
+    for (const x of [a, b, c, o]) if (x && x.created !== 10_000) throw new Error(`created ${x.created}, not 10000`);
+    if (o) {
+      otherMs.push(o.ms);
+      cpu[3].push(o.cpuMs);
+    }
     [a, b, c].forEach((x, k) => cpu[k].push(x.cpuMs));
     lpmMs.push(a.ms);
     handMs.push(b.ms);
@@ -105,7 +113,7 @@ try {
   }
   const smallRss = (await lpmRun(small)).rssKiB;
   const [l, h, d] = [median(lpmMs), median(handMs), median(durableMs)];
-  const [lc, hc, dc] = cpu.map(median);
+  const [lc, hc, dc] = cpu.slice(0, 3).map(median);
   // CPU time (user + system of the process) beside the time: on a shared machine the time
   // varies with the load, the CPU time much less.
   const row = (name, ms, cpuMs, note = '') => `| ${name.padEnd(52)} | ${`${ms.toFixed(0)} ms`.padStart(8)} | ${`${(l / ms).toFixed(2)}x`.padStart(9)} | ${`${cpuMs.toFixed(0)} ms`.padStart(8)} | ${`${(lc / cpuMs).toFixed(2)}x`.padStart(9)} |${note}`;
@@ -115,6 +123,7 @@ try {
   console.log(row('lpm import (journal: 1 fsync a chunk, report)', l, lc));
   console.log(row('hand loop, raw fetch, same CSV library and chunks', h, hc, ' no journal'));
   console.log(row('hand loop + a journal line a chunk, fsync (as lpm)', d, dc, ' goal <= 1.1x'));
+  if (other) console.log(row(`other lpm: ${other}`.slice(0, 52), median(otherMs), median(cpu[3])));
   console.log(`lpm peak RSS: ${(smallRss / 1024).toFixed(0)} MiB at 1,000 rows, ${(median(rss) / 1024).toFixed(0)} MiB at 10,000 rows (${(median(rss) / smallRss).toFixed(2)}x for 10x the rows)`);
 } finally {
   server.close();
