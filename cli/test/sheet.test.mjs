@@ -6,6 +6,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapColumns } from '../src/lpm.js';
 import { readSheet, detectDelimiter } from '../src/sheet.js';
+import { csvLines } from '../src/report.js';
+import { stringify } from 'csv-stringify/sync';
 import { lpm, sheet, tempDir, goodRows } from './helpers.mjs';
 
 const dir = tempDir();
@@ -139,4 +141,11 @@ test('readSheet: each row\'s line as csv-parse counts it, whether or not a cell 
   for (const [what, text, lines] of cases) {
     assert.deepEqual(readSheet(file('lines.csv', text)).rows.map((r) => r.line), lines, what);
   }
+});
+
+test('the report\'s CSV is csv-stringify\'s, byte for byte, whether or not a cell needs quoting', () => {
+  const cells = ['', 'a', 'a,b', 'a"b', 'x\ny', 'x\r', ' sp ', '=1+2', 'Học Viên', 3, 0, undefined, '-1', "'q", 'a;b'];
+  const records = Array.from({ length: 2000 }, (_, i) => Array.from({ length: 1 + (i % 7) }, (_, k) => cells[(i * 7 + k * 3 + (i >> 3)) % cells.length]));
+  assert.equal(csvLines(records), stringify(records));
+  assert.equal(csvLines([]), stringify([]));
 });
