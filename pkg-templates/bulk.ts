@@ -2,7 +2,7 @@
 // journal stores. The engine decides everything (chunks, the interval, look-ups of rows in doubt,
 // when to give up); this file only persists what it hands out, waits, and sends what it asks
 // through the client's own call machinery.
-import type { BulkJob, JournalEvent, Pending } from './wasm/lpm_client.js';
+import type { BulkJob, JournalEvent, Pending, RowIssues } from './wasm/lpm_client.js';
 import { fromThrown, makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
 import type { JournalStore } from './journal.js';
@@ -35,17 +35,21 @@ interface Driver {
   signal: AbortSignal | undefined;
 }
 
-/** The options as given: the driver's, and the engine's (checked by the core). */
-type BulkOptions = { journal?: JournalStore; onProgress?: Driver['onProgress']; signal?: AbortSignal; [option: string]: unknown };
+/** `onIssues` of `importUsers`: told the rows with issues once, before anything is sent. */
+type OnIssues = ((rows: RowIssues[]) => void | Promise<void>) | undefined;
 
-function bulkOptions(m: Machinery, options: unknown): Driver & { engine: Record<string, unknown> } {
+/** The options as given: the driver's, and the engine's (checked by the core). */
+type BulkOptions = { journal?: JournalStore; onProgress?: Driver['onProgress']; onIssues?: OnIssues; signal?: AbortSignal; [option: string]: unknown };
+
+function bulkOptions(m: Machinery, options: unknown): Driver & { onIssues: OnIssues; engine: Record<string, unknown> } {
   if (options !== undefined && (options === null || typeof options !== 'object')) throw m.configError('options', 'an object');
-  const { journal = memoryJournal(), onProgress, signal, ...engine } = (options ?? {}) as BulkOptions;
+  const { journal = memoryJournal(), onProgress, onIssues, signal, ...engine } = (options ?? {}) as BulkOptions;
   if (!journal || typeof journal.load !== 'function' || typeof journal.append !== 'function') {
     throw m.configError('journal', 'an object with load() and append(events)');
   }
   if (onProgress !== undefined && typeof onProgress !== 'function') throw m.configError('onProgress', 'a function');
-  return { journal, onProgress, signal, engine };
+  if (onIssues !== undefined && typeof onIssues !== 'function') throw m.configError('onIssues', 'a function');
+  return { journal, onProgress, onIssues, signal, engine };
 }
 
 /** The events a journal holds, as the JSON text the core reads. */
@@ -176,11 +180,22 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
  * machinery (its core, settings, `run` of one call, the interval store's helpers).
  */
 export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => {
-  const { journal, onProgress, signal, engine } = bulkOptions(m, options);
+  const { journal, onProgress, onIssues, signal, engine } = bulkOptions(m, options);
   const text = m.toJson(engine);
   if (text === undefined) throw m.configError('options', 'an object of JSON values');
   const loaded = await loadJournal(journal);
   const job = m.guard(() => m.core.bulkJob(kind, m.toJson(input) ?? '', text, loaded));
+  if (onIssues !== undefined) {
+    // The rows as the engine judged them (no second validation); a throw or rejection stops
+    // the job here, before anything is journaled or sent.
+    try {
+      await onIssues(JSON.parse(job.issues()) as RowIssues[]);
+    } catch (e) {
+      job.free();
+      if (typeof journal.close === 'function') await journal.close();
+      throw e;
+    }
+  }
   const { cfg, core } = m;
   const key = core.guardKey;
   const io: JobIo = {

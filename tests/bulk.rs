@@ -1362,3 +1362,47 @@ fn bench_engine_against_a_hand_loop_of_the_same_chunks() {
         engine / hand
     );
 }
+
+/// `row_issues` lists, at the start, exactly the rows the report sets aside (with the same
+/// issues) and the warnings of the rows it sends: a command line can list them without
+/// validating the input again.
+#[test]
+fn row_issues_are_what_the_report_sets_aside_and_warns() {
+    let (mut rows, _) = rows_with_bad(40, &[3, 7, 11, 15, 19, 23]);
+    // Platform findings: a short name, a username differing from row 2's only in case.
+    rows[30] =
+        json!({"name": "Al", "username": "al30", "email": "al30@x.io", "password": "secret-1"});
+    rows[31] = json!({"name": "Some One", "username": "USER2", "email": "u31@x.io", "password": "secret-1"});
+    for strict in [false, true] {
+        let options = ImportOptions {
+            set_aside_platform: strict,
+            ..opts(10)
+        };
+        let job = ImportJob::from_values(api(), rows.clone(), options).unwrap();
+        let listed = job.row_issues();
+        let report = job.report();
+        let mut aside = Vec::new();
+        let mut warned = Vec::new();
+        for r in &report.rows {
+            if let RowResult::SetAside { issues } = &r.result {
+                aside.push((r.row, issues.clone()));
+            } else if !r.warnings.is_empty() {
+                warned.push((r.row, r.warnings.clone()));
+            }
+        }
+        let listed_aside: Vec<_> = listed
+            .iter()
+            .filter(|l| !l.issues.is_empty())
+            .map(|l| (l.row, l.issues.clone()))
+            .collect();
+        let listed_warned: Vec<_> = listed
+            .iter()
+            .filter(|l| l.issues.is_empty())
+            .map(|l| (l.row, l.warnings.clone()))
+            .collect();
+        assert_eq!(listed_aside, aside, "strict {strict}");
+        assert_eq!(listed_warned, warned, "strict {strict}");
+        assert_eq!(aside.len(), if strict { 8 } else { 6 });
+        assert!(listed.windows(2).all(|w| w[0].row < w[1].row));
+    }
+}

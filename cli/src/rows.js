@@ -31,6 +31,20 @@ export function rowIssues(sheet, lang) {
   return issues;
 }
 
+/**
+ * The issues of each row (index = row) as the engine judged them when the job started
+ * (`onIssues` of importUsers: its set-aside issues, then its warnings), the sheet's unreadable
+ * rows with their own issue: what `rowIssues` gives, without validating the rows again.
+ */
+export function engineIssues(sheet, listed, lang) {
+  const issues = sheet.rows.map(() => []);
+  for (const r of listed) issues[r.row] = [...r.issues, ...r.warnings];
+  sheet.rows.forEach((r, i) => {
+    if (r.problem) issues[i] = [problemIssue(r.problem, lang)];
+  });
+  return issues;
+}
+
 /** Whether a row with these issues is set aside: a contract issue, or any with `strict`. */
 export const setAside = (issues, strict) => issues.some((i) => strict || i.level === 'contract');
 

@@ -59,6 +59,11 @@ test('1,000 rows with a few bad ones: the good created once each, the bad set as
   const journal = path.join(dir, 'j.jsonl');
   const r = await lpm(['import', file, '--journal', journal, '--interval-ms', '0', '--lang', 'vi'], { env });
   assert.equal(r.code, 1, r.stderr);
+  // The issues the import lists (the engine's) are the lines `validate` prints (the validator's).
+  const listed = (out) => out.split('\n').filter((l) => /^row \d+ \(line|rows ready/.test(l));
+  const checked = await lpm(['validate', file, '--lang', 'vi']);
+  assert.equal(listed(r.stdout).length, 5);
+  assert.deepEqual(listed(r.stdout), listed(checked.stdout));
   assert.match(r.stdout, /1004 rows: created 1000, failed 0, set aside 4, conflicts 0, in doubt 0, not sent 0; report: .*students\.report\.csv/);
   const report = readReport(path.join(dir, 'students.report.csv'));
   assert.equal(report.length, 1004);

@@ -268,6 +268,15 @@ impl BulkJob {
         }
     }
 
+    /// The rows of an import with issues or warnings as the job judged them at its start
+    /// (`RowIssues[]` as JSON; a grant: `[]`).
+    pub fn issues(&self) -> String {
+        match &self.job {
+            Job::Import(j) => ser::to_string(&j.row_issues()),
+            Job::Grant(_) => String::from("[]"),
+        }
+    }
+
     /// The next progress event as JSON, if one is queued.
     pub fn progress(&mut self) -> Option<String> {
         let p = match &mut self.job {

@@ -63,6 +63,27 @@ test('250 rows with bad ones: chunks of 100, bad rows set aside with issues, the
   assert.ok(!JSON.stringify(journal.events).includes('secret-123'), 'no password in the journal');
 });
 
+test('onIssues: the rows with issues or warnings before anything is sent, as the report has them; a throw stops the job there', async () => {
+  const input = rows(30, 'i');
+  input[2] = { ...input[2], email: '' };
+  input[5] = { ...input[5], name: 'Al' };
+  input[9] = { ...input[0] };
+  let listed;
+  const journal = bulk.memoryJournal();
+  const report = await client().importUsers(input, opts({
+    journal,
+    onIssues: (r) => { listed = r; assert.equal(journal.events.length, 0, 'told before anything is journaled'); },
+  }));
+  assert.deepEqual(listed.map((r) => r.row), [2, 5, 9]);
+  for (const r of [2, 9]) assert.deepEqual(listed.find((l) => l.row === r).issues, report.rows[r].result.issues);
+  assert.deepEqual(listed.find((l) => l.row === 5), { row: 5, issues: [], warnings: report.rows[5].warnings });
+  assert.equal(report.rows[5].result.kind, 'created');
+  const stop = bulk.memoryJournal();
+  await assert.rejects(client().importUsers(rows(3, 'j'), opts({ journal: stop, onIssues: () => { throw new Error('no'); } })), /no/);
+  assert.equal(stop.events.length, 0);
+  await assert.rejects(client().importUsers(rows(3, 'j'), opts({ onIssues: 1 })), (e) => e instanceof bulk.ConfigError && /onIssues/.test(e.message));
+});
+
 test('a create committed whose answer is lost is looked up, not sent again', async () => {
   const input = rows(30, 'd');
   await emu.fault({ endpoint: 'create-multi-user', kind: 'drop' });
