@@ -37,11 +37,14 @@ export function rowIssues(sheet, lang) {
  * rows with their own issue: what `rowIssues` gives, without validating the rows again.
  */
 export function engineIssues(sheet, listed, lang) {
-  const issues = sheet.rows.map(() => []);
+  // One shared empty list for the rows without issues (nearly all): nothing here changes a list.
+  const none = [];
+  const issues = new Array(sheet.rows.length).fill(none);
   for (const r of listed) issues[r.row] = [...r.issues, ...r.warnings];
-  sheet.rows.forEach((r, i) => {
-    if (r.problem) issues[i] = [problemIssue(r.problem, lang)];
-  });
+  for (let i = 0; i < sheet.rows.length; i++) {
+    const { problem } = sheet.rows[i];
+    if (problem) issues[i] = [problemIssue(problem, lang)];
+  }
   return issues;
 }
 

@@ -18,12 +18,22 @@ export function describeSheet(file, sheet) {
  * returns whether each row is set aside.
  */
 export function listIssues(sheet, issues, strict, io) {
-  const aside = issues.map((list) => setAside(list, strict));
-  issues.forEach((list, row) => {
+  const aside = new Array(issues.length).fill(false);
+  let ready = 0;
+  let warned = 0;
+  for (let row = 0; row < issues.length; row++) {
+    const list = issues[row];
+    if (list.length === 0) {
+      ready += 1;
+      continue;
+    }
     for (const issue of list) io.stdout.write(`${issueLine(row, sheet.rows[row].line, issue, strict)}\n`);
-  });
-  const ready = aside.filter((a) => !a).length;
-  const warned = issues.filter((list, i) => !aside[i] && list.length > 0).length;
+    aside[row] = setAside(list, strict);
+    if (!aside[row]) {
+      ready += 1;
+      warned += 1;
+    }
+  }
   io.stdout.write(`${ready} rows ready, ${sheet.rows.length - ready} set aside${warned ? `, ${warned} ready with warnings` : ''}\n`);
   return aside;
 }
