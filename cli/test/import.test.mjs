@@ -183,6 +183,29 @@ test('on a terminal: a progress bar with the counts and the countdown to the nex
   assert.doesNotMatch(out, /^progress: /m, 'no plain lines on a terminal');
 });
 
+test('import lists each row\'s issues as validate does, in its order, from the engine', async () => {
+  await emu.reset('empty');
+  const dir = tempDir();
+  const file = path.join(dir, 'o.csv');
+  const rows = [
+    ['Một Hai', 'order1', 'order1@x.io', 'secret-01'],
+    ['Al', 'order2', 'order2@x.io', ''], // a short name (platform) before a missing password
+    ['Al', 'order3', 'ORDER1@x.io', 'secret-03'], // a short name, then a repeated e-mail
+    ['Ba Bốn', 'ORDER1', 'order4@x.io', 'secret-04'], // a username repeated in another case
+    ['', 'order5', 'order5@x.io', 'secret-05'],
+  ];
+  writeFileSync(file, sheet(HEAD.slice(0, 4), rows));
+  const listed = (out) => out.split('\n').filter((l) => /^row \d+ \(line|rows ready/.test(l));
+  for (const extra of [[], ['--strict'], ['--lang', 'vi']]) {
+    const checked = await lpm(['validate', file, ...extra]);
+    const r = await lpm(['import', file, '--journal', path.join(dir, `j${extra.join('')}`), '--interval-ms', '0', ...extra], { env });
+    assert.ok(listed(checked.stdout).length >= 6, checked.stdout);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(listed(r.stdout), listed(checked.stdout), extra.join(' '));
+    await emu.reset('empty');
+  }
+});
+
 test('a refused token exits 3 before the job starts; a server failing every create halts the run: exit 4, rows not sent, --resume finishes', async () => {
   await emu.reset('empty');
   const dir = tempDir();
