@@ -2,8 +2,8 @@
 // journal stores. The engine decides everything (chunks, the interval, look-ups of rows in doubt,
 // when to give up); this file only persists what it hands out, waits, and sends what it asks
 // through the client's own call machinery.
-import type { BulkJob, JournalEvent, Pending } from './wasm/lpm_client.js';
-import { makeError } from './errors.js';
+import type { BulkJob, JournalEvent, Pending, RowIssues } from './wasm/lpm_client.js';
+import { fromThrown, makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
 import type { JournalStore } from './journal.js';
 import type { BulkFn, Machinery } from './internal.js';
@@ -12,6 +12,7 @@ import type { BulkFn, Machinery } from './internal.js';
 const REQUEST = -1;
 const PERSIST = -2;
 const DONE = -3;
+const LOOKUP = -5;
 
 const journalError = (detail: string, cause?: unknown) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail }, cause);
 
@@ -34,21 +35,21 @@ interface Driver {
   signal: AbortSignal | undefined;
 }
 
-/** The options as given: the driver's, and the engine's (checked by the core). */
-type BulkOptions = { journal?: JournalStore; onProgress?: Driver['onProgress']; signal?: AbortSignal; [option: string]: unknown };
+/** `onIssues` of `importUsers`: told the rows with issues once, before anything is sent. */
+type OnIssues = ((rows: RowIssues[]) => void | Promise<void>) | undefined;
 
-function bulkOptions(options: unknown): Driver & { engine: Record<string, unknown> } {
-  if (options !== undefined && (options === null || typeof options !== 'object')) {
-    throw makeError('config', 'option `options` must be an object', { problem: 'option', option: 'options', expected: 'an object' });
-  }
-  const { journal = memoryJournal(), onProgress, signal, ...engine } = (options ?? {}) as BulkOptions;
+/** The options as given: the driver's, and the engine's (checked by the core). */
+type BulkOptions = { journal?: JournalStore; onProgress?: Driver['onProgress']; onIssues?: OnIssues; signal?: AbortSignal; [option: string]: unknown };
+
+function bulkOptions(m: Machinery, options: unknown): Driver & { onIssues: OnIssues; engine: Record<string, unknown> } {
+  if (options !== undefined && (options === null || typeof options !== 'object')) throw m.configError('options', 'an object');
+  const { journal = memoryJournal(), onProgress, onIssues, signal, ...engine } = (options ?? {}) as BulkOptions;
   if (!journal || typeof journal.load !== 'function' || typeof journal.append !== 'function') {
-    throw makeError('config', 'option `journal` must be an object with load() and append(events)', { problem: 'option', option: 'journal', expected: 'an object with load() and append(events)' });
+    throw m.configError('journal', 'an object with load() and append(events)');
   }
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw makeError('config', 'option `onProgress` must be a function', { problem: 'option', option: 'onProgress', expected: 'a function' });
-  }
-  return { journal, onProgress, signal, engine };
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw m.configError('onProgress', 'a function');
+  if (onIssues !== undefined && typeof onIssues !== 'function') throw m.configError('onIssues', 'a function');
+  return { journal, onProgress, onIssues, signal, engine };
 }
 
 /** The events a journal holds, as the JSON text the core reads. */
@@ -64,16 +65,29 @@ async function loadJournal(journal: JournalStore): Promise<string> {
 }
 
 /**
- * Drives `job` to its end. `io.hold()` resolves when the client's interval store lets the next
- * create go (ms, NaN: now); `io.send(signal)` sends the request the job handed out and resolves
- * `{status, body}` or rejects with the package's error. Frees the job.
+ * What `runJob` asks of the client. `hold()` resolves when the client's interval store lets the
+ * next create go (ms, NaN: now); asked only when the job may plan a create (`mayPlan`), so a
+ * file store is read once a chunk. `send(create, signal)` sends the request the job handed out
+ * (`create`: the job's create, not a look-up or a grant) and resolves `{status, body}` or
+ * rejects with the package's error.
  */
-/** What `runJob` asks of the client: see below. */
 interface JobIo {
   hold(): Promise<number>;
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
-  send(signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array }>;
+  send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array }>;
 }
+
+/** An answer handed back to the job: what it throws (an `internal` error: the driver's misuse)
+ * as the package's error. */
+function handed(fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    throw fromThrown(e);
+  }
+}
+
+/** Drives `job` to its end through `io`; frees the job. */
 
 async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: Driver, name: string): Promise<unknown> {
   const tell = () => {
@@ -86,17 +100,19 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
       }
     }
   };
-  // Events the engine handed out, appended in one write (one fsync) right before the next
-  // request leaves, the job waits or ends: the engine's rule (persisted before anything is sent)
-  // holds, with one append per chunk instead of two.
-  let unwritten: JournalEvent[] = [];
-  const take = () => { unwritten.push(...(JSON.parse(job.events()) as JournalEvent[])); };
+  // Events the engine handed out (JSON lines), appended in one write (one fsync) right before
+  // the next request leaves, the job waits or ends: the engine's rule (persisted before anything
+  // is sent) holds, with one append per chunk instead of two. A store with `appendLines` gets
+  // the text as it is.
+  let unwritten = '';
+  const take = () => { unwritten += job.events(); };
   const persist = async () => {
-    if (unwritten.length === 0) return;
-    const events = unwritten;
-    unwritten = [];
+    if (unwritten === '') return;
+    const lines = unwritten;
+    unwritten = '';
     try {
-      await journal.append(events);
+      if (journal.appendLines) await journal.appendLines(lines);
+      else await journal.append(lines.split('\n').slice(0, -1).map((l) => JSON.parse(l) as JournalEvent));
     } catch (e) {
       // Not persisted: stop here; the journal on disk resumes the job.
       throw journalError(`journal.append failed: ${e && (e as Error).message !== undefined ? (e as Error).message : e}`, e);
@@ -119,9 +135,12 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
     for (;;) {
       tell();
       if (signal && signal.aborted) throw await aborted(signal.reason);
-      const hold = await io.hold();
-      if (!Number.isNaN(hold)) job.holdUntil(hold);
-      const now = Date.now();
+      let now = Date.now();
+      if (job.mayPlan(now)) {
+        const hold = await io.hold();
+        if (!Number.isNaN(hold)) job.holdUntil(hold);
+        now = Date.now();
+      }
       const next = job.poll(now);
       if (next === PERSIST) {
         take();
@@ -129,24 +148,25 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
         await persist();
         tell();
         return JSON.parse(job.report());
-      } else if (next === REQUEST) {
+      } else if (next === REQUEST || next === LOOKUP) {
         await persist();
         let answer;
         try {
-          answer = await io.send(signal);
+          answer = await io.send(next === REQUEST, signal);
         } catch (e) {
           const kind = failureKind(e);
           if (kind === undefined) throw e;
-          job.handleFailure(Date.now(), kind);
+          handed(() => job.handleFailure(Date.now(), kind));
           if (kind === 'abort') throw await aborted(signal ? signal.reason : undefined);
           continue;
         }
-        job.handleResponse(Date.now(), answer.status, answer.body);
+        handed(() => job.handleResponse(Date.now(), answer.status, answer.body));
       } else if (next >= 0) {
         await persist();
         await io.sleep(next - now, signal);
       } else {
-        throw makeError('config', `${name}: the job was driven out of order`, { problem: 'journal', reason: 'driven out of order' });
+        // A request out (-4) while the loop waits for none: the driver's defect, not the journal's.
+        throw makeError('internal', `${name}: the job was driven out of order (a defect of the driver)`, { reason: 'drivenOutOfOrder' });
       }
     }
   } finally {
@@ -160,11 +180,22 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
  * machinery (its core, settings, `run` of one call, the interval store's helpers).
  */
 export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => {
-  const { journal, onProgress, signal, engine } = bulkOptions(options);
+  const { journal, onProgress, onIssues, signal, engine } = bulkOptions(m, options);
   const text = m.toJson(engine);
   if (text === undefined) throw m.configError('options', 'an object of JSON values');
   const loaded = await loadJournal(journal);
   const job = m.guard(() => m.core.bulkJob(kind, m.toJson(input) ?? '', text, loaded));
+  if (onIssues !== undefined) {
+    // The rows as the engine judged them (no second validation); a throw or rejection stops
+    // the job here, before anything is journaled or sent.
+    try {
+      await onIssues(JSON.parse(job.issues()) as RowIssues[]);
+    } catch (e) {
+      job.free();
+      if (typeof journal.close === 'function') await journal.close();
+      throw e;
+    }
+  }
   const { cfg, core } = m;
   const key = core.guardKey;
   const io: JobIo = {
@@ -183,10 +214,10 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
     // The client's own wait (timers beyond 2^31 ms cut and polled again); an abort ends it early
     // and the loop's next turn reports it.
     sleep: (ms, sig) => m.pause(ms, sig, () => undefined).catch(() => undefined),
-    send: async (sig) => {
+    send: async (create, sig) => {
       const pending: Pending | undefined = m.guard(() => core.bulkRequest(job));
       if (pending === undefined) throw m.internalError(new Error('no request is ready'));
-      if (kind === 'import' && JSON.parse(pending.describe()).endpoint === 'create-multi-user') {
+      if (kind === 'import' && create) {
         // The client's other creates keep the interval from this one (in this realm and the
         // store); a store that fails stops the job before the create leaves.
         const now = Date.now();

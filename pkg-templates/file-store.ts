@@ -88,14 +88,16 @@ export function fileJournal(path: string): JournalStore {
       size = good;
       return events;
     },
-    async append(events) {
+    append(events) {
+      return this.appendLines!(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    },
+    async appendLines(text) {
       if (size === undefined) await this.load();
       if (fh === undefined) {
         fh = await fsp.open(path, 'a+');
         // Cut a torn tail before writing after it.
         if ((await fh.stat()).size > size!) await fh.truncate(size!);
       }
-      const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
       await fh.appendFile(text, 'utf8');
       await fh.datasync();
       size = size! + Buffer.byteLength(text, 'utf8');

@@ -9,6 +9,10 @@ import { makeError } from './errors.js';
 export interface JournalStore {
   load(): readonly JournalEvent[] | Promise<readonly JournalEvent[]>;
   append(events: readonly JournalEvent[]): void | Promise<void>;
+  /** The same as `append`, given the events as JSON lines (each event's JSON text and `\n`):
+   * a store that keeps text has it, and the job hands its events over without building objects.
+   * Optional. */
+  appendLines?(lines: string): void | Promise<void>;
   /** Called when the job ends (e.g. to close a file); optional. */
   close?(): void | Promise<void>;
 }

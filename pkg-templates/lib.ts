@@ -7,7 +7,7 @@ import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
   CourseReply, CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions,
   ImportReport, IntervalStore, Issue, LoginReply, NewUser, PageParams, Pending, Progress, RawReply,
-  RequestEvent, SearchUserParams, User, UserList, UserReply, ValidateOptions,
+  RequestEvent, RowIssues, SearchUserParams, User, UserList, UserReply, ValidateOptions,
 } from './wasm/lpm_client.js';
 import { fromThrown, internalError, makeError } from './errors.js';
 import type { LpmError } from './errors.js';
@@ -768,7 +768,12 @@ export interface BulkDriverOptions {
   /** Stops the job (an answer in flight is treated as lost: its rows are looked up on resume). */
   signal?: AbortSignal;
 }
-export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions>;
+export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions> & {
+  /** Told once, before anything is journaled or sent, the rows with issues (set aside) or
+   * warnings (sent anyway) as the job judged them: list them without validating the rows again.
+   * Awaited; a throw or rejection stops the job there. */
+  onIssues?: (rows: RowIssues[]) => void | Promise<void>;
+};
 export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
 
 /** create-user-login-token's reply: `{ token, tokenExpires, msg }`, login-user's shape. */

@@ -326,22 +326,32 @@ fn drive(
 ) -> Option<ImportReport> {
     for step in 0.. {
         let dies = crash.filter(|(at, _)| *at == step).map(|(_, c)| c);
+        let may_plan = job.may_plan(w.clock);
         match job.poll(w.clock) {
-            Action::Persist(events) => match dies {
-                Some(Crash::Keep(n)) => {
-                    w.persist(&events[..n.min(events.len())]);
-                    return None;
+            Action::Persist(events) => {
+                let planned = events
+                    .iter()
+                    .any(|e| matches!(e, Event::ChunkSending { .. }));
+                assert!(
+                    may_plan || !planned,
+                    "a chunk planned where may_plan said no"
+                );
+                match dies {
+                    Some(Crash::Keep(n)) => {
+                        w.persist(&events[..n.min(events.len())]);
+                        return None;
+                    }
+                    Some(Crash::AfterServer) => {
+                        w.persist(&events);
+                        return None;
+                    }
+                    // Persisting takes no virtual time.
+                    None => {
+                        w.persist(&events);
+                        continue;
+                    }
                 }
-                Some(Crash::AfterServer) => {
-                    w.persist(&events);
-                    return None;
-                }
-                // Persisting takes no virtual time.
-                None => {
-                    w.persist(&events);
-                    continue;
-                }
-            },
+            }
             Action::Send(req) => {
                 if !request_then_answer(job, w, &req, dies) {
                     return None;
@@ -922,6 +932,43 @@ fn a_short_capacity_sends_what_fits_then_stops() {
 }
 
 #[test]
+fn the_interval_store_is_asked_only_before_a_chunk_is_planned() {
+    // A driver sharing the interval with other processes asks its store when `may_plan` says
+    // so; another process created at START + 2 min.
+    let (rows, good) = rows_with_bad(50, &[]);
+    let mut w = World::new();
+    let short = ImportOptions {
+        interval_ms: MIN,
+        ..opts(20)
+    };
+    let mut job = ImportJob::from_values(api(), rows.clone(), short).unwrap();
+    let other = START + 2 * MIN;
+    let (mut asked, mut polls) = (0, 0);
+    let report = loop {
+        if job.may_plan(w.clock) {
+            asked += 1;
+            job.hold_until(other + MIN);
+        }
+        polls += 1;
+        match job.poll(w.clock) {
+            Action::Persist(events) => w.persist(&events),
+            Action::Send(req) => assert!(request_then_answer(&mut job, &mut w, &req, None)),
+            Action::Wait { until } => w.clock = until,
+            Action::Done(report) => break report,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert_exactly_once(&rows, &good, &w.fake, &report);
+    // Asked once a chunk when it is due, and once more for the first, which the store held
+    // until 3 min; not before each of the other polls.
+    let calls: Vec<u64> = w.fake.create_calls.iter().map(|c| c.0).collect();
+    assert_eq!(calls[0], other + MIN);
+    assert_spaced(&w.fake, MIN);
+    assert_eq!(asked, calls.len() + 1);
+    assert!(polls > 3 * asked, "{polls} polls, {asked} asked");
+}
+
+#[test]
 fn answers_without_a_request_out_are_refused() {
     let mut job = ImportJob::new(api(), vec![new_user(0)], opts(10)).unwrap();
     assert_eq!(
@@ -1314,4 +1361,48 @@ fn bench_engine_against_a_hand_loop_of_the_same_chunks() {
          ({:.2}x; of which checking every row up front {build:.1} ms), journal {journal_bytes} bytes",
         engine / hand
     );
+}
+
+/// `row_issues` lists, at the start, exactly the rows the report sets aside (with the same
+/// issues) and the warnings of the rows it sends: a command line can list them without
+/// validating the input again.
+#[test]
+fn row_issues_are_what_the_report_sets_aside_and_warns() {
+    let (mut rows, _) = rows_with_bad(40, &[3, 7, 11, 15, 19, 23]);
+    // Platform findings: a short name, a username differing from row 2's only in case.
+    rows[30] =
+        json!({"name": "Al", "username": "al30", "email": "al30@x.io", "password": "secret-1"});
+    rows[31] = json!({"name": "Some One", "username": "USER2", "email": "u31@x.io", "password": "secret-1"});
+    for strict in [false, true] {
+        let options = ImportOptions {
+            set_aside_platform: strict,
+            ..opts(10)
+        };
+        let job = ImportJob::from_values(api(), rows.clone(), options).unwrap();
+        let listed = job.row_issues();
+        let report = job.report();
+        let mut aside = Vec::new();
+        let mut warned = Vec::new();
+        for r in &report.rows {
+            if let RowResult::SetAside { issues } = &r.result {
+                aside.push((r.row, issues.clone()));
+            } else if !r.warnings.is_empty() {
+                warned.push((r.row, r.warnings.clone()));
+            }
+        }
+        let listed_aside: Vec<_> = listed
+            .iter()
+            .filter(|l| !l.issues.is_empty())
+            .map(|l| (l.row, l.issues.clone()))
+            .collect();
+        let listed_warned: Vec<_> = listed
+            .iter()
+            .filter(|l| l.issues.is_empty())
+            .map(|l| (l.row, l.warnings.clone()))
+            .collect();
+        assert_eq!(listed_aside, aside, "strict {strict}");
+        assert_eq!(listed_warned, warned, "strict {strict}");
+        assert_eq!(aside.len(), if strict { 8 } else { 6 });
+        assert!(listed.windows(2).all(|w| w[0].row < w[1].row));
+    }
 }

@@ -1,4 +1,8 @@
-// Preloaded with `node --import`: writes the process's peak RSS (KiB) to $LPM_BENCH_RSS at exit.
+// Preloaded with `node --import`: writes the process's peak RSS (KiB) and its CPU time (user +
+// system, µs) to $LPM_BENCH_RSS at exit.
 import { writeFileSync } from 'node:fs';
 
-process.on('exit', () => writeFileSync(process.env.LPM_BENCH_RSS, String(process.resourceUsage().maxRSS)));
+process.on('exit', () => {
+  const u = process.resourceUsage();
+  writeFileSync(process.env.LPM_BENCH_RSS, `${u.maxRSS} ${u.userCPUTime + u.systemCPUTime}`);
+});

@@ -18,16 +18,24 @@ export function journalOf(values) {
 }
 
 /**
- * Runs `start({ onProgress, signal })` (client.importUsers or grantCourses) with a progress view,
- * writes the report (through `patch`) to `reportFile`, prints the summary; resolves with the exit code.
+ * Runs `start({ onProgress, onIssues, signal })` (client.importUsers or grantCourses) with a
+ * progress view, writes the report (through `patch`) to `reportFile`, prints the summary;
+ * resolves with the exit code. With `onIssues(rows)` (an import), the job's list of rows with
+ * issues goes to it before the view starts (a bar on a terminal would be written over).
  */
-export async function runJob({ start, total, verb, reportFile, lines, kind, io, patch = (r) => r }) {
-  const view = progressView({ total, verb, stream: io.stderr });
+export async function runJob({ start, total, verb, reportFile, lines, kind, io, patch = (r) => r, onIssues }) {
+  let view;
+  const open = async () => { view = await progressView({ total, verb, stream: io.stderr }); };
+  if (!onIssues) await open();
   const stop = interruptible(io);
   let report;
   let interrupted = false;
   try {
-    report = await start({ onProgress: (p) => view.update(p), signal: stop.signal });
+    report = await start({
+      onProgress: (p) => view.update(p),
+      onIssues: onIssues && (async (rows) => { onIssues(rows); await open(); }),
+      signal: stop.signal,
+    });
   } catch (e) {
     if (e && e.kind === 'abort' && e.report) {
       report = e.report;
@@ -36,7 +44,7 @@ export async function runJob({ start, total, verb, reportFile, lines, kind, io, 
       throw e;
     }
   } finally {
-    view.stop();
+    view?.stop();
     stop.done();
   }
   // A job that settles after the signal fired (rather than rejecting) was interrupted too.

@@ -2,11 +2,16 @@
 // mapping of failures to exit codes (EXIT in exit.js, documented in README.md).
 import { parseArgs } from 'node:util';
 import { CliError, EXIT, usage } from './exit.js';
-import { validate } from './commands/validate.js';
-import { runImport } from './commands/import.js';
-import { grant } from './commands/grant.js';
-import { runExport } from './commands/export.js';
-import { login, whoami } from './commands/account.js';
+
+/** A command's run, loaded when it runs: a command (or --help) loads only its own modules, and
+ * none loads the package before it needs it. */
+const lazy = (module, name) => async (...args) => (await import(module))[name](...args);
+const validate = lazy('./commands/validate.js', 'validate');
+const runImport = lazy('./commands/import.js', 'runImport');
+const grant = lazy('./commands/grant.js', 'grant');
+const runExport = lazy('./commands/export.js', 'runExport');
+const login = lazy('./commands/account.js', 'login');
+const whoami = lazy('./commands/account.js', 'whoami');
 
 const CONNECTION = {
   'base-url': { type: 'string', value: 'URL', help: 'the platform (default: $LPM_BASE_URL)' },

@@ -1,5 +1,5 @@
 // A sheet's rows as the import engine gets them, and their issues as it will see them.
-import { validateCreateUsers } from './lpm.js';
+import { validateCreateUser, validateCreateUsers } from './lpm.js';
 import { problemIssue } from './sheet.js';
 import { fieldOf } from './report.js';
 
@@ -28,6 +28,34 @@ export function rowIssues(sheet, lang) {
   sheet.rows.forEach((r, i) => {
     if (r.problem) issues[i] = [problemIssue(r.problem, lang)];
   });
+  return issues;
+}
+
+/** A finding across rows (a repeat of an earlier row's e-mail or username), not the row's own. */
+const isRepeat = (issue) => issue.code === 'duplicate_email' || issue.code === 'duplicate_username';
+
+/**
+ * The issues of each row (index = row) as the engine judged them when the job started
+ * (`onIssues` of importUsers), in the validator's order, the sheet's unreadable rows with their
+ * own issue: what `rowIssues` gives, without validating the sheet again.
+ */
+export function engineIssues(sheet, listed, lang) {
+  // One shared empty list for the rows without issues (nearly all): nothing here changes a list.
+  const none = [];
+  const issues = new Array(sheet.rows.length).fill(none);
+  for (const r of listed) {
+    const all = [...r.issues, ...r.warnings];
+    // Each list is in the validator's order (the row's own findings by field, then a repeat of
+    // an earlier row); a row with both (rare) gets its own findings' order from the validator,
+    // on that row alone.
+    issues[r.row] = r.issues.length && r.warnings.length
+      ? [...validateCreateUser(sheet.rows[r.row].user, { lang }), ...all.filter(isRepeat)]
+      : all;
+  }
+  for (let i = 0; i < sheet.rows.length; i++) {
+    const { problem } = sheet.rows[i];
+    if (problem) issues[i] = [problemIssue(problem, lang)];
+  }
   return issues;
 }
 

@@ -1,7 +1,7 @@
 // What the CLI's tests share: an emulator on a free port (tests/js/emulator.mjs), and `lpm` run
 // as a child process exactly as a user runs it, with its output and exit code.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,4 +58,70 @@ export function sheet(header, rows, { sep = ',', bom = false } = {}) {
 /** `n` good rows (English headers), unique e-mails and usernames from `prefix`. */
 export function goodRows(n, prefix = 'student') {
   return Array.from({ length: n }, (_, i) => [`Học Viên ${i}`, `${prefix}${i}`, `${prefix}${i}@school.test`, `pass-${i}-word`]);
+}
+
+/** A journal's events (a torn last line, from a kill mid-write, left out). */
+export function journalEvents(file) {
+  if (!existsSync(file)) return [];
+  const out = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    try { out.push(JSON.parse(line)); } catch { /* torn or empty */ }
+  }
+  return out;
+}
+
+/**
+ * Runs `lpm base...` (with --resume once `journal` holds events) and kills it with SIGKILL when
+ * `point.when(fresh, ms, seen)` says so: `fresh` the events this run appended, `ms` its age,
+ * `seen` when each kind of event first appeared. With `point.tear`, half of the last line is
+ * then cut, as a kill in the middle of that write leaves it. Resolves { r, at }: the run's
+ * result, and the number of whole events on disk at the kill (null: it ended by itself).
+ */
+export async function killedRun(base, journal, env, point) {
+  const first = journalEvents(journal).length;
+  const started = Date.now();
+  const seen = {};
+  let at = null;
+  const run = lpm(first ? [...base, '--resume'] : base, { env });
+  const timer = setInterval(() => {
+    if (at !== null) return;
+    const fresh = journalEvents(journal).slice(first);
+    const ms = Date.now() - started;
+    for (const e of fresh) seen[e.event] ??= ms;
+    if (point.when(fresh, ms, seen)) {
+      run.child.kill('SIGKILL');
+      at = first + fresh.length;
+    }
+  }, 2);
+  const r = await run;
+  clearInterval(timer);
+  if (r.signal !== 'SIGKILL') return { r, at: null };
+  if (point.tear) {
+    const text = readFileSync(journal, 'utf8');
+    const from = text.lastIndexOf('\n', text.length - 2) + 1;
+    writeFileSync(journal, text.slice(0, from + Math.floor((text.length - from) / 2)));
+    at -= 1;
+  }
+  return { r, at };
+}
+
+/**
+ * `killedRun` at each of `points` in turn (each with its emulator fault installed, if any); a
+ * run that ends by itself must exit with one of `codes`. Resolves with the kills: { point,
+ * events (whole events on disk), last (the last event's kind) }. Leaves no fault installed.
+ */
+export async function killAtEach(emu, { base, journal, env, points, codes }) {
+  const kills = [];
+  for (const point of points) {
+    await emu.control('DELETE', 'faults');
+    if (point.fault) await emu.control('POST', 'faults', point.fault);
+    const { r, at } = await killedRun(base, journal, env, point);
+    if (at === null) {
+      if (!codes.includes(r.code)) throw new Error(`${point.name}: exit ${r.code} ${r.stderr}`);
+      continue;
+    }
+    kills.push({ point: point.name, events: at, last: journalEvents(journal).at(-1)?.event });
+  }
+  await emu.control('DELETE', 'faults');
+  return kills;
 }

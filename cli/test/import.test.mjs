@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { TOKEN, emulator, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
+import { TOKEN, emulator, goodRows, journalEvents, killAtEach, lpm, sheet, tempDir } from './helpers.mjs';
 
 const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'SĐT', 'Tỉnh/Thành phố'];
 let emu;
@@ -16,16 +16,7 @@ before(async () => {
 });
 after(async () => { await emu?.stop(); });
 
-/** The journal's events (a torn last line, from a kill mid-write, left out). */
-function events(file) {
-  if (!existsSync(file)) return [];
-  const out = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    try { out.push(JSON.parse(line)); } catch { /* torn or empty */ }
-  }
-  return out;
-}
-
+const events = journalEvents;
 const readReport = (file) => parse(readFileSync(file), { bom: true, columns: true });
 
 /** Accounts of the emulator by e-mail. */
@@ -68,6 +59,11 @@ test('1,000 rows with a few bad ones: the good created once each, the bad set as
   const journal = path.join(dir, 'j.jsonl');
   const r = await lpm(['import', file, '--journal', journal, '--interval-ms', '0', '--lang', 'vi'], { env });
   assert.equal(r.code, 1, r.stderr);
+  // The issues the import lists (the engine's) are the lines `validate` prints (the validator's).
+  const listed = (out) => out.split('\n').filter((l) => /^row \d+ \(line|rows ready/.test(l));
+  const checked = await lpm(['validate', file, '--lang', 'vi']);
+  assert.equal(listed(r.stdout).length, 5);
+  assert.deepEqual(listed(r.stdout), listed(checked.stdout));
   assert.match(r.stdout, /1004 rows: created 1000, failed 0, set aside 4, conflicts 0, in doubt 0, not sent 0; report: .*students\.report\.csv/);
   const report = readReport(path.join(dir, 'students.report.csv'));
   assert.equal(report.length, 1004);
@@ -150,41 +146,7 @@ test('killed with SIGKILL at 24 points of an import (each kind of journal event,
     { name: 'a create cut mid-body (close)', fault: fault('create-multi-user', 'close'), when: (f) => n(f, 'rowsInDoubt') >= 1 },
   ];
   const points = [...kinds, ...kinds];
-  const kills = [];
-  for (const point of points) {
-    await emu.control('DELETE', 'faults');
-    if (point.fault) await emu.control('POST', 'faults', point.fault);
-    const first = events(journal).length;
-    const started = Date.now();
-    const seen = {};
-    let at = null;
-    const run = lpm(events(journal).length ? [...base, '--resume'] : base, { env });
-    const timer = setInterval(() => {
-      if (at !== null) return;
-      const fresh = events(journal).slice(first);
-      const ms = Date.now() - started;
-      for (const e of fresh) seen[e.event] ??= ms;
-      if (point.when(fresh, ms, seen)) {
-        run.child.kill('SIGKILL');
-        at = first + fresh.length;
-      }
-    }, 2);
-    const r = await run;
-    clearInterval(timer);
-    if (r.signal !== 'SIGKILL') {
-      assert.ok(r.code === 1 || r.code === 4, `${point.name}: ${r.code} ${r.stderr}`);
-      continue;
-    }
-    if (point.tear) {
-      // As if the kill came in the middle of the last write: half of the last line is left.
-      const text = readFileSync(journal, 'utf8');
-      const from = text.lastIndexOf('\n', text.length - 2) + 1;
-      writeFileSync(journal, text.slice(0, from + Math.floor((text.length - from) / 2)));
-      at -= 1;
-    }
-    kills.push({ point: point.name, events: at, last: events(journal).at(-1)?.event });
-  }
-  await emu.control('DELETE', 'faults');
+  const kills = await killAtEach(emu, { base, journal, env, points, codes: [1, 4] });
   const final = await lpm([...base, '--resume'], { env });
   assert.equal(final.code, 1, final.stderr); // the two bad rows are set aside
   assert.match(final.stdout, /62 rows: created 60, failed 0, set aside 2, conflicts 0, in doubt 0, not sent 0/);
@@ -219,6 +181,29 @@ test('on a terminal: a progress bar with the counts and the countdown to the nex
   assert.match(out, /\u2588+\u2591* 10\/20 rows \| created 10, failed 0, set aside 0, remaining 10 next chunk in 0:0[1-3]/);
   assert.match(out, /\u2588{10,} 20\/20 rows \| created 20,/);
   assert.doesNotMatch(out, /^progress: /m, 'no plain lines on a terminal');
+});
+
+test('import lists each row\'s issues as validate does, in its order, from the engine', async () => {
+  await emu.reset('empty');
+  const dir = tempDir();
+  const file = path.join(dir, 'o.csv');
+  const rows = [
+    ['Một Hai', 'order1', 'order1@x.io', 'secret-01'],
+    ['Al', 'order2', 'order2@x.io', ''], // a short name (platform) before a missing password
+    ['Al', 'order3', 'ORDER1@x.io', 'secret-03'], // a short name, then a repeated e-mail
+    ['Ba Bốn', 'ORDER1', 'order4@x.io', 'secret-04'], // a username repeated in another case
+    ['', 'order5', 'order5@x.io', 'secret-05'],
+  ];
+  writeFileSync(file, sheet(HEAD.slice(0, 4), rows));
+  const listed = (out) => out.split('\n').filter((l) => /^row \d+ \(line|rows ready/.test(l));
+  for (const extra of [[], ['--strict'], ['--lang', 'vi']]) {
+    const checked = await lpm(['validate', file, ...extra]);
+    const r = await lpm(['import', file, '--journal', path.join(dir, `j${extra.join('')}`), '--interval-ms', '0', ...extra], { env });
+    assert.ok(listed(checked.stdout).length >= 6, checked.stdout);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(listed(r.stdout), listed(checked.stdout), extra.join(' '));
+    await emu.reset('empty');
+  }
 });
 
 test('a refused token exits 3 before the job starts; a server failing every create halts the run: exit 4, rows not sent, --resume finishes', async () => {

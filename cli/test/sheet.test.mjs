@@ -6,6 +6,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapColumns } from '../src/lpm.js';
 import { readSheet, detectDelimiter } from '../src/sheet.js';
+import { csvLines } from '../src/report.js';
+import { stringify } from 'csv-stringify/sync';
 import { lpm, sheet, tempDir, goodRows } from './helpers.mjs';
 
 const dir = tempDir();
@@ -127,4 +129,23 @@ test('import --dry-run checks the rows and prints the chunk plan, sending nothin
   assert.match(r.stdout, /^  chunk 1: rows 1\.\.100 \(100\), at \+0 min 0 s$/m);
   assert.match(r.stdout, /^  chunk 3: rows 201\.\.250 \(50\), at \+20 min 0 s$/m);
   assert.match(r.stdout, /^row 251 \(line 252\): name: /m);
+});
+
+test('readSheet: each row\'s line as csv-parse counts it, whether or not a cell is quoted or the line breaks mix', () => {
+  const cases = [
+    ['plain, CRLF, empty and blank lines', 'name,username,email,password\r\n1,a,b,c\r\n\r\n2,a,b,c\r\n  \r\n3,a,b,c', [2, 4, 5, 6]],
+    ['plain, LF, trailing break', 'name,username,email,password\n1,a,b,c\n\n\n2,a,b,c\n3,a,b,c\n', [2, 5, 6]],
+    ['a quoted cell over two lines', 'name;username;email;password\r\n"A\r\nB";a;b;c\r\n2;a;b;c\r\n', [4, 5]],
+    ['mixed breaks (csv-parse joins lines)', 'name,username,email,password\r\n1,a,b,c\n2,a,b,c\r\n', [3]],
+  ];
+  for (const [what, text, lines] of cases) {
+    assert.deepEqual(readSheet(file('lines.csv', text)).rows.map((r) => r.line), lines, what);
+  }
+});
+
+test('the report\'s CSV is csv-stringify\'s, byte for byte, whether or not a cell needs quoting', () => {
+  const cells = ['', 'a', 'a,b', 'a"b', 'x\ny', 'x\r', ' sp ', '=1+2', 'Học Viên', 3, 0, undefined, '-1', "'q", 'a;b'];
+  const records = Array.from({ length: 2000 }, (_, i) => Array.from({ length: 1 + (i % 7) }, (_, k) => cells[(i * 7 + k * 3 + (i >> 3)) % cells.length]));
+  assert.equal(csvLines(records), stringify(records));
+  assert.equal(csvLines([]), stringify([]));
 });

@@ -87,6 +87,21 @@ pub struct ImportReport {
     pub halted: Option<String>,
 }
 
+/// A row with findings, as the job judged its input when it started (before anything is sent):
+/// what a command line lists before the job runs, without validating the input again.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct RowIssues {
+    /// 0-based index in the input.
+    pub row: usize,
+    /// What sets the row aside (contract-level issues and repeats of earlier rows; platform
+    /// findings too with `setAsidePlatform`); empty: the row is sent.
+    pub issues: Vec<Issue>,
+    /// Platform-level findings not setting it aside.
+    pub warnings: Vec<Issue>,
+}
+
 /// One input row as this job keeps it.
 struct Slot {
     /// The row as JSON text (what is sent).
@@ -342,6 +357,22 @@ impl ImportJob {
     pub fn hold_until(&mut self, at: u64) {
         let pacer = &mut self.ledger.pacer;
         pacer.not_before = pacer.not_before.max(at);
+    }
+
+    /// Whether a poll at `now` may plan the next chunk (and record its `ChunkSending`): the one
+    /// moment a caller sharing the create interval with others (an interval store read by other
+    /// processes) needs to ask it and pass its time to [`ImportJob::hold_until`] before polling.
+    /// When this is false, `poll(now)` plans no chunk. (Conservative: with rows in doubt whose
+    /// look-ups are due it says true, as a look-up that cannot be planned lets the poll go on.)
+    pub fn may_plan(&self, now: u64) -> bool {
+        let ledger = &self.ledger;
+        !ledger.has_unpersisted()
+            && self.ready.is_none()
+            && self.in_flight.is_none()
+            && ledger.halted.is_none()
+            && (ledger.in_doubt.is_empty() || now >= self.lookup_not_before)
+            && !ledger.pending.is_empty()
+            && now >= ledger.pacer.next_send_at()
     }
 
     /// Rows per chunk now.
@@ -616,6 +647,21 @@ impl ImportJob {
     /// Where the job stands at `now`.
     pub fn progress(&self, now: u64) -> Progress {
         self.ledger.progress_at(now, self.chunk_size())
+    }
+
+    /// Every row with issues or warnings, in input order, as the job judged them when it started
+    /// (a row with `issues` is set aside, whatever the journal holds).
+    pub fn row_issues(&self) -> Vec<RowIssues> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.issues.is_empty() || !s.warnings.is_empty())
+            .map(|(row, s)| RowIssues {
+                row,
+                issues: s.issues.clone(),
+                warnings: s.warnings.clone(),
+            })
+            .collect()
     }
 
     /// The report as things stand (what [`Action::Done`] carries at the end).

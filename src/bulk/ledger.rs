@@ -439,6 +439,11 @@ impl Ledger {
         self.journal.push(event);
     }
 
+    /// Whether events wait to be persisted.
+    pub fn has_unpersisted(&self) -> bool {
+        !self.journal.is_empty()
+    }
+
     /// The events to persist, if any.
     pub fn take_journal(&mut self) -> Option<Vec<Event>> {
         (!self.journal.is_empty()).then(|| std::mem::take(&mut self.journal))

@@ -98,7 +98,7 @@ mod ledger;
 pub mod read;
 
 pub use grant::{GrantJob, GrantOptions, GrantReport, GrantRowReport};
-pub use import::{ImportJob, ImportOptions, ImportReport, RowReport};
+pub use import::{ImportJob, ImportOptions, ImportReport, RowIssues, RowReport};
 pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
 
 /// The contract's interval between two create calls, in whole milliseconds (from

@@ -41,6 +41,7 @@ const REQUEST: f64 = -1.0;
 const PERSIST: f64 = -2.0;
 const DONE: f64 = -3.0;
 const BUSY: f64 = -4.0;
+const LOOKUP: f64 = -5.0;
 
 /// A time from JS as the engine's whole milliseconds (NaN and negatives: 0).
 fn ms(t: f64) -> u64 {
@@ -53,6 +54,17 @@ fn ms(t: f64) -> u64 {
 
 fn thrown(e: Error) -> JsValue {
     Failure::Core(e).into_js(None)
+}
+
+/// `handleResponse`/`handleFailure` while no request is out ([`BulkError::NothingInFlight`],
+/// the only error they give): the driver's misuse whatever the job's kind, thrown as the error
+/// data `errors.ts`'s `fromThrown` makes an `LpmError` of kind `internal` (written out: no
+/// serializer for one constant).
+fn misuse(_: BulkError) -> JsValue {
+    JsValue::from_str(concat!(
+        r#"{"lpmKind":"internal","message":"the bulk job's driver handed back an answer while no request was out (a defect of the driver)","#,
+        r#""data":{"reason":"nothingInFlight"}}"#
+    ))
 }
 
 /// A bulk job's setup error as the package's errors: input issues are a `ValidationError` of the
@@ -74,9 +86,8 @@ fn setup_error(endpoint: Endpoint, e: BulkError) -> JsValue {
         BulkError::Journal(e) => Error::Config(ConfigError::Journal {
             reason: e.message(),
         }),
-        other => Error::Config(ConfigError::Journal {
-            reason: other.message(),
-        }),
+        // Not a setup error: no job gives it there.
+        BulkError::NothingInFlight => return misuse(e),
     })
 }
 
@@ -190,6 +201,7 @@ impl Core {
 /// An engine's action without its reply and report types.
 enum Step {
     Ready(Ready),
+    Lookup(Ready),
     Persist(Vec<Event>),
     Wait(u64),
     Busy,
@@ -199,7 +211,7 @@ enum Step {
 fn step<L, R>(action: Action<L, R>, send: fn(Request<L>) -> Ready) -> Step {
     match action {
         Action::Send(r) => Step::Ready(send(r)),
-        Action::Lookup(r) => Step::Ready(Ready::Lookup(r)),
+        Action::Lookup(r) => Step::Lookup(Ready::Lookup(r)),
         Action::Persist(events) => Step::Persist(events),
         Action::Wait { until } => Step::Wait(until),
         Action::Busy => Step::Busy,
@@ -209,9 +221,10 @@ fn step<L, R>(action: Action<L, R>, send: fn(Request<L>) -> Ready) -> Step {
 
 #[wasm_bindgen]
 impl BulkJob {
-    /// What to do at `now`: -1 send the request (`Core.bulkRequest`), -2 persist `events()`
-    /// then poll again, -3 done (`report()`), -4 a request is out; else poll again at that
-    /// time (ms since the epoch).
+    /// What to do at `now`: -1 send the job's request (a create or a grant;
+    /// `Core.bulkRequest`), -5 send a look-up (the same way), -2 persist `events()` then poll
+    /// again, -3 done (`report()`), -4 a request is out; else poll again at that time (ms since
+    /// the epoch).
     pub fn poll(&mut self, now: f64) -> f64 {
         let step = match &mut self.job {
             Job::Import(j) => step(j.poll(ms(now)), Ready::Create),
@@ -221,6 +234,10 @@ impl BulkJob {
             Step::Ready(ready) => {
                 self.ready = Some(ready);
                 REQUEST
+            }
+            Step::Lookup(ready) => {
+                self.ready = Some(ready);
+                LOOKUP
             }
             Step::Persist(events) => {
                 self.events = events;
@@ -232,9 +249,15 @@ impl BulkJob {
         }
     }
 
-    /// The events to persist (a JSON array), handed out once.
+    /// The events to persist as JSON lines (each event's JSON text and a newline), handed out
+    /// once: a store that keeps text (`fileJournal`) writes them as they are.
     pub fn events(&mut self) -> String {
-        ser::to_string(&core::mem::take(&mut self.events))
+        let mut lines = String::new();
+        for e in core::mem::take(&mut self.events) {
+            lines.push_str(&ser::to_string(&e));
+            lines.push('\n');
+        }
+        lines
     }
 
     /// The report as things stand (the final one once `poll` said done), as JSON.
@@ -245,6 +268,15 @@ impl BulkJob {
         }
     }
 
+    /// The rows of an import with issues or warnings as the job judged them at its start
+    /// (`RowIssues[]` as JSON; a grant: `[]`).
+    pub fn issues(&self) -> String {
+        match &self.job {
+            Job::Import(j) => ser::to_string(&j.row_issues()),
+            Job::Grant(_) => String::from("[]"),
+        }
+    }
+
     /// The next progress event as JSON, if one is queued.
     pub fn progress(&mut self) -> Option<String> {
         let p = match &mut self.job {
@@ -252,6 +284,16 @@ impl BulkJob {
             Job::Grant(j) => j.poll_event(),
         };
         p.map(|p| ser::to_string(&p))
+    }
+
+    /// Whether a poll at `now` may plan the next create ([`ImportJob::may_plan`]): only then
+    /// does the driver read the client's interval store for `holdUntil`. Never for a grant.
+    #[wasm_bindgen(js_name = mayPlan)]
+    pub fn may_plan(&self, now: f64) -> bool {
+        match &self.job {
+            Job::Import(j) => j.may_plan(ms(now)),
+            Job::Grant(_) => false,
+        }
     }
 
     /// The next create is held until `at` (ms) at least: a create this job does not know of
@@ -270,7 +312,7 @@ impl BulkJob {
             Job::Import(j) => j.handle_response(ms(now), status, body),
             Job::Grant(j) => j.handle_response(ms(now), status, body),
         };
-        r.map_err(|e| setup_error(Endpoint::CreateUsers, e))
+        r.map_err(misuse)
     }
 
     /// The request handed out got no answer: `network`, `timeout` or `abort`.
@@ -285,6 +327,6 @@ impl BulkJob {
             Job::Import(j) => j.handle_failure(ms(now), lost),
             Job::Grant(j) => j.handle_failure(ms(now), lost),
         };
-        r.map_err(|e| setup_error(Endpoint::CreateUsers, e))
+        r.map_err(misuse)
     }
 }

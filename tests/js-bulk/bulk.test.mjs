@@ -63,6 +63,27 @@ test('250 rows with bad ones: chunks of 100, bad rows set aside with issues, the
   assert.ok(!JSON.stringify(journal.events).includes('secret-123'), 'no password in the journal');
 });
 
+test('onIssues: the rows with issues or warnings before anything is sent, as the report has them; a throw stops the job there', async () => {
+  const input = rows(30, 'i');
+  input[2] = { ...input[2], email: '' };
+  input[5] = { ...input[5], name: 'Al' };
+  input[9] = { ...input[0] };
+  let listed;
+  const journal = bulk.memoryJournal();
+  const report = await client().importUsers(input, opts({
+    journal,
+    onIssues: (r) => { listed = r; assert.equal(journal.events.length, 0, 'told before anything is journaled'); },
+  }));
+  assert.deepEqual(listed.map((r) => r.row), [2, 5, 9]);
+  for (const r of [2, 9]) assert.deepEqual(listed.find((l) => l.row === r).issues, report.rows[r].result.issues);
+  assert.deepEqual(listed.find((l) => l.row === 5), { row: 5, issues: [], warnings: report.rows[5].warnings });
+  assert.equal(report.rows[5].result.kind, 'created');
+  const stop = bulk.memoryJournal();
+  await assert.rejects(client().importUsers(rows(3, 'j'), opts({ journal: stop, onIssues: () => { throw new Error('no'); } })), /no/);
+  assert.equal(stop.events.length, 0);
+  await assert.rejects(client().importUsers(rows(3, 'j'), opts({ onIssues: 1 })), (e) => e instanceof bulk.ConfigError && /onIssues/.test(e.message));
+});
+
 test('a create committed whose answer is lost is looked up, not sent again', async () => {
   const input = rows(30, 'd');
   await emu.fault({ endpoint: 'create-multi-user', kind: 'drop' });
@@ -131,4 +152,27 @@ test('a grant whose answer is lost is sent again (granting twice is harmless), t
   const resumed = await c.grantCourses({ users: ids, courses: [course] }, opts({ journal: again, chunkSize: 10 }));
   assert.equal(resumed.counts.granted, 30);
   assert.deepEqual(spy, [], 'a finished grant sends nothing on resume');
+});
+
+test('an answer handed to a job with no request out is an internal error of the driver, for an import and a grant alike', async () => {
+  // The bindings the package drives (node.js has instantiated them): a driver that misuses a job.
+  const wasm = await import('../../pkg-bulk/wasm/lpm_client.js');
+  const core = new wasm.Core(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined);
+  const jobs = {
+    import: core.bulkJob('import', JSON.stringify(rows(1, 'm')), '{}', '[]'),
+    grant: core.bulkJob('grant', JSON.stringify({ users: ['u1'], courses: ['c1'] }), '{}', '[]'),
+  };
+  for (const [kind, job] of Object.entries(jobs)) {
+    for (const hand of [() => job.handleResponse(Date.now(), 200, new Uint8Array()), () => job.handleFailure(Date.now(), 'network')]) {
+      let thrown;
+      try { hand(); } catch (e) { thrown = e; }
+      const data = JSON.parse(thrown);
+      assert.equal(data.lpmKind, 'internal', kind);
+      assert.equal(data.data.reason, 'nothingInFlight');
+      assert.match(data.message, /driver handed back an answer while no request was out \(a defect of the driver\)/);
+      assert.doesNotMatch(data.message, /create-multi-user|journal was refused/);
+    }
+    job.free();
+  }
+  core.free();
 });

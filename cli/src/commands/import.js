@@ -3,9 +3,9 @@ import { EXIT, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
-import { engineInput } from '../rows.js';
-import { problemIssue } from '../sheet.js';
-import { checkSheet } from './validate.js';
+import { engineInput, engineIssues } from '../rows.js';
+import { problemIssue, readSheet } from '../sheet.js';
+import { checkSheet, describeSheet, listIssues } from './validate.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
 
@@ -43,7 +43,8 @@ export async function runImport(values, positionals, io) {
   // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
   // sheet is read.
   const refused = client.getMe().then(() => null, (e) => e);
-  const { sheet } = checkSheet(file, values, io);
+  const sheet = readSheet(file);
+  io.stdout.write(describeSheet(file, sheet));
   const e = await refused;
   if (e) throw e;
   return runJob({
@@ -61,8 +62,11 @@ export async function runImport(values, positionals, io) {
         return problem ? { ...r, result: { kind: 'setAside', issues: [problemIssue(problem, lang)] } } : r;
       }),
     }),
-    start: ({ onProgress, signal }) => client.importUsers(engineInput(sheet), {
-      journal, onProgress, signal, chunkSize, intervalMs, lang, ...(retryDelayMs === undefined ? {} : { retryDelayMs }), setAsidePlatform: Boolean(values.strict),
+    // The rows' issues listed as the engine judged them when the job started (the sheet is
+    // validated once, by the engine that guarantees them), before anything is sent.
+    onIssues: (listed) => listIssues(sheet, engineIssues(sheet, listed, lang), values.strict, io),
+    start: ({ onProgress, onIssues, signal }) => client.importUsers(engineInput(sheet), {
+      journal, onProgress, onIssues, signal, chunkSize, intervalMs, lang, ...(retryDelayMs === undefined ? {} : { retryDelayMs }), setAsidePlatform: Boolean(values.strict),
     }),
   });
 }

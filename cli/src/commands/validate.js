@@ -13,19 +13,38 @@ export function describeSheet(file, sheet) {
   return text;
 }
 
-/** Checks a sheet; prints each issue and the counts. Returns { sheet, issues, aside }. */
+/**
+ * Prints each row's issues (`issues[row]`, from the validator or the engine) and the counts;
+ * returns whether each row is set aside.
+ */
+export function listIssues(sheet, issues, strict, io) {
+  const aside = new Array(issues.length).fill(false);
+  let ready = 0;
+  let warned = 0;
+  for (let row = 0; row < issues.length; row++) {
+    const list = issues[row];
+    if (list.length === 0) {
+      ready += 1;
+      continue;
+    }
+    for (const issue of list) io.stdout.write(`${issueLine(row, sheet.rows[row].line, issue, strict)}\n`);
+    aside[row] = setAside(list, strict);
+    if (!aside[row]) {
+      ready += 1;
+      warned += 1;
+    }
+  }
+  io.stdout.write(`${ready} rows ready, ${sheet.rows.length - ready} set aside${warned ? `, ${warned} ready with warnings` : ''}\n`);
+  return aside;
+}
+
+/** Checks a sheet with the validator; prints each issue and the counts. Returns { sheet, issues, aside }. */
 export function checkSheet(file, values, io) {
   const lang = langOption(values);
   const sheet = readSheet(file);
   const issues = rowIssues(sheet, lang);
   io.stdout.write(describeSheet(file, sheet));
-  const aside = issues.map((list) => setAside(list, values.strict));
-  issues.forEach((list, row) => {
-    for (const issue of list) io.stdout.write(`${issueLine(row, sheet.rows[row].line, issue, values.strict)}\n`);
-  });
-  const ready = aside.filter((a) => !a).length;
-  const warned = issues.filter((list, i) => !aside[i] && list.length > 0).length;
-  io.stdout.write(`${ready} rows ready, ${sheet.rows.length - ready} set aside${warned ? `, ${warned} ready with warnings` : ''}\n`);
+  const aside = listIssues(sheet, issues, values.strict, io);
   return { sheet, issues, aside };
 }
 
