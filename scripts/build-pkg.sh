@@ -88,7 +88,7 @@ done
 # written; the build fails above it.
 budget_kb=52
 # lpm-client-bulk: the engines' ~26 KB on top (issue 9); set to what it reaches, like the one above.
-bulk_budget_kb=76
+bulk_budget_kb=77
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb
