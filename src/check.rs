@@ -71,14 +71,8 @@ pub trait Described {
 }
 
 impl Shape {
-    /// The index of the field named `key`, trying `hint` first, then a binary search by name.
-    #[inline]
-    fn find(&self, key: &json::Str<'_>, hint: usize) -> Option<usize> {
-        if let Some(f) = self.fields.get(hint) {
-            if !key.escaped() && json::same(key.raw(), f.name.as_bytes()) {
-                return Some(hint);
-            }
-        }
+    /// The index of the field named `key`: a binary search by name.
+    fn find(&self, key: &json::Str<'_>) -> Option<usize> {
         let owned;
         let k: &[u8] = if key.escaped() {
             owned = key.to_owned_string();
@@ -387,14 +381,21 @@ impl<'a> Checker<'a> {
         let mut tallied = false;
         while Self::syntax(self.s.next_item(b'}', first))? {
             first = false;
-            let key = Self::syntax(self.s.key())?;
             let hint = self
                 .learned
                 .get(li)
                 .map_or(0, |l| usize::from(l.next[prev]));
-            let Some(k) = shape.find(&key, hint) else {
-                Self::syntax(self.s.skip(depth))?;
-                continue;
+            // The key the last object had here, matched in place; else read and looked up.
+            let k = match fields.get(hint) {
+                Some(f) if self.s.key_is(f.name.as_bytes()) => hint,
+                _ => {
+                    let key = Self::syntax(self.s.key())?;
+                    let Some(k) = shape.find(&key) else {
+                        Self::syntax(self.s.skip(depth))?;
+                        continue;
+                    };
+                    k
+                }
             };
             if let Some(l) = self.learned.get_mut(li) {
                 l.next[prev] = k as u8;
@@ -582,7 +583,7 @@ pub fn envelope_of(
             }
             c.s.set_pos(start);
         }
-        let hit = reply.find(&key, usize::MAX);
+        let hit = reply.find(&key);
         let wanted = code.as_deref().is_none_or(accepts);
         match hit {
             Some(k) if data.is_none() && wanted => {

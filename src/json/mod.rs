@@ -358,6 +358,28 @@ impl<'a> Scanner<'a> {
         Ok(k)
     }
 
+    /// When the next key is exactly `name` written without escapes, consumes it and its `:` and
+    /// says so; else moves nothing. `name` must hold no `"`, `\` or control character (the
+    /// models' wire names), so bytes equal to it followed by a quote are that whole string: the
+    /// gate's way to match the key it expects without scanning it first.
+    #[inline]
+    pub fn key_is(&mut self, name: &[u8]) -> bool {
+        self.ws();
+        let (open, end) = (self.i, self.i + 1 + name.len());
+        if self.b.get(open) == Some(&b'"')
+            && self.b.get(end) == Some(&b'"')
+            && self.b.get(open + 1..end).is_some_and(|raw| same(raw, name))
+        {
+            self.i = end + 1;
+            if self.expect(b':').is_ok() {
+                return true;
+            }
+            // Not a key after all: the general path reports the error.
+            self.i = open;
+        }
+        false
+    }
+
     /// `true`, `false` or `null`.
     pub fn literal(&mut self) -> Result<(), Syntax> {
         let rest = self.b.get(self.i..).unwrap_or_default();
