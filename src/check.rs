@@ -401,25 +401,30 @@ impl<'a> Checker<'a> {
                 l.next[prev] = k as u8;
             }
             prev = k;
+            // (`get` and `matches!` rather than indexing and `==` on options: with the size
+            // profile those stay calls, one per key.)
+            let Some(field) = fields.get(k) else {
+                continue;
+            };
             let bit = 1u64 << (k % 64);
             if seen & bit != 0 {
-                return at(fail(Why::Duplicate(fields[k].name)), || {
-                    Seg::Key(fields[k].name.into())
+                return at(fail(Why::Duplicate(field.name)), || {
+                    Seg::Key(field.name.into())
                 });
             }
             seen |= bit;
-            if shape.tally == Some(k) {
+            if matches!(shape.tally, Some(t) if t == k) {
                 self.s.ws();
-                tallied = self.s.peek() == Some(b't');
+                tallied = matches!(self.s.peek(), Some(b't'));
             }
-            let ty = &fields[k].ty;
+            let ty = &field.ty;
             // Strings, the most common field, checked here rather than in a call to `value`.
             self.s.ws();
             if let (Ty::Str | Ty::Opt(Ty::Str), Some(b'"')) = (ty, self.s.peek()) {
                 Self::syntax(self.s.skip_string())?;
                 continue;
             }
-            at(self.value(ty, depth), || Seg::Key(fields[k].name.into()))?;
+            at(self.value(ty, depth), || Seg::Key(field.name.into()))?;
         }
         if seen & shape.required != shape.required {
             let missing = fields

@@ -366,8 +366,8 @@ impl<'a> Scanner<'a> {
     pub fn key_is(&mut self, name: &[u8]) -> bool {
         self.ws();
         let (open, end) = (self.i, self.i + 1 + name.len());
-        if self.b.get(open) == Some(&b'"')
-            && self.b.get(end) == Some(&b'"')
+        if matches!(self.b.get(open), Some(b'"'))
+            && matches!(self.b.get(end), Some(b'"'))
             && self.b.get(open + 1..end).is_some_and(|raw| same(raw, name))
         {
             self.i = end + 1;
@@ -409,7 +409,7 @@ impl<'a> Scanner<'a> {
 
     /// A number literal.
     pub fn number(&mut self) -> Result<Num, Syntax> {
-        let negative = self.peek() == Some(b'-');
+        let negative = matches!(self.peek(), Some(b'-'));
         if negative {
             self.i += 1;
         }
@@ -422,7 +422,7 @@ impl<'a> Scanner<'a> {
             Some(_) => return Err(Syntax::BadNumber),
         }
         let mut integer = true;
-        if self.peek() == Some(b'.') {
+        if matches!(self.peek(), Some(b'.')) {
             self.i += 1;
             integer = false;
             if self.digits() == 0 {
