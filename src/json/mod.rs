@@ -465,7 +465,10 @@ impl<'a> Scanner<'a> {
         let escaped = self.rest_of_string()?;
         let end = self.i - 1;
         let raw = self.b.get(start..end).unwrap_or_default();
-        let text = self.src.and_then(|t| t.get(start..end));
+        let text = match self.src {
+            Some(t) => t.get(start..end),
+            None => None,
+        };
         Ok(Str { raw, escaped, text })
     }
 
