@@ -497,7 +497,7 @@ async function drive(pending: Call, cfg: Cfg, options: (CallOptions & CreateOpti
       }
       tries += 1;
       const info = { ...view, attempt: tries };
-      emit(cfg, options, 'onRequest', info, redact);
+      if (watched) emit(cfg, options, 'onRequest', info, redact);
       const started = Date.now();
       try {
         answer = await attempt(fetchFn, pending, signal, { ...headers });
@@ -514,8 +514,10 @@ async function drive(pending: Call, cfg: Cfg, options: (CallOptions & CreateOpti
         continue;
       }
       const durationMs = Date.now() - started;
-      log(cfg, 'debug', line(`attempt ${tries}: ${answer.status} in ${durationMs} ms`));
-      emit(cfg, options, 'onResponse', { ...info, status: answer.status, durationMs }, redact);
+      if (watched) {
+        log(cfg, 'debug', line(`attempt ${tries}: ${answer.status} in ${durationMs} ms`));
+        emit(cfg, options, 'onResponse', { ...info, status: answer.status, durationMs }, redact);
+      }
       const delayMs = pending.handleResponse(Date.now(), answer.status, answer.retryAfterMs, Math.random());
       if (delayMs >= 0) retrying({ ...info, status: answer.status, durationMs }, delayMs);
     }
