@@ -676,6 +676,44 @@ mod tests {
         }
     }
 
+    /// `Scanner::key_is` matches a key by its bytes, which is exact only for names without a
+    /// quote, a backslash or a control character: every name a reply can reach is such.
+    #[test]
+    fn every_field_name_can_be_matched_in_place() {
+        use crate::reply::*;
+        fn walk(ty: &Ty, seen: &mut Vec<&'static str>) {
+            match ty {
+                Ty::Obj(shape) => {
+                    if seen.contains(&shape.name) {
+                        return;
+                    }
+                    seen.push(shape.name);
+                    for f in shape.fields {
+                        let plain = f.name.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+                        assert!(plain, "{}.{}", shape.name, f.name);
+                        walk(&f.ty, seen);
+                    }
+                }
+                Ty::Arr(inner) | Ty::Map(inner) | Ty::Opt(inner) => walk(inner, seen),
+                _ => {}
+            }
+        }
+        let mut seen = Vec::new();
+        for ty in [
+            UserList::TY,
+            UserReply::TY,
+            CourseReply::TY,
+            CourseList::TY,
+            CreateUsersReply::TY,
+            AddCoursesReply::TY,
+            LoginReply::TY,
+            RawReply::TY,
+        ] {
+            walk(&ty, &mut seen);
+        }
+        assert!(seen.len() > 10, "{seen:?}");
+    }
+
     #[test]
     fn a_byte_order_mark_is_ignored() {
         let body = b"\xEF\xBB\xBF{\"respCode\":\"00\",\"msg\":\"Success\",\"users\":[]}";
