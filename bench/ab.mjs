@@ -3,12 +3,13 @@
 // absolute times do not. Figures only; nothing fails.
 //
 //   cp -r pkg /tmp/pkg-before; (change, then) bash scripts/build-pkg.sh
-//   node --expose-gc bench/ab.mjs /tmp/pkg-before pkg
+//   node bench/ab.mjs /tmp/pkg-before pkg
 //
 // Rows: the gate alone (`Pending.decode` of a 100-record page, through the bindings), a whole
 // call through a fetch stub (100 users, 100 courses, and one account: the fixed cost of a call),
 // and validate 100 new accounts; each with its floor (JSON.parse of the text, JSON.stringify of
-// the batch). Medians of BENCH_ROUNDS (25) rounds, the variants' order rotated every round.
+// the batch). Medians of BENCH_ROUNDS (25) rounds, the variants' order rotated every round;
+// BENCH_GC=1 (with --expose-gc) collects before each sample, which inflates the small calls.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,7 +18,7 @@ import { coursePage, userPage, newUsers } from './inputs.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dirs = process.argv.slice(2, 4).map((d) => path.resolve(d));
 if (dirs.length !== 2) {
-  console.error('usage: node --expose-gc bench/ab.mjs <pkg dir A> <pkg dir B>');
+  console.error('usage: node bench/ab.mjs <pkg dir A> <pkg dir B>');
   process.exit(2);
 }
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 25);
@@ -57,7 +58,7 @@ async function measure(variants, n) {
   for (let r = 0; r < ROUNDS; r++) {
     for (let j = 0; j < fns.length; j++) {
       const k = (j + r) % fns.length;
-      gc();
+      if (process.env.BENCH_GC) gc();
       const t0 = performance.now();
       for (let i = 0; i < n; i++) await fns[k]();
       samples[k].push(((performance.now() - t0) / n) * 1000);
