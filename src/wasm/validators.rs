@@ -77,8 +77,8 @@ pub(super) fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v Value<'a> {
 /// the validator `kind` (`createUsers`, `getUsers`, ...), as JSON text. One export serves all
 /// nine validators, which keeps the bindings small; the package names them. `options`: JSON
 /// text (`optionsJson` in lib.js).
-#[wasm_bindgen]
-pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<String, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "string")]
+pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<JsValue, JsValue> {
     let (params, check): (bool, Check) = match kind {
         "createUsers" => (false, |v, o| validate::validate_create_users(v, o)),
         "createUser" => (false, |v, o| validate::validate_create_user(v, o)),
@@ -109,5 +109,10 @@ pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<Strin
             )
         }
     };
-    Ok(run(text.as_deref(), options, params, check))
+    Ok(JsValue::from_str(&run(
+        text.as_deref(),
+        options,
+        params,
+        check,
+    )))
 }
