@@ -74,14 +74,8 @@ impl Shape {
         self.fields.get(k as usize).map(|f| f.name)
     }
 
-    /// The index of the field named `key`, trying `hint` first, then a binary search by name.
-    #[inline]
-    fn find(&self, key: &json::Str<'_>, hint: usize) -> Option<usize> {
-        if let Some(f) = self.fields.get(hint) {
-            if !key.escaped() && json::same(key.raw(), f.name.as_bytes()) {
-                return Some(hint);
-            }
-        }
+    /// The index of the field named `key`: a binary search by name.
+    fn find(&self, key: &json::Str<'_>) -> Option<usize> {
         let owned;
         let k: &[u8] = if key.escaped() {
             owned = key.to_owned_string();
@@ -390,38 +384,50 @@ impl<'a> Checker<'a> {
         let mut tallied = false;
         while Self::syntax(self.s.next_item(b'}', first))? {
             first = false;
-            let key = Self::syntax(self.s.key())?;
             let hint = self
                 .learned
                 .get(li)
                 .map_or(0, |l| usize::from(l.next[prev]));
-            let Some(k) = shape.find(&key, hint) else {
-                Self::syntax(self.s.skip(depth))?;
-                continue;
+            // The key the last object had here, matched in place; else read and looked up.
+            let k = match fields.get(hint) {
+                Some(f) if self.s.key_is(f.name.as_bytes()) => hint,
+                _ => {
+                    let key = Self::syntax(self.s.key())?;
+                    let Some(k) = shape.find(&key) else {
+                        Self::syntax(self.s.skip(depth))?;
+                        continue;
+                    };
+                    k
+                }
             };
             if let Some(l) = self.learned.get_mut(li) {
                 l.next[prev] = k as u8;
             }
             prev = k;
+            // (`get` and `matches!` rather than indexing and `==` on options: with the size
+            // profile those stay calls, one per key.)
+            let Some(field) = fields.get(k) else {
+                continue;
+            };
             let bit = 1u64 << (k % 64);
             if seen & bit != 0 {
-                return at(fail(Why::Duplicate(fields[k].name)), || {
-                    Seg::Key(fields[k].name.into())
+                return at(fail(Why::Duplicate(field.name)), || {
+                    Seg::Key(field.name.into())
                 });
             }
             seen |= bit;
-            if shape.tally == Some(k) {
+            if matches!(shape.tally, Some(t) if t == k) {
                 self.s.ws();
-                tallied = self.s.peek() == Some(b't');
+                tallied = matches!(self.s.peek(), Some(b't'));
             }
-            let ty = &fields[k].ty;
+            let ty = &field.ty;
             // Strings, the most common field, checked here rather than in a call to `value`.
             self.s.ws();
             if let (Ty::Str | Ty::Opt(Ty::Str), Some(b'"')) = (ty, self.s.peek()) {
                 Self::syntax(self.s.skip_string())?;
                 continue;
             }
-            at(self.value(ty, depth), || Seg::Key(fields[k].name.into()))?;
+            at(self.value(ty, depth), || Seg::Key(field.name.into()))?;
         }
         if let Some(name) = shape.missing(seen) {
             return fail(Why::Missing(name));
@@ -579,7 +585,7 @@ pub fn envelope_of(
             }
             c.s.set_pos(start);
         }
-        let hit = reply.find(&key, usize::MAX);
+        let hit = reply.find(&key);
         let wanted = code.as_deref().is_none_or(accepts);
         match hit {
             Some(k) if data.is_none() && wanted => {
@@ -659,6 +665,46 @@ mod tests {
                 "{got:?}"
             );
         }
+    }
+
+    /// `Scanner::key_is` matches a key by its bytes, which is exact only for names without a
+    /// quote, a backslash or a control character: every name a reply can reach is such.
+    #[test]
+    fn every_field_name_can_be_matched_in_place() {
+        use crate::reply::*;
+        // Shapes are told apart by address (the tables keep no type names).
+        fn walk(ty: &Ty, seen: &mut Vec<*const Shape>) {
+            match ty {
+                Ty::Obj(shape) => {
+                    let at: *const Shape = *shape;
+                    if seen.contains(&at) {
+                        return;
+                    }
+                    seen.push(at);
+                    for f in shape.fields {
+                        let plain = f.name.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+                        assert!(plain, "{}", f.name);
+                        walk(&f.ty, seen);
+                    }
+                }
+                Ty::Arr(inner) | Ty::Map(inner) | Ty::Opt(inner) => walk(inner, seen),
+                _ => {}
+            }
+        }
+        let mut seen = Vec::new();
+        for ty in [
+            UserList::TY,
+            UserReply::TY,
+            CourseReply::TY,
+            CourseList::TY,
+            CreateUsersReply::TY,
+            AddCoursesReply::TY,
+            LoginReply::TY,
+            RawReply::TY,
+        ] {
+            walk(&ty, &mut seen);
+        }
+        assert!(seen.len() > 10, "{seen:?}");
     }
 
     #[test]

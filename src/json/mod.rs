@@ -358,6 +358,28 @@ impl<'a> Scanner<'a> {
         Ok(k)
     }
 
+    /// When the next key is exactly `name` written without escapes, consumes it and its `:` and
+    /// says so; else moves nothing. `name` must hold no `"`, `\` or control character (the
+    /// models' wire names), so bytes equal to it followed by a quote are that whole string: the
+    /// gate's way to match the key it expects without scanning it first.
+    #[inline]
+    pub fn key_is(&mut self, name: &[u8]) -> bool {
+        self.ws();
+        let (open, end) = (self.i, self.i + 1 + name.len());
+        if matches!(self.b.get(open), Some(b'"'))
+            && matches!(self.b.get(end), Some(b'"'))
+            && self.b.get(open + 1..end).is_some_and(|raw| same(raw, name))
+        {
+            self.i = end + 1;
+            if self.expect(b':').is_ok() {
+                return true;
+            }
+            // Not a key after all: the general path reports the error.
+            self.i = open;
+        }
+        false
+    }
+
     /// `true`, `false` or `null`.
     pub fn literal(&mut self) -> Result<(), Syntax> {
         let rest = self.b.get(self.i..).unwrap_or_default();
@@ -387,7 +409,7 @@ impl<'a> Scanner<'a> {
 
     /// A number literal.
     pub fn number(&mut self) -> Result<Num, Syntax> {
-        let negative = self.peek() == Some(b'-');
+        let negative = matches!(self.peek(), Some(b'-'));
         if negative {
             self.i += 1;
         }
@@ -400,7 +422,7 @@ impl<'a> Scanner<'a> {
             Some(_) => return Err(Syntax::BadNumber),
         }
         let mut integer = true;
-        if self.peek() == Some(b'.') {
+        if matches!(self.peek(), Some(b'.')) {
             self.i += 1;
             integer = false;
             if self.digits() == 0 {
@@ -443,7 +465,10 @@ impl<'a> Scanner<'a> {
         let escaped = self.rest_of_string()?;
         let end = self.i - 1;
         let raw = self.b.get(start..end).unwrap_or_default();
-        let text = self.src.and_then(|t| t.get(start..end));
+        let text = match self.src {
+            Some(t) => t.get(start..end),
+            None => None,
+        };
         Ok(Str { raw, escaped, text })
     }
 

@@ -28,13 +28,21 @@ pub(super) fn members<J: JsonView>(item: &J) -> Option<Members<'_, J>> {
         fields: [None; FIELDS.len()],
         unknown: Vec::new(),
     };
+    // Items of one batch usually list their keys in FIELDS' order: the field after the last one
+    // found is tried first.
+    let mut next = 0;
     item.each_member(&mut |k, v| {
-        // Length first, then a word at a time: most keys are told apart by their length.
-        match FIELDS
-            .iter()
-            .position(|f| crate::json::same(f.as_bytes(), k.as_bytes()))
-        {
-            Some(i) => m.fields[i] = Some(v),
+        let same = |f: &&str| crate::json::same(f.as_bytes(), k.as_bytes());
+        let found = match FIELDS.get(next) {
+            Some(f) if same(f) => Some(next),
+            // Length first, then a word at a time: most keys are told apart by their length.
+            _ => FIELDS.iter().position(same),
+        };
+        match found.and_then(|i| Some((i, m.fields.get_mut(i)?))) {
+            Some((i, slot)) => {
+                *slot = Some(v);
+                next = i + 1;
+            }
             None => m.unknown.push(k),
         }
     });
@@ -69,7 +77,9 @@ fn check_members<J: JsonView>(
         key: "name",
     };
     if let Some(name) = required_str(fields[0], path, Field::Name, sink) {
-        if chars(trim(name)) < NAME_MIN {
+        let name = trim(name);
+        // (A character is at most 4 bytes: a long enough text need not be counted.)
+        if name.len() < 4 * NAME_MIN && chars(name) < NAME_MIN {
             sink.push(
                 path,
                 IssueCode::TooShort,
@@ -86,7 +96,8 @@ fn check_members<J: JsonView>(
         key: "username",
     };
     if let Some(u) = required_str(fields[1], path, Field::Username, sink) {
-        let len = chars(u);
+        let plain = u.bytes().all(|b| b.is_ascii_alphanumeric());
+        let len = if plain { u.len() } else { chars(u) };
         if len < USERNAME_MIN {
             sink.push(
                 path,
@@ -104,7 +115,7 @@ fn check_members<J: JsonView>(
                 USERNAME_MAX,
             );
         }
-        if !u.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        if !plain {
             sink.push(
                 path,
                 IssueCode::InvalidChars,
@@ -242,46 +253,48 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
     let emails: Vec<Option<Cow<'_, str>>> = members.iter().map(|m| given(m, 2).map(fold)).collect();
     let usernames: Vec<Option<&str>> = members.iter().map(|m| given(m, 1)).collect();
     let usernames_ci: Vec<Option<Cow<'_, str>>> = usernames.iter().map(|u| u.map(fold)).collect();
-    let first_emails = FirstSeen::new(emails.iter().map(|e| e.as_deref()));
-    let first_usernames = FirstSeen::new(usernames.iter().copied());
-    let first_usernames_ci = FirstSeen::new(usernames_ci.iter().map(|u| u.as_deref()));
+    let n = members.len();
+    let first_emails = FirstSeen::earlier(n, &mut emails.iter().map(|e| e.as_deref()));
+    let first_usernames = FirstSeen::earlier(n, &mut usernames.iter().copied());
+    // Read only where the exact table found nothing; when folding changed no username it is the
+    // exact table again, so it is made only when one changed.
+    let first_usernames_ci = match usernames_ci
+        .iter()
+        .any(|u| matches!(u, Some(Cow::Owned(_))))
+    {
+        true => FirstSeen::earlier(n, &mut usernames_ci.iter().map(|u| u.as_deref())),
+        false => Vec::new(),
+    };
     for (i, m) in members.iter().enumerate() {
         let prefix = [PathSegment::Index(i)];
         check_members(m.as_ref(), &prefix, &mut sink);
 
-        if let Some(email) = emails[i].as_deref() {
-            if let Some(first) = first_emails.before(email, i) {
-                sink.push(
-                    at(&prefix, key("email")),
-                    IssueCode::DuplicateEmail,
-                    Level::Contract,
-                    Field::Email,
-                    first + 1,
-                );
-            }
+        if let Some(&Some(first)) = first_emails.get(i) {
+            sink.push(
+                at(&prefix, key("email")),
+                IssueCode::DuplicateEmail,
+                Level::Contract,
+                Field::Email,
+                first + 1,
+            );
         }
 
-        if let Some(username) = usernames[i] {
-            if let Some(first) = first_usernames.before(username, i) {
-                sink.push(
-                    at(&prefix, key("username")),
-                    IssueCode::DuplicateUsername,
-                    Level::Contract,
-                    Field::Username,
-                    first + 1,
-                );
-            } else if let Some(first) = usernames_ci[i]
-                .as_deref()
-                .and_then(|u| first_usernames_ci.before(u, i))
-            {
-                sink.push(
-                    at(&prefix, key("username")),
-                    IssueCode::DuplicateUsername,
-                    Level::Platform,
-                    Field::Username,
-                    first + 1,
-                );
-            }
+        if let Some(&Some(first)) = first_usernames.get(i) {
+            sink.push(
+                at(&prefix, key("username")),
+                IssueCode::DuplicateUsername,
+                Level::Contract,
+                Field::Username,
+                first + 1,
+            );
+        } else if let Some(&Some(first)) = first_usernames_ci.get(i) {
+            sink.push(
+                at(&prefix, key("username")),
+                IssueCode::DuplicateUsername,
+                Level::Platform,
+                Field::Username,
+                first + 1,
+            );
         }
     }
     sink.finish()

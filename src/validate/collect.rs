@@ -166,23 +166,57 @@ fn hash(key: &str) -> usize {
 }
 
 impl<'k> FirstSeen<'k> {
-    pub(crate) fn new(keys: impl ExactSizeIterator<Item = Option<&'k str>>) -> Self {
-        let mask = (keys.len() * 2).next_power_of_two().max(2) - 1;
-        let mut slots: Vec<Option<(&str, usize)>> = vec![None; mask + 1];
-        for (i, key) in keys.enumerate() {
-            let Some(key) = key else { continue };
-            let mut at = hash(key) & mask;
-            while let Some((seen, _)) = slots[at] {
-                if crate::json::same(seen.as_bytes(), key.as_bytes()) {
-                    break;
+    /// A table sized for `n` keys, empty.
+    fn with_room(n: usize) -> Self {
+        let size = (n * 2).next_power_of_two().max(2);
+        FirstSeen {
+            slots: vec![None; size],
+        }
+    }
+
+    /// Records `key` at index `i` unless it is there already: then its first index.
+    fn insert(&mut self, key: &'k str, i: usize) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut at = hash(key) & mask;
+        loop {
+            match self.slots.get(at).copied().flatten() {
+                Some((seen, first)) if crate::json::same(seen.as_bytes(), key.as_bytes()) => {
+                    return Some(first)
                 }
-                at = (at + 1) & mask;
-            }
-            if slots[at].is_none() {
-                slots[at] = Some((key, i));
+                Some(_) => at = (at + 1) & mask,
+                None => break,
             }
         }
-        FirstSeen { slots }
+        if let Some(slot) = self.slots.get_mut(at) {
+            *slot = Some((key, i));
+        }
+        None
+    }
+
+    /// The table of every key (the bulk engines', read with [`FirstSeen::before`]).
+    pub(crate) fn new(keys: impl ExactSizeIterator<Item = Option<&'k str>>) -> Self {
+        let mut table = Self::with_room(keys.len());
+        for (i, key) in keys.enumerate() {
+            if let Some(key) = key {
+                table.insert(key, i);
+            }
+        }
+        table
+    }
+
+    /// For each of `n` keys, the index of the first earlier row with the same key: the table
+    /// filled and read in one pass (each key hashed once). (A `dyn` iterator: one copy of the
+    /// loop in the wasm for every caller.)
+    pub(crate) fn earlier(
+        n: usize,
+        keys: &mut dyn Iterator<Item = Option<&'k str>>,
+    ) -> Vec<Option<usize>> {
+        let mut table = Self::with_room(n);
+        let mut out = Vec::with_capacity(n);
+        for (i, key) in keys.enumerate() {
+            out.push(key.and_then(|k| table.insert(k, i)));
+        }
+        out
     }
 
     /// The first index of `key` when it is before `i`.
@@ -226,6 +260,11 @@ mod tests {
                 .position(|k| k.as_deref() == Some(key.as_str()))
                 .filter(|&f| f < i);
             prop_assert_eq!(seen.before(key, i), want);
+        }
+        let earlier = FirstSeen::earlier(keys.len(), &mut keys.iter().map(|k| k.as_deref()));
+        for (i, key) in keys.iter().enumerate() {
+            let want = key.as_ref().and_then(|key| seen.before(key, i));
+            prop_assert_eq!(earlier[i], want);
         }
         Ok(())
     }

@@ -213,11 +213,11 @@ pub(super) fn check_id_list(
             max,
         );
     }
-    let seen = FirstSeen::new(ids.iter().map(|v| v.as_str()));
+    let firsts = FirstSeen::earlier(ids.len(), &mut ids.iter().map(|v| v.as_str()));
     for (i, v) in ids.iter().enumerate() {
         let path = vec![key(name), PathSegment::Index(i)];
-        if let Some(id) = check_id(v, path.clone(), item_field, sink) {
-            if let Some(first) = seen.before(id, i) {
+        if check_id(v, path.clone(), item_field, sink).is_some() {
+            if let Some(&Some(first)) = firsts.get(i) {
                 sink.push(
                     path,
                     IssueCode::DuplicateId,

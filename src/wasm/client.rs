@@ -255,13 +255,21 @@ const SEND: f64 = -1.0;
 const FINISH: f64 = -2.0;
 const RECORD: f64 = -2.0;
 
+/// A string returned as a JS value (one result) rather than as `String` (a pointer and a length
+/// the glue reads from a return area and frees): smaller glue, and no multi-value export for
+/// Node 20 to compile a wrapper for (scripts/no-multivalue.mjs).
+fn text(s: impl AsRef<str>) -> JsValue {
+    JsValue::from_str(s.as_ref())
+}
+
 #[wasm_bindgen]
 impl Pending {
     /// What the driver needs to know of the call, in one crossing: `{endpoint, method, url,
     /// body?, timeoutMs, maxResponseBytes, hasToken, guardKey?}` (`url` holds the token: for the
     /// fetch only), as JSON text.
-    pub fn describe(&self) -> String {
-        json::ser::to_string(&PendingRequest {
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn describe(&self) -> JsValue {
+        text(json::ser::to_string(&PendingRequest {
             endpoint: self.endpoint.key(),
             method: self.method,
             url: &self.url,
@@ -270,7 +278,7 @@ impl Pending {
             max_response_bytes: self.max_response_bytes,
             has_token: self.secret.is_some(),
             guard_key: self.call.guard_key(),
-        })
+        }))
     }
 
     /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
@@ -356,26 +364,33 @@ impl Pending {
 
     /// The data of a failure the host saw: `network`, `timeout`, `abort` or `tooLarge`.
     /// As JSON text, which the package's `fromThrown` parses.
-    pub fn failure(&self, kind: &str) -> String {
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn failure(&self, kind: &str) -> JsValue {
         let endpoint = self.endpoint;
-        match kind {
-            "timeout" => Failure::Timeout {
-                endpoint,
-                timeout_ms: self.timeout_ms,
-            },
-            "abort" => Failure::Abort { endpoint },
-            "tooLarge" => Failure::TooLarge {
-                endpoint,
-                max_response_bytes: self.max_response_bytes,
-            },
-            _ => Failure::Network { endpoint },
-        }
-        .into_json(None)
+        text(
+            match kind {
+                "timeout" => Failure::Timeout {
+                    endpoint,
+                    timeout_ms: self.timeout_ms,
+                },
+                "abort" => Failure::Abort { endpoint },
+                "tooLarge" => Failure::TooLarge {
+                    endpoint,
+                    max_response_bytes: self.max_response_bytes,
+                },
+                _ => Failure::Network { endpoint },
+            }
+            .into_json(None),
+        )
     }
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
-    pub fn redact(&self, text: &str) -> String {
-        crate::secret::redact(text, self.secret.as_ref().map(Token::expose))
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn redact(&self, text: &str) -> JsValue {
+        self::text(crate::secret::redact(
+            text,
+            self.secret.as_ref().map(Token::expose),
+        ))
     }
 }
 
@@ -477,9 +492,9 @@ impl Core {
     }
 
     /// The normalised base URL.
-    #[wasm_bindgen(getter, js_name = baseUrl)]
-    pub fn base_url(&self) -> String {
-        self.inner.api.base_url().to_owned()
+    #[wasm_bindgen(getter, js_name = baseUrl, unchecked_return_type = "string")]
+    pub fn base_url(&self) -> JsValue {
+        text(self.inner.api.base_url())
     }
 
     /// Plans the call of the `Client` method `method` with its arguments and the call's options
@@ -498,9 +513,9 @@ impl Core {
     }
 
     /// The interval store's key of this client's bulk creates.
-    #[wasm_bindgen(getter, js_name = guardKey)]
-    pub fn guard_key(&self) -> String {
-        self.inner.guard_key()
+    #[wasm_bindgen(getter, js_name = guardKey, unchecked_return_type = "string")]
+    pub fn guard_key(&self) -> JsValue {
+        text(self.inner.guard_key())
     }
 
     /// When the next bulk create of this base URL and token is allowed (ms since the epoch), or

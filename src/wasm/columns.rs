@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 
 /// The `NewUser` field `header` stands for, or `undefined`.
 #[wasm_bindgen(js_name = columnOf, unchecked_return_type = "keyof NewUser | undefined")]
-pub fn column_of(header: &str) -> Option<String> {
-    crate::columns::column(header).map(str::to_owned)
+pub fn column_of(header: &str) -> JsValue {
+    // A JS value, not an `Option<String>`: one result, no return area for the glue to read.
+    crate::columns::column(header).map_or(JsValue::UNDEFINED, JsValue::from_str)
 }

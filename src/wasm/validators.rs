@@ -51,8 +51,8 @@ fn run(value: Option<&str>, options_text: &str, params: bool, check: Check) -> S
 /// the validator `kind` (`createUsers`, `getUsers`, ...), as JSON text. One export serves all
 /// nine validators, which keeps the bindings small; the package names them. `options`: JSON
 /// text (`optionsJson` in `pkg-templates/lib.ts`).
-#[wasm_bindgen]
-pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<String, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "string")]
+pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<JsValue, JsValue> {
     let (params, check): (bool, Check) = match kind {
         "createUsers" => (false, |v, o| validate::validate_create_users(v, o)),
         "createUser" => (false, |v, o| validate::validate_create_user(v, o)),
@@ -83,5 +83,10 @@ pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<Strin
             )
         }
     };
-    Ok(run(text.as_deref(), options, params, check))
+    Ok(JsValue::from_str(&run(
+        text.as_deref(),
+        options,
+        params,
+        check,
+    )))
 }

@@ -1,0 +1,103 @@
+// Two builds of the package side by side in one process, interleaved, for measuring one change at
+// a time on a shared (loaded) machine: what the ratio between the builds says survives the load,
+// absolute times do not. Figures only; nothing fails.
+//
+//   cp -r pkg /tmp/pkg-before; (change, then) bash scripts/build-pkg.sh
+//   node bench/ab.mjs /tmp/pkg-before pkg
+//
+// Rows: the gate alone (`Pending.decode` of a 100-record page, through the bindings), a whole
+// call through a fetch stub (100 users, 100 courses, and one account: the fixed cost of a call),
+// and validate 100 new accounts; each with its floor (JSON.parse of the text, JSON.stringify of
+// the batch). Medians of BENCH_ROUNDS (25) rounds, the variants' order rotated every round;
+// BENCH_GC=1 (with --expose-gc) collects before each sample, which inflates the small calls.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { coursePage, userPage, newUsers } from './inputs.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dirs = process.argv.slice(2, 4).map((d) => path.resolve(d));
+if (dirs.length !== 2) {
+  console.error('usage: node bench/ab.mjs <pkg dir A> <pkg dir B>');
+  process.exit(2);
+}
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 25);
+const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
+
+const libs = [];
+const wasms = [];
+for (const d of dirs) {
+  libs.push(await import(pathToFileURL(path.join(d, 'node.js')).href));
+  // The bindings of the same build, instantiated on their own, for the gate alone.
+  const w = await import(`${pathToFileURL(path.join(d, 'wasm/lpm_client.js')).href}?ab`);
+  w.initSync({ module: readFileSync(path.join(d, 'wasm/lpm_client_bg.wasm')) });
+  wasms.push(w);
+}
+
+const encode = (v) => new TextEncoder().encode(JSON.stringify(v));
+const bodies = {
+  users: encode(userPage()),
+  courses: encode(coursePage()),
+  one: readFileSync(path.join(root, 'tests/fixtures/get-single-user/success.json')),
+};
+const items = newUsers();
+const baseUrl = 'https://school.example.com';
+const token = 'benchToken0123456789abcdef';
+const decoder = new TextDecoder();
+/** A fetch answering `bytes`, shaped like a Response (as bench/peers/run.mjs's stub). */
+const stub = (bytes) => async () => {
+  const b = Uint8Array.prototype.slice.call(bytes);
+  return { status: 200, ok: true, headers: { get: () => null }, arrayBuffer: async () => b.buffer, text: async () => decoder.decode(b) };
+};
+
+/** Median µs per op of each variant: `n` ops per sample, order rotated each round. */
+async function measure(variants, n) {
+  const fns = Object.values(variants);
+  for (const f of fns) for (let i = 0; i < 3 * n; i++) await f();
+  const samples = fns.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = (j + r) % fns.length;
+      if (process.env.BENCH_GC) gc();
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await fns[k]();
+      samples[k].push(((performance.now() - t0) / n) * 1000);
+    }
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  return Object.fromEntries(Object.keys(variants).map((k, i) => [k, median(samples[i])]));
+}
+
+const opts = JSON.stringify({ baseUrl, token });
+const rows = [];
+for (const [name, method, part, n] of [['users', 'getUsers', 'get-multi-user', 40], ['courses', 'getCourses', 'get-multi-course', 12]]) {
+  const pendings = wasms.map((w) => new w.Core(opts, undefined).plan(method, '{"start":0,"limit":100}', undefined, 'null'));
+  const body = bodies[name];
+  const t = await measure({ floor: () => JSON.parse(decoder.decode(body)), a: () => pendings[0].decode(200, body, true), b: () => pendings[1].decode(200, body, true) }, n);
+  rows.push([`gate: Pending.decode of 100 ${name} (${part})`, t]);
+}
+for (const [name, call, n] of [
+  ['users', (c) => c.getUsers({ start: 0, limit: 100 }), 40],
+  ['courses', (c) => c.getCourses({ start: 0, limit: 100 }), 12],
+  ['one', (c) => c.getUser('X7mKq2RBtWdHn4sPz'), 300],
+]) {
+  const fetch = stub(bodies[name]);
+  const clients = libs.map((l) => new l.Client({ baseUrl, token, fetch }));
+  const t = await measure({ floor: async () => JSON.parse(await (await fetch()).text()), a: () => call(clients[0]), b: () => call(clients[1]) }, n);
+  rows.push([`call through a fetch stub: ${name === 'one' ? 'one account (fixed cost)' : `100 ${name}`}`, t]);
+}
+rows.push(['validate 100 new accounts', await measure({
+  floor: () => JSON.stringify(items),
+  a: () => libs[0].validateCreateUsers(items),
+  b: () => libs[1].validateCreateUsers(items),
+}, 150)]);
+
+const [a, b] = dirs.map((d) => path.relative(process.cwd(), d) || '.');
+console.log(`A = ${a}, B = ${b}; medians of ${ROUNDS} interleaved rounds (µs per op)\n`);
+const w = Math.max(...rows.map(([label]) => label.length));
+console.log(`  ${'figure'.padEnd(w)}  ${'floor'.padStart(8)}  ${'A'.padStart(8)}  ${'B'.padStart(8)}  ${'B/A'.padStart(6)}  ${'A/floor'.padStart(7)}  ${'B/floor'.padStart(7)}`);
+for (const [label, t] of rows) {
+  const f = (x) => x.toFixed(1).padStart(8);
+  const r = (x) => `${x.toFixed(2)}×`.padStart(7);
+  console.log(`  ${label.padEnd(w)}  ${f(t.floor)}  ${f(t.a)}  ${f(t.b)}  ${r(t.b / t.a).slice(1).padStart(6)}  ${r(t.a / t.floor)}  ${r(t.b / t.floor)}`);
+}
