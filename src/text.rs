@@ -41,6 +41,13 @@ pub fn fold(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// Where the first byte of `s` that `hit` picks is: a byte loop (`str::find` brings the wasm
+/// its char searcher and memchr).
+#[inline(never)]
+pub fn find_byte(s: &str, hit: fn(u8) -> bool) -> Option<usize> {
+    s.bytes().position(hit)
+}
+
 /// Where `s` is in `names` (a `const fn`, for defaults written as their names).
 pub const fn position(names: &[&str], s: &str) -> Option<usize> {
     let mut i = 0;
