@@ -238,7 +238,7 @@ const KNOWN_MSGS: &[(&str, Reason)] = &[
 ];
 
 fn msg_matches(msg: &str, prefix: &str) -> bool {
-    msg.trim_start()
+    crate::text::trim_start(msg)
         .get(..prefix.len())
         .is_some_and(|head| crate::text::fold(head) == prefix)
 }

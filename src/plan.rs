@@ -61,7 +61,7 @@ impl UserPath {
 /// trailing slashes dropped.
 fn normalise_base(base_url: &str) -> Result<String, Error> {
     let bad = |reason| Err(Error::Config(ConfigError::BaseUrl { reason }));
-    let base = base_url.trim();
+    let base = crate::text::trim(base_url);
     if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return bad("it must not hold whitespace");
     }
@@ -97,7 +97,8 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
         &scheme,
         "://",
         &authority,
-        path.trim_end_matches('/'),
+        path.get(..path.len() - path.bytes().rev().take_while(|&b| b == b'/').count())
+            .unwrap_or_default(),
     ]))
 }
 

@@ -92,7 +92,12 @@ impl Value<'_> {
             None => (false, *text),
         };
         let (mantissa, exp) = match crate::text::find_byte(body, |b| b | 0x20 == b'e') {
-            Some(i) => (body.get(..i)?, body.get(i + 1..)?.trim_start_matches('+')),
+            Some(i) => (
+                body.get(..i)?,
+                body.get(i + 1..)?
+                    .strip_prefix('+')
+                    .unwrap_or(body.get(i + 1..)?),
+            ),
             None => (body, "0"),
         };
         let (int, frac) = match crate::text::find_byte(mantissa, |b| b == b'.') {
