@@ -282,9 +282,11 @@ pub fn decode(endpoint: Endpoint, code: &str, msg: &str) -> CodeInfo {
 
 /// Every unsigned integer written in `msg`, in order (digit runs too long for `u32` are skipped).
 fn numbers(msg: &str) -> impl Iterator<Item = u32> + '_ {
-    msg.split(|c: char| !c.is_ascii_digit())
+    // By bytes: every byte of a non-ASCII character is a separator, as the character would be.
+    msg.as_bytes()
+        .split(|b| !b.is_ascii_digit())
         .filter(|s| !s.is_empty())
-        .filter_map(|s| u32::try_from(crate::json::parse_u64(s.as_bytes())?).ok())
+        .filter_map(|s| u32::try_from(crate::json::parse_u64(s)?).ok())
 }
 
 /// Where `needle` first (or, `last`, last) occurs in `hay`, by bytes: msgs are short, and

@@ -87,7 +87,7 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
     if authority.is_empty() {
         return bad("it has no host");
     }
-    if authority.contains('@') {
+    if find_byte(authority, |b| b == b'@').is_some() {
         // Credentials in the URL would travel in every request and show in host errors.
         return bad("it must not carry a user name or password");
     }
