@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::endpoint::Endpoint;
 
 /// What a program can branch on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Category {
@@ -37,21 +37,15 @@ pub enum Category {
 impl Category {
     /// The name JS sees (`notFound`).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Authentication => "authentication",
-            Category::Permission => "permission",
-            Category::BadRequest => "badRequest",
-            Category::Capacity => "capacity",
-            Category::NotFound => "notFound",
-            Category::Server => "server",
-            Category::Method => "method",
-            Category::Unknown => "unknown",
+        match Category::SERDE_NAMES.get(self as usize) {
+            Some(name) => name,
+            None => "",
         }
     }
 }
 
 /// Where a code's meaning comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Basis {
@@ -66,7 +60,7 @@ pub enum Basis {
 }
 
 /// The meaning of an error code, independent of endpoint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -345,6 +339,22 @@ pub fn available_slots(msg: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unit_enums_serialize_as_their_serde_names() {
+        // `lpm_derive::SerializeUnit` reads the same attributes as tsify's TypeScript.
+        use serde_json::to_string as json;
+        assert_eq!(
+            json(&Reason::NoStartParameter).unwrap(),
+            r#""noStartParameter""#
+        );
+        assert_eq!(json(&Category::BadRequest).unwrap(), r#""badRequest""#);
+        assert_eq!(Category::NotFound.as_str(), "notFound");
+        assert_eq!(json(&Basis::Msg).unwrap(), r#""msg""#);
+        assert_eq!(json(&crate::endpoint::Method::Post).unwrap(), r#""POST""#);
+        let problem = json(&crate::error::TokenProblem::TooShort).unwrap();
+        assert_eq!(problem, r#""tooShort""#);
+    }
 
     #[test]
     fn login_token_codes_are_recognised_by_msg_only() {

@@ -1,7 +1,5 @@
 //! The endpoints of the contract and of the platform notes.
 
-use serde::Serialize;
-
 use crate::codes::Codes;
 use crate::decode::ReplyPlan;
 use crate::error::{Error, ValidationError};
@@ -11,7 +9,7 @@ use crate::reply::Reply;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 /// HTTP method of a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Method {
@@ -44,7 +42,7 @@ macro_rules! endpoints {
         $(mod $module;)*
 
         /// One endpoint. Its key is the last segment of its path, which is also how errors name it.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
         #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
         pub enum Endpoint {
             $($(#[doc = $doc])* #[serde(rename = $key)] $variant,)*
