@@ -37,10 +37,7 @@ pub enum Category {
 impl Category {
     /// The name JS sees (`notFound`).
     pub fn as_str(self) -> &'static str {
-        match Category::SERDE_NAMES.get(self as usize) {
-            Some(name) => name,
-            None => "",
-        }
+        self.serde_name()
     }
 }
 

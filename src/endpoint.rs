@@ -54,9 +54,7 @@ macro_rules! endpoints {
 
             /// The endpoint's key: the last segment of its path (`"get-multi-user"`).
             pub fn key(self) -> &'static str {
-                match self {
-                    $(Endpoint::$variant => $key,)*
-                }
+                self.serde_name()
             }
 
             /// The method the endpoint expects.

@@ -174,7 +174,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
 
 /// Derives `serde::Serialize` for an enum of unit variants as its serde name, from the same
 /// attributes serde's derive reads (`rename_all`: `camelCase`, `lowercase`, `UPPERCASE`; per
-/// variant `rename`), and `SERDE_NAMES`, the names in variant order. Serde's own derive writes a
+/// variant `rename`), and `SERDE_NAMES` (the names in variant order) with `serde_name()`. Serde's own derive writes a
 /// call per variant; this is one table lookup (the wasm carries the names and no code per name).
 #[proc_macro_derive(SerializeUnit, attributes(serde))]
 pub fn derive_serialize_unit(input: TokenStream) -> TokenStream {
@@ -224,13 +224,18 @@ fn expand_unit(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
         impl #ty {
             /// Each variant's serde name, in variant order.
             pub const SERDE_NAMES: [&'static str; #n] = [#(#names),*];
+
+            /// The variant's serde name.
+            pub fn serde_name(self) -> &'static str {
+                match Self::SERDE_NAMES.get(self as usize) {
+                    Some(name) => name,
+                    None => "",
+                }
+            }
         }
         impl ::serde::Serialize for #ty {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
-                s.serialize_str(match Self::SERDE_NAMES.get(*self as usize) {
-                    Some(name) => name,
-                    None => "",
-                })
+                s.serialize_str(self.serde_name())
             }
         }
     })
