@@ -81,10 +81,18 @@ macro_rules! endpoints {
             a: &Option<String>,
             b: &Option<String>,
         ) -> Result<Planned, Error> {
-            Ok(match method {
-                $($($js => planned($module::$plan(api, a, b)?, $guard),)*)*
-                _ => return Err(crate::options::option_error("method", "a method of Client")),
-            })
+            // The method's index in the registry, then a match on it (not one string comparison
+            // per method).
+            const NAMES: &[&str] = &[$($($js,)*)*];
+            let mut i = crate::text::position(NAMES, method).unwrap_or(usize::MAX);
+            $($(
+                if i == 0 {
+                    return Ok(planned($module::$plan(api, a, b)?, $guard));
+                }
+                i = i.wrapping_sub(1);
+            )*)*
+            let _ = i;
+            Err(crate::options::option_error("method", "a method of Client"))
         }
 
         /// The TypeScript union of the `Client` methods that make one call (`CallMethod`).
