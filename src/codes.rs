@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::endpoint::Endpoint;
 
 /// What a program can branch on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Category {
@@ -37,21 +37,12 @@ pub enum Category {
 impl Category {
     /// The name JS sees (`notFound`).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Authentication => "authentication",
-            Category::Permission => "permission",
-            Category::BadRequest => "badRequest",
-            Category::Capacity => "capacity",
-            Category::NotFound => "notFound",
-            Category::Server => "server",
-            Category::Method => "method",
-            Category::Unknown => "unknown",
-        }
+        self.serde_name()
     }
 }
 
 /// Where a code's meaning comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Basis {
@@ -66,7 +57,7 @@ pub enum Basis {
 }
 
 /// The meaning of an error code, independent of endpoint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -238,7 +229,7 @@ const KNOWN_MSGS: &[(&str, Reason)] = &[
 ];
 
 fn msg_matches(msg: &str, prefix: &str) -> bool {
-    msg.trim_start()
+    crate::text::trim_start(msg)
         .get(..prefix.len())
         .is_some_and(|head| crate::text::fold(head) == prefix)
 }
@@ -282,9 +273,11 @@ pub fn decode(endpoint: Endpoint, code: &str, msg: &str) -> CodeInfo {
 
 /// Every unsigned integer written in `msg`, in order (digit runs too long for `u32` are skipped).
 fn numbers(msg: &str) -> impl Iterator<Item = u32> + '_ {
-    msg.split(|c: char| !c.is_ascii_digit())
+    // By bytes: every byte of a non-ASCII character is a separator, as the character would be.
+    msg.as_bytes()
+        .split(|b| !b.is_ascii_digit())
         .filter(|s| !s.is_empty())
-        .filter_map(|s| u32::try_from(crate::json::parse_u64(s.as_bytes())?).ok())
+        .filter_map(|s| u32::try_from(crate::json::parse_u64(s)?).ok())
 }
 
 /// Where `needle` first (or, `last`, last) occurs in `hay`, by bytes: msgs are short, and
@@ -343,6 +336,22 @@ pub fn available_slots(msg: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unit_enums_serialize_as_their_serde_names() {
+        // `lpm_derive::SerializeUnit` reads the same attributes as tsify's TypeScript.
+        use serde_json::to_string as json;
+        assert_eq!(
+            json(&Reason::NoStartParameter).unwrap(),
+            r#""noStartParameter""#
+        );
+        assert_eq!(json(&Category::BadRequest).unwrap(), r#""badRequest""#);
+        assert_eq!(Category::NotFound.as_str(), "notFound");
+        assert_eq!(json(&Basis::Msg).unwrap(), r#""msg""#);
+        assert_eq!(json(&crate::endpoint::Method::Post).unwrap(), r#""POST""#);
+        let problem = json(&crate::error::TokenProblem::TooShort).unwrap();
+        assert_eq!(problem, r#""tooShort""#);
+    }
 
     #[test]
     fn login_token_codes_are_recognised_by_msg_only() {

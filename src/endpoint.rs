@@ -1,7 +1,5 @@
 //! The endpoints of the contract and of the platform notes.
 
-use serde::Serialize;
-
 use crate::codes::Codes;
 use crate::decode::ReplyPlan;
 use crate::error::{Error, ValidationError};
@@ -11,7 +9,7 @@ use crate::reply::Reply;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 /// HTTP method of a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Method {
@@ -44,7 +42,7 @@ macro_rules! endpoints {
         $(mod $module;)*
 
         /// One endpoint. Its key is the last segment of its path, which is also how errors name it.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
         #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
         pub enum Endpoint {
             $($(#[doc = $doc])* #[serde(rename = $key)] $variant,)*
@@ -56,9 +54,7 @@ macro_rules! endpoints {
 
             /// The endpoint's key: the last segment of its path (`"get-multi-user"`).
             pub fn key(self) -> &'static str {
-                match self {
-                    $(Endpoint::$variant => $key,)*
-                }
+                self.serde_name()
             }
 
             /// The method the endpoint expects.
@@ -85,10 +81,18 @@ macro_rules! endpoints {
             a: &Option<String>,
             b: &Option<String>,
         ) -> Result<Planned, Error> {
-            Ok(match method {
-                $($($js => planned($module::$plan(api, a, b)?, $guard),)*)*
-                _ => return Err(crate::options::option_error("method", "a method of Client")),
-            })
+            // The method's index in the registry, then a match on it (not one string comparison
+            // per method).
+            const NAMES: &[&str] = &[$($($js,)*)*];
+            let mut i = crate::text::position(NAMES, method).unwrap_or(usize::MAX);
+            $($(
+                if i == 0 {
+                    return Ok(planned($module::$plan(api, a, b)?, $guard));
+                }
+                i = i.wrapping_sub(1);
+            )*)*
+            let _ = i;
+            Err(crate::options::option_error("method", "a method of Client"))
         }
 
         /// The TypeScript union of the `Client` methods that make one call (`CallMethod`).

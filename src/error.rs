@@ -31,13 +31,10 @@ pub enum Error {
 /// TypeScript's `CoreErrorKind`, and the package's table of error classes
 /// (`pkg-templates/errors.ts`, checked against this type when the package is built, so a renamed
 /// kind fails the build).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(
-    target_arch = "wasm32",
-    serde(rename_all = "camelCase"),
-    tsify(rename = "CoreErrorKind")
-)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "CoreErrorKind"))]
 pub enum ErrorKind {
     /// [`Error::Validation`]: the input was refused before anything was sent.
     Validation,
@@ -78,25 +75,7 @@ impl ErrorKind {
 
     /// The kind's name (`"tooLarge"`), as JavaScript sees it in `error.kind`.
     pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorKind::Validation => "validation",
-            ErrorKind::Api => "api",
-            ErrorKind::Http => "http",
-            ErrorKind::Decode => "decode",
-            ErrorKind::Config => "config",
-            ErrorKind::Network => "network",
-            ErrorKind::Timeout => "timeout",
-            ErrorKind::Abort => "abort",
-            ErrorKind::Interval => "interval",
-            ErrorKind::TooLarge => "tooLarge",
-        }
-    }
-}
-
-/// Its name (the `serde` attribute names it for TypeScript; a test holds the two together).
-impl Serialize for ErrorKind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
+        self.serde_name()
     }
 }
 
@@ -366,7 +345,7 @@ impl ConfigError {
 }
 
 /// Why a token was refused (see `plan::Token::new`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum TokenProblem {

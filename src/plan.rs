@@ -17,6 +17,7 @@ use crate::error::{cat, ConfigError, Error, ValidationError};
 use crate::reply::Reply;
 use crate::secret::redact;
 pub use crate::secret::{encode_component, Token, MIN_TOKEN_LEN};
+use crate::text::find_byte;
 use crate::validate::{self, Level, PageKind, Report, ValidateOptions};
 
 /// The API prefix every contract path starts with.
@@ -60,17 +61,15 @@ impl UserPath {
 /// trailing slashes dropped.
 fn normalise_base(base_url: &str) -> Result<String, Error> {
     let bad = |reason| Err(Error::Config(ConfigError::BaseUrl { reason }));
-    let base = base_url.trim();
+    let base = crate::text::trim(base_url);
     if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return bad("it must not hold whitespace");
     }
-    if base.contains(['?', '#']) {
+    if find_byte(base, |b| b == b'?' || b == b'#').is_some() {
         return bad("it must not carry a query or a fragment");
     }
     // (A byte search: a string pattern would bring the wasm its two-way searcher.)
-    let sep = base
-        .find(':')
-        .filter(|&i| base.get(i..i + 3) == Some("://"));
+    let sep = find_byte(base, |b| b == b':').filter(|&i| base.get(i..i + 3) == Some("://"));
     let Some((scheme, rest)) = sep.and_then(|i| Some((base.get(..i)?, base.get(i + 3..)?))) else {
         return bad("it must start with http:// or https://");
     };
@@ -78,7 +77,7 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
     if scheme != "http" && scheme != "https" {
         return bad("it must start with http:// or https://");
     }
-    let (authority, path) = match rest.find('/') {
+    let (authority, path) = match find_byte(rest, |b| b == b'/') {
         Some(i) => (
             rest.get(..i).unwrap_or(rest),
             rest.get(i..).unwrap_or_default(),
@@ -88,7 +87,7 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
     if authority.is_empty() {
         return bad("it has no host");
     }
-    if authority.contains('@') {
+    if find_byte(authority, |b| b == b'@').is_some() {
         // Credentials in the URL would travel in every request and show in host errors.
         return bad("it must not carry a user name or password");
     }
@@ -98,7 +97,8 @@ fn normalise_base(base_url: &str) -> Result<String, Error> {
         &scheme,
         "://",
         &authority,
-        path.trim_end_matches('/'),
+        path.get(..path.len() - path.bytes().rev().take_while(|&b| b == b'/').count())
+            .unwrap_or_default(),
     ]))
 }
 

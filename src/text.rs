@@ -41,6 +41,34 @@ pub fn fold(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// Where the first byte of `s` that `hit` picks is: a byte loop (`str::find` brings the wasm
+/// its char searcher and memchr).
+#[inline(never)]
+pub fn find_byte(s: &str, hit: fn(u8) -> bool) -> Option<usize> {
+    s.bytes().position(hit)
+}
+
+/// `s.trim()` (Unicode whitespace, as `char::is_whitespace`), in one forward pass: std's trim
+/// brings the wasm a backward character decoder and pattern machinery.
+#[inline(never)]
+pub fn trim(s: &str) -> &str {
+    let (mut start, mut end) = (None, 0);
+    for (i, c) in s.char_indices() {
+        if !c.is_whitespace() {
+            start.get_or_insert(i);
+            end = i + c.len_utf8();
+        }
+    }
+    s.get(start.unwrap_or(0)..end).unwrap_or_default()
+}
+
+/// `s.trim_start()`, as [`trim`].
+pub fn trim_start(s: &str) -> &str {
+    let start = s.char_indices().find(|(_, c)| !c.is_whitespace());
+    s.get(start.map_or(s.len(), |(i, _)| i)..)
+        .unwrap_or_default()
+}
+
 /// Where `s` is in `names` (a `const fn`, for defaults written as their names).
 pub const fn position(names: &[&str], s: &str) -> Option<usize> {
     let mut i = 0;
@@ -84,5 +112,22 @@ mod tests {
         assert_eq!(fold("ĐẶNG Thị Ư@Ví-Dụ.VN"), "đặng thị ư@ví-dụ.vn");
         assert_eq!(fold("THÀNH CÔNG, LỖI"), "thành công, lỗi");
         assert!(matches!(fold("already lower"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn trims_like_std() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a ",
+            "\u{3000}\u{a0}xy z\t\n",
+            "\u{85}ệ\u{2029}",
+            "ab\u{200b}",
+            "\r\n",
+        ] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+            assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
+        }
     }
 }

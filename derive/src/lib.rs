@@ -171,3 +171,72 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
         }
     })
 }
+
+/// Derives `serde::Serialize` for an enum of unit variants as its serde name, from the same
+/// attributes serde's derive reads (`rename_all`: `camelCase`, `lowercase`, `UPPERCASE`; per
+/// variant `rename`), and `SERDE_NAMES` (the names in variant order) with `serde_name()`. Serde's own derive writes a
+/// call per variant; this is one table lookup (the wasm carries the names and no code per name).
+#[proc_macro_derive(SerializeUnit, attributes(serde))]
+pub fn derive_serialize_unit(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand_unit(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+fn expand_unit(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let Data::Enum(data) = &input.data else {
+        return Err(syn::Error::new_spanned(input, "SerializeUnit: enums only"));
+    };
+    let all = rename_all(&input.attrs)?;
+    let mut names = Vec::new();
+    for v in &data.variants {
+        if !matches!(v.fields, Fields::Unit) || v.discriminant.is_some() {
+            return Err(syn::Error::new_spanned(
+                v,
+                "SerializeUnit: unit variants without discriminants only",
+            ));
+        }
+        let ident = v.ident.to_string();
+        let name = match (field_attrs(&v.attrs)?.rename, all.as_deref()) {
+            (Some(name), _) => name,
+            (None, None) => ident,
+            (None, Some("camelCase")) => {
+                let mut c = ident.chars();
+                c.next()
+                    .map(|f| f.to_lowercase().chain(c).collect())
+                    .unwrap_or_default()
+            }
+            (None, Some("lowercase")) => ident.to_lowercase(),
+            (None, Some("UPPERCASE")) => ident.to_uppercase(),
+            (None, Some(_)) => {
+                return Err(syn::Error::new_spanned(
+                    input,
+                    "SerializeUnit: rename_all camelCase, lowercase or UPPERCASE",
+                ))
+            }
+        };
+        names.push(name);
+    }
+    let ty = &input.ident;
+    let n = names.len();
+    Ok(quote! {
+        impl #ty {
+            /// Each variant's serde name, in variant order.
+            pub const SERDE_NAMES: [&'static str; #n] = [#(#names),*];
+
+            /// The variant's serde name.
+            pub fn serde_name(self) -> &'static str {
+                match Self::SERDE_NAMES.get(self as usize) {
+                    Some(name) => name,
+                    None => "",
+                }
+            }
+        }
+        impl ::serde::Serialize for #ty {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                s.serialize_str(self.serde_name())
+            }
+        }
+    })
+}

@@ -37,10 +37,10 @@ impl Planner {
         )?;
         let mut query = Vec::with_capacity(2);
         // Blank parameters are left out, as validation treats them as not given.
-        if let Some(email) = email.as_str().filter(|s| !s.trim().is_empty()) {
+        if let Some(email) = email.as_str().filter(|s| !crate::text::trim(s).is_empty()) {
             query.push(("email", email));
         }
-        if let Some(username) = username.as_str().filter(|s| !s.trim().is_empty()) {
+        if let Some(username) = username.as_str().filter(|s| !crate::text::trim(s).is_empty()) {
             query.push(("username", username));
         }
         self.request(endpoint, "users/search-user", &query, None)

@@ -91,11 +91,19 @@ impl Value<'_> {
             Some(rest) => (true, rest),
             None => (false, *text),
         };
-        let (mantissa, exp) = match body.find(['e', 'E']) {
-            Some(i) => (body.get(..i)?, body.get(i + 1..)?.trim_start_matches('+')),
+        let (mantissa, exp) = match crate::text::find_byte(body, |b| b | 0x20 == b'e') {
+            Some(i) => (
+                body.get(..i)?,
+                body.get(i + 1..)?
+                    .strip_prefix('+')
+                    .unwrap_or(body.get(i + 1..)?),
+            ),
             None => (body, "0"),
         };
-        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let (int, frac) = match crate::text::find_byte(mantissa, |b| b == b'.') {
+            Some(i) => (mantissa.get(..i)?, mantissa.get(i + 1..)?),
+            None => (mantissa, ""),
+        };
         let mut m = 0f64;
         for b in int.bytes().chain(frac.bytes()) {
             m = m * 10.0 + f64::from(b - b'0');

@@ -98,7 +98,7 @@ pub(super) fn trim(s: &str) -> &str {
     if visible(s.as_bytes().first()) && visible(s.as_bytes().last()) {
         s
     } else {
-        s.trim()
+        crate::text::trim(s)
     }
 }
 

@@ -89,7 +89,7 @@ pub(super) fn render(code: IssueCode, field: Field, n: usize, lang: Lang) -> Str
     // The placeholders, expanded in one pass (no string searching: it costs the wasm kilobytes).
     let mut out = String::with_capacity(text.len() + 16);
     let mut rest = text;
-    while let Some(open) = rest.find('{') {
+    while let Some(open) = crate::text::find_byte(rest, |b| b == b'{') {
         out.push_str(rest.get(..open).unwrap_or_default());
         let after = rest.get(open..).unwrap_or_default();
         let (value, len) = if after.starts_with("{field_lc}") {

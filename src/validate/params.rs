@@ -105,7 +105,7 @@ pub fn validate_search_user<J: JsonView>(email: &J, username: &J, opts: Validate
         match value.kind() {
             Kind::Null => {}
             Kind::Str(s) => {
-                if !s.trim().is_empty() {
+                if !crate::text::trim(s).is_empty() {
                     has_one = true;
                     if field == Field::Email && !plausible_email(s) {
                         sink.push(
@@ -156,7 +156,7 @@ pub(super) fn check_id<'a, J: JsonView>(
 ) -> Option<&'a str> {
     let id = required_str(Some(v), path.clone(), field, sink)?;
     // Trimmed too, so that a planner or server that trims cannot turn " .. " into "..".
-    if matches!(id.trim(), "." | "..") {
+    if matches!(crate::text::trim(id), "." | "..") {
         sink.push(path, IssueCode::DotSegment, Level::Contract, field, 0);
         return None;
     }
