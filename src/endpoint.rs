@@ -87,7 +87,7 @@ macro_rules! endpoints {
             let mut i = crate::text::position(NAMES, method).unwrap_or(usize::MAX);
             $($(
                 if i == 0 {
-                    return Ok(planned($module::$plan(api, a, b)?, $guard));
+                    return Ok(planned($module::$plan(api, a, b)?, Guard::$guard));
                 }
                 i = i.wrapping_sub(1);
             )*)*
@@ -109,39 +109,45 @@ macro_rules! endpoints {
 }
 
 /// A `Client` method's interval guard: none, the bulk-create interval, or the login-token one.
-const NONE: Option<bool> = None;
-const CREATE: Option<bool> = Some(false);
-const LOGIN_TOKEN: Option<bool> = Some(true);
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Guard {
+    /// No interval between calls.
+    None,
+    /// The contract's interval between bulk creates (`createInterval`).
+    Create,
+    /// The platform's advised interval between login tokens (`loginTokenInterval`).
+    LoginToken,
+}
 
 endpoints! {
     /// `POST users/create-multi-user`
     CreateUsers "create-multi-user" Post create_users [
-        "createUsers" => plan_js CREATE,
-        "createUser" => plan_js_one CREATE,
+        "createUsers" => plan_js Create,
+        "createUser" => plan_js_one Create,
     ];
     /// `POST users/create-single-user` (response unpublished)
-    CreateUser "create-single-user" Post create_user ["createSingleUserRaw" => plan_js NONE];
+    CreateUser "create-single-user" Post create_user ["createSingleUserRaw" => plan_js None];
     /// `GET users/get-multi-user`
-    GetUsers "get-multi-user" Get get_users ["getUsers" => plan_js NONE];
+    GetUsers "get-multi-user" Get get_users ["getUsers" => plan_js None];
     /// `GET user/get-single-user/<id>` (or `users/...`)
-    GetUser "get-single-user" Get get_user ["getUser" => plan_js NONE];
+    GetUser "get-single-user" Get get_user ["getUser" => plan_js None];
     /// `GET users/get-me`
-    GetMe "get-me" Get get_me ["getMe" => plan_js NONE];
+    GetMe "get-me" Get get_me ["getMe" => plan_js None];
     /// `GET users/search-user`
-    SearchUser "search-user" Get search_user ["searchUser" => plan_js NONE];
+    SearchUser "search-user" Get search_user ["searchUser" => plan_js None];
     /// `GET courses/get-single-course/<id>`
-    GetCourse "get-single-course" Get get_course ["getCourse" => plan_js NONE];
+    GetCourse "get-single-course" Get get_course ["getCourse" => plan_js None];
     /// `GET courses/get-multi-course`
-    GetCourses "get-multi-course" Get get_courses ["getCourses" => plan_js NONE];
+    GetCourses "get-multi-course" Get get_courses ["getCourses" => plan_js None];
     /// `GET courses/search-course`
-    SearchCourses "search-course" Get search_courses ["searchCourses" => plan_js NONE];
+    SearchCourses "search-course" Get search_courses ["searchCourses" => plan_js None];
     /// `POST courses/add-multi-course-to-multi-user`
-    AddCoursesToUsers "add-multi-course-to-multi-user" Post add_courses ["addCoursesToUsers" => plan_js NONE];
+    AddCoursesToUsers "add-multi-course-to-multi-user" Post add_courses ["addCoursesToUsers" => plan_js None];
     /// `POST users/login-user` (platform notes; no token)
-    Login "login-user" Post login ["login" => plan_js NONE];
+    Login "login-user" Post login ["login" => plan_js None];
     /// `POST users/create-user-login-token` (platform notes): a one-time site login for an account
     CreateLoginToken "create-user-login-token" Post create_login_token [
-        "createLoginToken" => plan_js LOGIN_TOKEN,
+        "createLoginToken" => plan_js LoginToken,
     ];
 }
 
@@ -177,18 +183,18 @@ mod prelude {
 }
 
 /// A planned `Client` call: the request and its reply's checking with the reply type erased, and
-/// its interval guard (`Some(login)`: the login-token interval when `login`, else the bulk one).
+/// its interval guard.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) struct Planned {
     pub(crate) req: Request<()>,
     pub(crate) reply: ReplyPlan<'static>,
-    pub(crate) guard: Option<bool>,
+    pub(crate) guard: Guard,
 }
 
 /// Erases a request's reply type (one copy per reply type; everything after is one copy).
 #[inline(never)]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn planned<R: Reply + 'static>(req: Request<R>, guard: Option<bool>) -> Planned {
+pub(crate) fn planned<R: Reply + 'static>(req: Request<R>, guard: Guard) -> Planned {
     let reply = ReplyPlan {
         secret: None,
         ..req.plan()
@@ -287,7 +293,7 @@ mod tests {
             assert_eq!(p.req.endpoint(), *endpoint, "{method}");
             assert_eq!(p.reply.endpoint, *endpoint, "{method}");
             let guarded = matches!(*method, "createUsers" | "createUser" | "createLoginToken");
-            assert_eq!(p.guard.is_some(), guarded, "{method}");
+            assert_eq!(p.guard != Guard::None, guarded, "{method}");
         }
         assert!(plan_js(&api, "nope", &None, &None).is_err());
         // A value the JS could not write as JSON is a validation error of the method's endpoint.

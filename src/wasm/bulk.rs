@@ -188,7 +188,7 @@ impl Core {
             timeout_ms: self.inner.timeout_ms,
             max_retries: self.inner.max_retries,
             wait: false,
-            guard: None,
+            guard: crate::endpoint::Guard::None,
         };
         Some(match job.ready.take()? {
             Ready::Create(r) => self.pending(r, &per),

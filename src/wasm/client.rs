@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
+use crate::endpoint::Guard;
 use crate::error::Error;
 use crate::interval::{guard_key, login_token_key, IntervalGuard};
 use crate::json::{self, JsonView, Value};
@@ -409,7 +410,7 @@ impl Core {
         req: Request<R>,
         per: &PerCall,
     ) -> Pending {
-        let p = crate::endpoint::planned(req, None);
+        let p = crate::endpoint::planned(req, Guard::None);
         self.untyped(p.req, p.reply, per)
     }
 
@@ -422,8 +423,9 @@ impl Core {
             ..s.policy()
         };
         let call = match per.guard {
-            Some(login) => Call::guarded(policy, s.guard_spec(login), per.wait),
-            None => Call::new(req.is_idempotent(), policy),
+            Guard::None => Call::new(req.is_idempotent(), policy),
+            Guard::Create => Call::guarded(policy, s.guard_spec(false), per.wait),
+            Guard::LoginToken => Call::guarded(policy, s.guard_spec(true), per.wait),
         };
         Pending {
             endpoint: req.endpoint(),
@@ -450,19 +452,19 @@ impl Core {
             timeout_ms: read::ms(options, "timeoutMs", s.timeout_ms)?,
             max_retries: read::retries(options, "maxRetries", s.max_retries)?,
             wait: options.get("waitForInterval").is_some_and(Value::truthy),
-            guard: None,
+            guard: Guard::None,
         })
     }
 }
 
-/// One call's settings: `guard` is `Some(login)` for guarded calls (a bulk create, or with
-/// `login` a create-user-login-token), whose `wait` waits out the interval instead of refusing.
+/// One call's settings: a guarded call's (`guard`: a bulk create or a create-user-login-token)
+/// `wait` waits out the interval instead of refusing.
 #[derive(Clone, Copy)]
 pub(super) struct PerCall {
     pub(super) timeout_ms: f64,
     pub(super) max_retries: u32,
     pub(super) wait: bool,
-    pub(super) guard: Option<bool>,
+    pub(super) guard: Guard,
 }
 
 #[wasm_bindgen]
