@@ -122,6 +122,57 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The error as JSON text, exactly what its serde `Serialize` writes (`{"kind": ...}` then
+    /// the variant's fields; a test compares every variant), written by hand from a table of its
+    /// fields: serde's internally tagged derive brings the wasm a tagging serializer per variant
+    /// and a serializer per struct. The wasm throws this; serde's stays for the Rust API.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn to_json(&self) -> String {
+        let mut o = crate::json::ser::Object::new();
+        o.str("kind", self.kind());
+        match self {
+            Error::Api(e) => {
+                o.str("endpoint", e.endpoint.key());
+                o.str("code", &e.code);
+                o.str("msg", &e.msg);
+                o.uint("status", e.status.into());
+                o.str("reason", e.reason.serde_name());
+                o.str("category", e.category.as_str());
+                o.str("basis", e.basis.serde_name());
+                o.bool("retryable", e.retryable);
+                o.str("explanation", e.explanation);
+                if let Some(n) = e.available_slots {
+                    o.uint("availableSlots", n.into());
+                }
+            }
+            Error::Http(e) => {
+                o.str("endpoint", e.endpoint.key());
+                o.uint("status", e.status.into());
+                o.str("excerpt", &e.excerpt);
+            }
+            Error::Decode(e) => {
+                o.str("endpoint", e.endpoint.key());
+                o.uint("status", e.status.into());
+                o.str("path", &e.path);
+                o.str("detail", &e.detail);
+            }
+            Error::Validation(e) => {
+                o.str("endpoint", e.endpoint.key());
+                o.json("report", &crate::json::ser::to_string(&e.report));
+            }
+            Error::Config(e) => {
+                for (key, value) in e.pairs() {
+                    if !key.is_empty() {
+                        o.str(key, value);
+                    }
+                }
+            }
+        }
+        o.end()
+    }
+}
+
 /// `Display` of each error type: its `message()`.
 macro_rules! display_by_message {
     ($($t:ty),*) => {$(
@@ -328,6 +379,37 @@ pub enum ConfigError {
 }
 
 impl ConfigError {
+    /// Its fields as serde writes them, `problem` first (every one a string; an empty name is no
+    /// field), for [`Error::to_json`].
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    fn pairs(&self) -> [(&'static str, &str); 3] {
+        match self {
+            ConfigError::BaseUrl { reason } => {
+                [("problem", "baseUrl"), ("reason", reason), ("", "")]
+            }
+            ConfigError::Token { reason } => [
+                ("problem", "token"),
+                ("reason", reason.serde_name()),
+                ("", ""),
+            ],
+            ConfigError::NoToken { endpoint } => [
+                ("problem", "noToken"),
+                ("endpoint", endpoint.key()),
+                ("", ""),
+            ],
+            ConfigError::Option { option, expected } => [
+                ("problem", "option"),
+                ("option", option),
+                ("expected", expected),
+            ],
+            ConfigError::Journal { reason } => {
+                [("problem", "journal"), ("reason", reason), ("", "")]
+            }
+        }
+    }
+}
+
+impl ConfigError {
     /// What is wrong with the client's setup.
     pub fn message(&self) -> String {
         match self {
@@ -448,6 +530,81 @@ mod tests {
         for e in errors {
             // The serde tag of the error (what JS reads as `kind`) is its kind's name.
             assert_eq!(serde_json::to_value(&e).unwrap()["kind"], e.kind());
+        }
+    }
+
+    /// One error of every variant (and every `ConfigError`), with the optional fields both set
+    /// and not, and texts that need escaping.
+    fn every_variant() -> Vec<Error> {
+        let api = |endpoint, code: &str, msg: &str| {
+            let info = crate::codes::decode(endpoint, code, msg);
+            Error::Api(ApiError {
+                endpoint,
+                code: code.into(),
+                msg: msg.into(),
+                status: 200,
+                reason: info.reason,
+                category: info.reason.category(),
+                basis: info.basis,
+                retryable: info.reason.retryable(),
+                explanation: info.reason.explanation(),
+                available_slots: crate::codes::available_slots(msg),
+            })
+        };
+        let items = crate::json::parse(r#"[{"email":"x"},{}]"#).unwrap();
+        let report = crate::validate::validate_create_users(
+            &items,
+            crate::validate::ValidateOptions::default(),
+        );
+        assert!(!report.is_ok());
+        vec![
+            api(Endpoint::CreateUsers, "12", "only 3 slots \"left\"\n"),
+            api(Endpoint::GetMe, "99", "é\u{1}"),
+            Error::Http(HttpError {
+                endpoint: Endpoint::GetMe,
+                status: 502,
+                excerpt: "<html>\"</html>".into(),
+            }),
+            Error::Decode(DecodeError {
+                endpoint: Endpoint::GetMe,
+                status: 200,
+                path: "course.price".into(),
+                detail: "expected a number".into(),
+            }),
+            Error::Validation(ValidationError {
+                endpoint: Endpoint::CreateUsers,
+                report,
+            }),
+            Error::Validation(ValidationError {
+                endpoint: Endpoint::GetMe,
+                report: Report { issues: Vec::new() },
+            }),
+            Error::Config(ConfigError::BaseUrl {
+                reason: "no \"host\"",
+            }),
+            Error::Config(ConfigError::Token {
+                reason: TokenProblem::Empty,
+            }),
+            Error::Config(ConfigError::Token {
+                reason: TokenProblem::TooShort,
+            }),
+            Error::Config(ConfigError::NoToken {
+                endpoint: Endpoint::GetMe,
+            }),
+            Error::Config(ConfigError::Option {
+                option: "timeoutMs",
+                expected: "a number",
+            }),
+            Error::Config(ConfigError::Journal {
+                reason: "another job".into(),
+            }),
+        ]
+    }
+
+    #[test]
+    fn the_hand_written_json_is_what_serde_writes() {
+        for e in every_variant() {
+            assert_eq!(e.to_json(), serde_json::to_string(&e).unwrap(), "{e:?}");
         }
     }
 

@@ -44,6 +44,73 @@ fn push_int(out: &mut String, n: i128) {
     push_uint(out, n.unsigned_abs().min(u128::from(u64::MAX)) as u64);
 }
 
+/// An object written by hand, field by field, for the shapes the wasm throws: one small writer
+/// where serde's derive would bring a serializer per shape (and, for a tagged enum, per variant).
+pub struct Object {
+    out: String,
+}
+
+impl Default for Object {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Object {
+    /// An empty object.
+    pub fn new() -> Object {
+        Object {
+            out: String::from("{"),
+        }
+    }
+
+    #[inline(never)]
+    fn key(&mut self, key: &str) -> &mut String {
+        if self.out.len() > 1 {
+            self.out.push(',');
+        }
+        push_str(&mut self.out, key);
+        self.out.push(':');
+        &mut self.out
+    }
+
+    /// A string field.
+    #[inline(never)]
+    pub fn str(&mut self, key: &str, value: &str) {
+        push_str(self.key(key), value);
+    }
+
+    /// A whole-number field.
+    #[inline(never)]
+    pub fn uint(&mut self, key: &str, value: u64) {
+        push_uint(self.key(key), value);
+    }
+
+    /// A float field, written as this writer writes floats.
+    #[inline(never)]
+    pub fn f64(&mut self, key: &str, value: f64) {
+        push_f64(self.key(key), value);
+    }
+
+    /// A field of JSON text, written as it is.
+    #[inline(never)]
+    pub fn json(&mut self, key: &str, value: &str) {
+        self.key(key).push_str(value);
+    }
+
+    /// A `true`/`false` field.
+    pub fn bool(&mut self, key: &str, value: bool) {
+        self.json(key, if value { "true" } else { "false" });
+    }
+
+    /// The object's text.
+    pub fn end(mut self) -> String {
+        self.out.push('}');
+        self.out
+    }
+}
+
+/// Writes a float as this writer does (rounded to a whole number; `null` when not finite).
 fn push_f64(out: &mut String, f: f64) {
     if f.is_finite() {
         // The floats that cross are milliseconds and byte counts: whole numbers. (Not through

@@ -87,31 +87,13 @@ impl Value<'_> {
         let Value::Num(text) = self else {
             return None;
         };
-        let (negative, body) = match text.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, *text),
-        };
-        let (mantissa, exp) = match crate::text::find_byte(body, |b| b | 0x20 == b'e') {
-            Some(i) => (
-                body.get(..i)?,
-                body.get(i + 1..)?
-                    .strip_prefix('+')
-                    .unwrap_or(body.get(i + 1..)?),
-            ),
-            None => (body, "0"),
-        };
-        let (int, frac) = match crate::text::find_byte(mantissa, |b| b == b'.') {
-            Some(i) => (mantissa.get(..i)?, mantissa.get(i + 1..)?),
-            None => (mantissa, ""),
-        };
+        let (negative, int, frac, exp) = literal_parts(text)?;
         let mut m = 0f64;
-        for b in int.bytes().chain(frac.bytes()) {
+        for &b in int.iter().chain(frac) {
             m = m * 10.0 + f64::from(b - b'0');
         }
-        let exp = match exp.strip_prefix('-') {
-            Some(e) => -(super::parse_u64(e.as_bytes())?.min(400) as i32),
-            None => super::parse_u64(exp.as_bytes())?.min(400) as i32,
-        } - frac.len() as i32;
+        // (An exponent beyond ±1000 scales any digits to infinity or zero alike.)
+        let exp = exp - frac.len() as i64;
         let mut scale = 1f64;
         for _ in 0..exp.unsigned_abs() {
             scale *= 10.0;
@@ -274,10 +256,10 @@ impl JsonView for Value<'_> {
 /// 2^53: up to here every integer is exact in an `f64`.
 const F64_EXACT: i128 = 9_007_199_254_740_992;
 
-/// The integer a well-formed number literal holds, by the rule of [`JsonView::as_integer`],
-/// computed on the digits (no float parsing, which would cost the wasm its formatting tables),
-/// in two passes over the bytes with no allocation.
-fn literal_integer(text: &str) -> Option<i128> {
+/// A well-formed number literal's parts: its sign, integer digits, fraction digits and exponent
+/// (beyond ±1000, which makes any digits too large or fractional, cut to ±1000), for
+/// [`Value::as_f64`] and [`literal_integer`] alike.
+fn literal_parts(text: &str) -> Option<(bool, &[u8], &[u8], i64)> {
     let b = text.as_bytes();
     let negative = b.first() == Some(&b'-');
     let body = b.get(usize::from(negative)..)?;
@@ -288,22 +270,15 @@ fn literal_integer(text: &str) -> Option<i128> {
             .count()
     };
     let int_len = digits(0);
-    let sign = |n: i128| if negative { -n } else { n };
-    if int_len == body.len() {
-        let n = sign(super::parse_u64(body).map(i128::from)?);
-        return (i128::from(i64::MIN)..=i128::from(u64::MAX))
-            .contains(&n)
-            .then_some(n);
-    }
     let mut at = int_len;
     let frac_len = match body.get(at) {
         Some(b'.') => digits(at + 1),
         _ => 0,
     };
+    let frac = body.get(at + 1..at + 1 + frac_len).unwrap_or_default();
     if frac_len > 0 {
         at += 1 + frac_len;
     }
-    // Exponents beyond 1000 make any non-zero value either too large or fractional.
     let exp: i64 = match body.get(at) {
         Some(b'e' | b'E') => {
             let e = body.get(at + 1..)?;
@@ -321,14 +296,24 @@ fn literal_integer(text: &str) -> Option<i128> {
         }
         _ => 0,
     };
+    Some((negative, body.get(..int_len)?, frac, exp))
+}
+
+/// The integer a well-formed number literal holds, by the rule of [`JsonView::as_integer`],
+/// computed on the digits (no float parsing, which would cost the wasm its formatting tables),
+/// in two passes over the bytes with no allocation.
+fn literal_integer(text: &str) -> Option<i128> {
+    let (negative, int, frac, exp) = literal_parts(text)?;
+    let sign = |n: i128| if negative { -n } else { n };
+    if frac.is_empty() && exp == 0 && int.len() == text.len() - usize::from(negative) {
+        let n = sign(super::parse_u64(int).map(i128::from)?);
+        return (i128::from(i64::MIN)..=i128::from(u64::MAX))
+            .contains(&n)
+            .then_some(n);
+    }
+    let frac_len = frac.len();
     // The significant digits: integer and fraction, leading zeros left out.
-    let all = || {
-        let frac = body
-            .get(int_len + 1..int_len + 1 + frac_len)
-            .unwrap_or_default();
-        let int = body.get(..int_len).unwrap_or_default();
-        int.iter().chain(frac)
-    };
+    let all = || int.iter().chain(frac);
     let lead = all().take_while(|&&c| c == b'0').count();
     let len = all().count() - lead;
     if len == 0 {

@@ -3,12 +3,12 @@
 //! token-free; causes from the host (a fetch `TypeError`, an abort reason) are attached, scrubbed,
 //! by the JS driver.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::endpoint::Endpoint;
 use crate::error::{cat, Error, ErrorKind};
 use crate::json::push_uint;
+use crate::json::ser::Object;
 
 /// Why a call failed.
 pub enum Failure {
@@ -39,50 +39,32 @@ impl From<Error> for Failure {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct HostData {
-    kind: ErrorKind,
-    endpoint: Endpoint,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timeout_ms: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_response_bytes: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    next_allowed_at: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    wait_ms: Option<f64>,
-}
-
-impl HostData {
-    fn new(kind: ErrorKind, endpoint: Endpoint) -> HostData {
-        HostData {
-            kind,
-            endpoint,
-            timeout_ms: None,
-            max_response_bytes: None,
-            next_allowed_at: None,
-            wait_ms: None,
+/// The data of a failure the host reports: `{kind, endpoint}` and the failure's numbers
+/// (`timeoutMs`, ...; a number with an empty name is none), written by hand (serde's derive costs
+/// the wasm more).
+fn host_data(kind: ErrorKind, endpoint: Endpoint, numbers: [(&str, f64); 2]) -> String {
+    let mut o = Object::new();
+    o.str("kind", kind.as_str());
+    o.str("endpoint", endpoint.key());
+    for (name, value) in numbers {
+        if !name.is_empty() {
+            o.f64(name, value);
         }
     }
+    o.end()
 }
 
-/// What crosses: the error class's kind, its message and its fields.
-#[derive(Serialize)]
-struct Thrown<'a, D: Serialize> {
-    #[serde(rename = "lpmKind")]
-    kind: ErrorKind,
-    message: &'a str,
-    data: &'a D,
-}
+/// No number.
+const NONE: (&str, f64) = ("", 0.0);
 
-/// The error's data as JSON text, which the package's `fromThrown` parses.
-fn thrown<D: Serialize>(kind: ErrorKind, message: &str, data: &D) -> String {
-    crate::json::ser::to_string(&Thrown {
-        kind,
-        message,
-        data,
-    })
+/// The error's data as JSON text `{lpmKind, message, data}`, which the package's `fromThrown`
+/// parses (`data` is JSON text).
+fn thrown(kind: ErrorKind, message: &str, data: &str) -> String {
+    let mut o = Object::new();
+    o.str("lpmKind", kind.as_str());
+    o.str("message", message);
+    o.json("data", data);
+    o.end()
 }
 
 fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
@@ -102,11 +84,11 @@ impl Failure {
     /// The error's data as JSON text `{lpmKind, message, data}`.
     pub fn into_json(self, _secret: Option<&str>) -> String {
         match self {
-            Failure::Core(e) => thrown(e.error_kind(), &e.message(), &e),
+            Failure::Core(e) => thrown(e.error_kind(), &e.message(), &e.to_json()),
             Failure::Network { endpoint } => thrown(
                 ErrorKind::Network,
                 &cat(&[endpoint.key(), ": the request did not complete (network failure)"]),
-                &HostData::new(ErrorKind::Network, endpoint),
+                &host_data(ErrorKind::Network, endpoint, [NONE, NONE]),
             ),
             Failure::Timeout { endpoint, timeout_ms } => thrown(
                 ErrorKind::Timeout,
@@ -115,10 +97,11 @@ impl Failure {
                     timeout_ms as u64,
                     " ms",
                 ),
-                &HostData {
-                    timeout_ms: Some(timeout_ms),
-                    ..HostData::new(ErrorKind::Timeout, endpoint)
-                },
+                &host_data(
+                    ErrorKind::Timeout,
+                    endpoint,
+                    [("timeoutMs", timeout_ms), NONE],
+                ),
             ),
             Failure::TooLarge {
                 endpoint,
@@ -130,15 +113,16 @@ impl Failure {
                     max_response_bytes as u64,
                     " bytes) and was not read",
                 ),
-                &HostData {
-                    max_response_bytes: Some(max_response_bytes),
-                    ..HostData::new(ErrorKind::TooLarge, endpoint)
-                },
+                &host_data(
+                    ErrorKind::TooLarge,
+                    endpoint,
+                    [("maxResponseBytes", max_response_bytes), NONE],
+                ),
             ),
             Failure::Abort { endpoint } => thrown(
                 ErrorKind::Abort,
                 &cat(&[endpoint.key(), ": the call was aborted"]),
-                &HostData::new(ErrorKind::Abort, endpoint),
+                &host_data(ErrorKind::Abort, endpoint, [NONE, NONE]),
             ),
             Failure::Interval {
                 endpoint,
@@ -157,11 +141,11 @@ impl Failure {
                     (wait_ms / 1000.0).ceil() as u64,
                     " s",
                 ),
-                &HostData {
-                    next_allowed_at: Some(next_allowed_at),
-                    wait_ms: Some(wait_ms),
-                    ..HostData::new(ErrorKind::Interval, endpoint)
-                },
+                &host_data(
+                    ErrorKind::Interval,
+                    endpoint,
+                    [("nextAllowedAt", next_allowed_at), ("waitMs", wait_ms)],
+                ),
             ),
         }
     }
