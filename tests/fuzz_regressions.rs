@@ -34,3 +34,25 @@ fn a_run_of_the_token_in_a_non_envelope_body_is_redacted() {
         assert!(!texts.contains(run), "{run:?} leaked: {texts}");
     }
 }
+
+/// Found by `decode` (strict redaction) on 2026-11-22: the text `\u0004` followed by 15 of the
+/// token's characters in a body that is no JSON. Read with its escapes decoded, it is a control
+/// character and a run of 15 (under the 16 that count); read as the characters it is, the `4` of
+/// the escape makes a run of 16 (`4nB7cY1sD6gH0jK5`, re-cased). Both readings are redacted now.
+#[test]
+fn a_run_that_an_escape_completes_is_redacted() {
+    let api = Planner::new("https://school.example.com")
+        .unwrap()
+        .with_token(TOKEN)
+        .unwrap();
+    let req = api.get_users(0, 100).unwrap();
+    let body = "crxxxxxxx\"\\u00E0\"xxxx\\u0000\"xyxxxxo\\u0004nb7cy1sd6gh0jk50\"\n}\n";
+    let err = req.decode(301, body.as_bytes()).unwrap_err();
+    let texts = texts(&err).to_lowercase();
+    for start in 0..=TOKEN.len() - 16 {
+        let run = TOKEN[start..start + 16].to_lowercase();
+        assert!(!texts.contains(&run), "{run:?} leaked: {texts}");
+    }
+    // What is no echo is kept: the text before it.
+    assert!(texts.contains("xyxxxxo"), "{texts}");
+}
