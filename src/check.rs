@@ -335,15 +335,18 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn enter(&mut self, open: u8, depth: u32) -> R<()> {
+    /// Past the `[` or `{` that `value` has seen opening a container `depth` deep.
+    #[inline(always)]
+    fn enter(&mut self, depth: u32) -> R<()> {
         if depth > json::MAX_DEPTH {
             return fail(Why::Syntax(Syntax::TooDeep));
         }
-        Self::syntax(self.s.expect(open))
+        self.s.set_pos(self.s.pos() + 1);
+        Ok(())
     }
 
     fn array(&mut self, elem: &Ty, depth: u32) -> R<()> {
-        self.enter(b'[', depth)?;
+        self.enter(depth)?;
         let mut i = 0;
         while Self::syntax(self.s.next_item(b']', i == 0))? {
             at(self.value(elem, depth), || Seg::Index(i))?;
@@ -353,7 +356,7 @@ impl<'a> Checker<'a> {
     }
 
     fn map(&mut self, elem: &Ty, depth: u32) -> R<()> {
-        self.enter(b'{', depth)?;
+        self.enter(depth)?;
         let mut first = true;
         while Self::syntax(self.s.next_item(b'}', first))? {
             first = false;
@@ -364,7 +367,7 @@ impl<'a> Checker<'a> {
     }
 
     fn object(&mut self, shape: &'static Shape, depth: u32) -> R<()> {
-        self.enter(b'{', depth)?;
+        self.enter(depth)?;
         let fields = shape.fields;
         let li = (shape as *const Shape as usize / core::mem::size_of::<Shape>()) % SLOTS;
         let mut seen: u64 = 0;
