@@ -9,7 +9,8 @@
 // call through a fetch stub (100 users, 100 courses, and one account: the fixed cost of a call),
 // and validate 100 new accounts; each with its floor (JSON.parse of the text, JSON.stringify of
 // the batch). Medians of BENCH_ROUNDS (25) rounds, the variants' order rotated every round;
-// BENCH_GC=1 (with --expose-gc) collects before each sample, which inflates the small calls.
+// BENCH_GC=1 (with --expose-gc) collects before each sample, which inflates the small calls;
+// BENCH_GATE_ONLY=1 measures the gate rows alone.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -76,7 +77,9 @@ for (const [name, method, part, n] of [['users', 'getUsers', 'get-multi-user', 4
   const t = await measure({ floor: () => JSON.parse(decoder.decode(body)), a: () => pendings[0].decode(200, body, true), b: () => pendings[1].decode(200, body, true) }, n);
   rows.push([`gate: Pending.decode of 100 ${name} (${part})`, t]);
 }
-for (const [name, call, n] of [
+// BENCH_GATE_ONLY=1: the gate rows only (a third of the time, for a change to src/check.rs).
+const gateOnly = Boolean(process.env.BENCH_GATE_ONLY);
+for (const [name, call, n] of gateOnly ? [] : [
   ['users', (c) => c.getUsers({ start: 0, limit: 100 }), 40],
   ['courses', (c) => c.getCourses({ start: 0, limit: 100 }), 12],
   ['one', (c) => c.getUser('X7mKq2RBtWdHn4sPz'), 300],
@@ -86,7 +89,7 @@ for (const [name, call, n] of [
   const t = await measure({ floor: async () => JSON.parse(await (await fetch()).text()), a: () => call(clients[0]), b: () => call(clients[1]) }, n);
   rows.push([`call through a fetch stub: ${name === 'one' ? 'one account (fixed cost)' : `100 ${name}`}`, t]);
 }
-rows.push(['validate 100 new accounts', await measure({
+if (!gateOnly) rows.push(['validate 100 new accounts', await measure({
   floor: () => JSON.stringify(items),
   a: () => libs[0].validateCreateUsers(items),
   b: () => libs[1].validateCreateUsers(items),

@@ -110,11 +110,13 @@ fn bytes_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
 
 /// Which field followed which in the last object of a shape: records from one server list their
 /// keys in one order, so after the first record almost every key is found at the first try.
-struct Learned {
-    shape: *const Shape,
-    /// `next[k]`: the field that followed field `k` (`next[64]`: the first field).
-    next: [u8; 65],
-}
+/// `next[k]`: the field that followed field `k` (`next[64]`: the first field).
+type Learned = [u8; 65];
+
+/// How many shapes' [`Learned`] orders a check keeps: a shape's slot is its address divided by
+/// the size of a shape (the tables of one reply lie side by side, so they rarely share a slot;
+/// two that do only guess worse: a guess is always confirmed by the key's bytes).
+const SLOTS: usize = 16;
 
 impl Described for String {
     const TY: Ty = Ty::Str;
@@ -268,7 +270,7 @@ fn expected(ty: &Ty) -> &'static str {
 struct Checker<'a> {
     s: json::Scanner<'a>,
     tally: Tally,
-    learned: Vec<Learned>,
+    learned: [Learned; SLOTS],
 }
 
 impl<'a> Checker<'a> {
@@ -333,15 +335,18 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn enter(&mut self, open: u8, depth: u32) -> R<()> {
+    /// Past the `[` or `{` that `value` has seen opening a container `depth` deep.
+    #[inline(always)]
+    fn enter(&mut self, depth: u32) -> R<()> {
         if depth > json::MAX_DEPTH {
             return fail(Why::Syntax(Syntax::TooDeep));
         }
-        Self::syntax(self.s.expect(open))
+        self.s.set_pos(self.s.pos() + 1);
+        Ok(())
     }
 
     fn array(&mut self, elem: &Ty, depth: u32) -> R<()> {
-        self.enter(b'[', depth)?;
+        self.enter(depth)?;
         let mut i = 0;
         while Self::syntax(self.s.next_item(b']', i == 0))? {
             at(self.value(elem, depth), || Seg::Index(i))?;
@@ -351,7 +356,7 @@ impl<'a> Checker<'a> {
     }
 
     fn map(&mut self, elem: &Ty, depth: u32) -> R<()> {
-        self.enter(b'{', depth)?;
+        self.enter(depth)?;
         let mut first = true;
         while Self::syntax(self.s.next_item(b'}', first))? {
             first = false;
@@ -362,22 +367,9 @@ impl<'a> Checker<'a> {
     }
 
     fn object(&mut self, shape: &'static Shape, depth: u32) -> R<()> {
-        self.enter(b'{', depth)?;
+        self.enter(depth)?;
         let fields = shape.fields;
-        let li = match self
-            .learned
-            .iter()
-            .position(|l| core::ptr::eq(l.shape, shape))
-        {
-            Some(i) => i,
-            None => {
-                self.learned.push(Learned {
-                    shape,
-                    next: [0; 65],
-                });
-                self.learned.len() - 1
-            }
-        };
+        let li = (shape as *const Shape as usize / core::mem::size_of::<Shape>()) % SLOTS;
         let mut seen: u64 = 0;
         let mut prev = 64;
         let mut first = true;
@@ -387,7 +379,8 @@ impl<'a> Checker<'a> {
             let hint = self
                 .learned
                 .get(li)
-                .map_or(0, |l| usize::from(l.next[prev]));
+                .and_then(|l| l.get(prev))
+                .map_or(0, |&k| usize::from(k));
             // The key the last object had here, matched in place; else read and looked up.
             let k = match fields.get(hint) {
                 Some(f) if self.s.key_is(f.name.as_bytes()) => hint,
@@ -400,8 +393,8 @@ impl<'a> Checker<'a> {
                     k
                 }
             };
-            if let Some(l) = self.learned.get_mut(li) {
-                l.next[prev] = k as u8;
+            if let Some(next) = self.learned.get_mut(li).and_then(|l| l.get_mut(prev)) {
+                *next = k as u8;
             }
             prev = k;
             // (`get` and `matches!` rather than indexing and `==` on options: with the size
@@ -500,7 +493,7 @@ pub fn envelope_of(
     let mut c = Checker {
         s,
         tally: Tally::default(),
-        learned: Vec::new(),
+        learned: [[0; 65]; SLOTS],
     };
     let not = |why: Why, key: Option<&'static str>| {
         let rev_path = key.map(|k| vec![Seg::Key(k.into())]).unwrap_or_default();
