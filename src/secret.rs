@@ -90,37 +90,19 @@ pub fn redact(text: &str, secret: Option<&str>) -> String {
     let Some(secret) = secret.filter(|s| !s.is_empty()) else {
         return text.to_owned();
     };
-    let secret = secret.as_bytes();
-    let t = text.as_bytes();
-    // Read both ways: with escapes decoded, and byte by byte, since a `\uXXXX` or `%XX` the
+    // Read both ways: with escapes decoded, then byte by byte, since a `\uXXXX` or `%XX` the
     // text holds may be no escape at all (`\u0004` then 15 of the token's characters shows a
-    // reader 16 of them: the `4` and the 15). Either reading's echoes are covered.
-    let mut covered = echoes(t, secret, true);
-    covered.extend(echoes(t, secret, false));
-    if covered.is_empty() {
-        return text.to_owned();
-    }
-    covered.sort_unstable();
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for (start, end) in covered {
-        if end <= at {
-            continue;
-        }
-        if start >= at {
-            out.push_str(text.get(at..start).unwrap_or_default());
-            out.push_str("<redacted>");
-        }
-        at = end;
-    }
-    out.push_str(text.get(at..).unwrap_or_default());
-    out
+    // reader 16 of them: the `4` and the 15). `<redacted>` cannot join a run (a token holds no
+    // `<` or `>`), so the second reading sees only what the first left.
+    let once = redact_read(text, secret.as_bytes(), true);
+    redact_read(&once, secret.as_bytes(), false)
 }
 
-/// The byte ranges of `t` that echo `secret` (see [`redact`]), merged, read unit by unit (with
-/// `decode`: `%XX` and `\uXXXX` as the byte they encode) or byte by byte.
-fn echoes(t: &[u8], secret: &[u8], decode: bool) -> Vec<(usize, usize)> {
+/// [`redact`] in one reading of the text: unit by unit (with `decode`: `%XX` and `\uXXXX` as
+/// the byte they encode) or byte by byte.
+fn redact_read(text: &str, secret: &[u8], decode: bool) -> String {
     let run = secret.len().min(REDACT_RUN);
+    let t = text.as_bytes();
     // Longest common substring, one unit of the text at a time: `len[o]` and `from[o]` are the
     // length and the text offset of the match that ends here with the secret's byte `o`.
     // Covered byte ranges of the text are merged as they are found.
@@ -152,7 +134,18 @@ fn echoes(t: &[u8], secret: &[u8], decode: bool) -> Vec<(usize, usize)> {
         }
         i = end;
     }
-    covered
+    if covered.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for &(start, end) in &covered {
+        out.push_str(text.get(at..start).unwrap_or_default());
+        out.push_str("<redacted>");
+        at = end;
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
+    out
 }
 
 /// The first unit of `t`: `%XX` or `\uXXXX` (below 0x80) as the byte it encodes, else one byte.
