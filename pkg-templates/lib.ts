@@ -20,7 +20,7 @@ export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
 
-// The bulk driver: in lpm-client-bulk, with the engines (they cost the wasm ~26 KB gzip, more
+// The bulk driver: in lpm-client-bulk, with the engines (they cost the wasm ~23 KB gzip, more
 // than a form or dashboard page should load); in lpm-client a stub (bulk-lean.ts, shipped as bulk.js) that says so.
 // A static import, so that bundlers see one module graph in both packages.
 import * as bulkDriver from './bulk.js';
