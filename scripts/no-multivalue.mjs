@@ -8,20 +8,17 @@
 //
 //   node scripts/no-multivalue.mjs file.wasm
 import { readFileSync, writeFileSync } from 'node:fs';
+import { leb as lebBytes, readLeb } from './wasm-leb.mjs';
 
 const file = process.argv[2];
 const b = readFileSync(file);
 let i = 8;
 const leb = () => {
-  let r = 0, s = 0, x;
-  do { x = b[i++]; r |= (x & 127) << s; s += 7; } while (x & 128);
-  return r >>> 0;
+  const [r, next] = readLeb(b, i);
+  i = next;
+  return r;
 };
-const uleb = (n) => {
-  const o = [];
-  do { let x = n & 127; n >>>= 7; if (n) x |= 128; o.push(x); } while (n);
-  return Buffer.from(o);
-};
+const uleb = (n) => Buffer.from(lebBytes(n));
 const name = (bytes) => Buffer.concat([uleb(bytes.length), bytes]);
 const parts = [b.subarray(0, 8)];
 let dropped = false;

@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { leb, readLeb } from './wasm-leb.mjs';
 
 const [file, wasmDis] = process.argv.slice(2);
 
@@ -44,25 +45,9 @@ const FORMAT = [
 const b = readFileSync(file);
 let p = 8;
 const u32 = () => {
-  let r = 0;
-  let s = 0;
-  let x;
-  do {
-    x = b[p++];
-    r += (x & 0x7f) * 2 ** s;
-    s += 7;
-  } while (x & 0x80);
+  const [r, next] = readLeb(b, p);
+  p = next;
   return r;
-};
-const leb = (n) => {
-  const out = [];
-  do {
-    let x = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n) x |= 0x80;
-    out.push(x);
-  } while (n);
-  return out;
 };
 
 // Sections: the number of imported functions, the name section, the code section.
