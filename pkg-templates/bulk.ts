@@ -2,7 +2,10 @@
 // journal stores. The engine decides everything (chunks, the interval, look-ups of rows in doubt,
 // when to give up); this file only persists what it hands out, waits, and sends what it asks
 // through the client's own call machinery.
-import type { BulkJob, JournalEvent, Pending, RowIssues } from './wasm/lpm_client.js';
+import type { JournalEvent, RowIssues } from './wasm/lpm_client.js';
+import type { Pending } from './abi.js';
+import { bulkJob, bulkRequest } from './abi-bulk.js';
+import type { BulkJob } from './abi-bulk.js';
 import { fromThrown, makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
 import type { JournalStore } from './journal.js';
@@ -184,7 +187,7 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
   const text = m.toJson(engine);
   if (text === undefined) throw m.configError('options', 'an object of JSON values');
   const loaded = await loadJournal(journal);
-  const job = m.guard(() => m.core.bulkJob(kind, m.toJson(input) ?? '', text, loaded));
+  const job = m.guard(() => bulkJob(m.core, kind, m.toJson(input) ?? '', text, loaded));
   if (onIssues !== undefined) {
     // The rows as the engine judged them (no second validation); a throw or rejection stops
     // the job here, before anything is journaled or sent.
@@ -215,7 +218,7 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
     // and the loop's next turn reports it.
     sleep: (ms, sig) => m.pause(ms, sig, () => undefined).catch(() => undefined),
     send: async (create, sig) => {
-      const pending: Pending | undefined = m.guard(() => core.bulkRequest(job));
+      const pending: Pending | undefined = m.guard(() => bulkRequest(core, job));
       if (pending === undefined) throw m.internalError(new Error('no request is ready'));
       if (kind === 'import' && create) {
         // The client's other creates keep the interval from this one (in this realm and the

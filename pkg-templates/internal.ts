@@ -1,6 +1,7 @@
 // The package's internal plumbing, as types only (nothing here is shipped): what the driver in
 // lib.ts keeps of a client and a call, and the `machinery` a client hands the bulk driver.
-import type { Core, Endpoint, Hooks, IntervalStore, Logger, Pending } from './wasm/lpm_client.js';
+import type { Endpoint, Hooks, IntervalStore, Logger } from './wasm/lpm_client.js';
+import type { Core, Pending } from './abi.js';
 import type { LpmError } from './errors.js';
 
 /** A client's settings the driver uses (the core keeps the rest). */
@@ -21,7 +22,8 @@ export interface FetchResponse {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-/** What the driver reads of a call (`Pending.describe`), fetched from the core once. */
+/** What the driver reads of a call (`Pending::describe` in src/wasm/client.rs), which comes with
+ * it from `Core.plan`. */
 export interface Req {
   endpoint: Endpoint;
   method: 'GET' | 'POST';
@@ -33,9 +35,6 @@ export interface Req {
   hasToken: boolean;
   guardKey?: string;
 }
-
-/** A planned call with what the driver read of it. */
-export type Call = Pending & { req: Req };
 
 /** An attempt's answer: its status, the body read, the Retry-After in ms (-1: none), headers. */
 export interface Answer {

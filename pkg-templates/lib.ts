@@ -2,17 +2,18 @@
 // decides retries and the create interval, and checks every answer), the validators with their
 // Standard Schema adapters, and the error classes. The driver only performs what the core asks:
 // one fetch attempt bounded by a timeout and the caller's AbortSignal, a wait, or the end.
-import * as wasm from './wasm/lpm_client.js';
+import * as wasm from './abi.js';
+import type { Pending } from './abi.js';
 import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
   CourseReply, CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions,
-  ImportReport, IntervalStore, Issue, LoginReply, NewUser, PageParams, Pending, Progress, RawReply,
+  ImportReport, IntervalStore, Issue, LoginReply, NewUser, PageParams, Progress, RawReply,
   RequestEvent, RowIssues, SearchUserParams, User, UserList, UserReply, ValidateOptions,
 } from './wasm/lpm_client.js';
 import { fromThrown, internalError, makeError } from './errors.js';
 import type { LpmError } from './errors.js';
 import type { JournalStore } from './journal.js';
-import type { Answer, AnswerMode, BulkFn, Call, Cfg, FetchFn, FetchResponse, Machinery, Req } from './internal.js';
+import type { Answer, AnswerMode, BulkFn, Cfg, FetchFn, FetchResponse, Machinery } from './internal.js';
 
 export type * from './wasm/lpm_client.js';
 export type { ErrorKind } from './errors.js';
@@ -26,8 +27,8 @@ export { memoryJournal, indexedDbJournal } from './journal.js';
 import * as bulkDriver from './bulk.js';
 
 /** The bulk driver, or the ConfigError of a client without the engines. */
-function loadBulk(core: wasm.Core, name: string): { bulk: BulkFn } {
-  if (typeof (core as { bulkJob?: unknown }).bulkJob !== 'function' || !bulkDriver.bulk) {
+function loadBulk(name: string): { bulk: BulkFn } {
+  if (!bulkDriver.bulk) {
     const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
     throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
   }
@@ -347,7 +348,7 @@ async function readBody(res: FetchResponse, max: number, length: number): Promis
  * settles whatever the fetch does with `init.signal`. Resolves `{status, body, retryAfterMs}`,
  * or rejects `{failure: 'abort' | 'timeout' | 'network' | 'tooLarge', cause}`.
  */
-function attempt(fetchFn: FetchFn, pending: Call, signal: AbortSignal | undefined, headers: Record<string, string>): Promise<Answer> {
+function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal | undefined, headers: Record<string, string>): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const ctrl = new AbortController();
     let settled = false;
@@ -420,9 +421,8 @@ const ANSWER: AnswerMode = 'answer';
 function run(cfg: Cfg, plan: () => Pending, options: CallOptions | undefined, raw: AnswerMode): Promise<Answer>;
 function run(cfg: Cfg, plan: () => Pending, options: CallOptions | undefined, raw: boolean): Promise<unknown>;
 async function run(cfg: Cfg, plan: () => Pending, options: CallOptions | undefined, raw: boolean | AnswerMode): Promise<unknown> {
-  const pending = core(plan) as Call;
-  // What the driver reads of the call, fetched from the core once.
-  pending.req = JSON.parse(pending.describe());
+  // What the driver reads of the call (`req`) came with it, in the same crossing.
+  const pending = core(plan);
   try {
     return await drive(pending, cfg, options, raw);
   } finally {
@@ -431,7 +431,7 @@ async function run(cfg: Cfg, plan: () => Pending, options: CallOptions | undefin
   }
 }
 
-async function drive(pending: Call, cfg: Cfg, options: (CallOptions & CreateOptions) | undefined, raw: boolean | AnswerMode): Promise<unknown> {
+async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateOptions) | undefined, raw: boolean | AnswerMode): Promise<unknown> {
   const call = driverOptions(options, false);
   const signal = options && options.signal;
   const fetchFn: FetchFn | undefined = cfg.fetch ?? (globalThis.fetch as FetchFn | undefined);
@@ -603,7 +603,7 @@ export class Client {
       this.#raw = internal!.raw;
       this.#owner = !internal!.view;
     } else {
-      this.#core = core(() => new wasm.Core(optionsJson(options), guardBase(options?.baseUrl)));
+      this.#core = core(() => wasm.newCore(optionsJson(options), guardBase(options?.baseUrl)));
       const { headers, store } = driverOptions(options, true);
       const hooks: Hooks = {};
       for (const h of HOOKS) (hooks as Record<string, unknown>)[h] = options[h];
@@ -626,7 +626,7 @@ export class Client {
 
   /** The normalised base URL. */
   get baseUrl(): string {
-    return this.#core.baseUrl;
+    return core(() => this.#core.baseUrl);
   }
 
   /** Plans and drives one call; the core checked the reply against `T`'s shape. */
@@ -739,7 +739,7 @@ export class Client {
   async #bulk(kind: 'import' | 'grant', name: string, input: unknown, options: unknown): Promise<unknown> {
     // What of this client the bulk driver uses: its core and settings, and the call machinery.
     const machinery: Machinery = { core: this.#core, cfg: this.#cfg, run, ANSWER, pause, lastSent, seen, storeError, toJson, configError, internalError, guard: core };
-    return loadBulk(this.#core, name).bulk(machinery, kind, name, input, options);
+    return loadBulk(name).bulk(machinery, kind, name, input, options);
   }
 
   /** Every account, page by page with the largest allowed limit. */

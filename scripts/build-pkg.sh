@@ -19,6 +19,9 @@ else
   name=lpm-client
 fi
 cd "$root"
+stage_bindgen="$root/target/pkg-bindgen/$flavour"
+rm -rf "$stage_bindgen"
+mkdir -p "$stage_bindgen"
 
 features=()
 [ -n "${LPM_FEATURES:-}" ] && features=(--features "$LPM_FEATURES")
@@ -26,27 +29,41 @@ cargo build --quiet --release --target wasm32-unknown-unknown -p lpm-client "${f
 
 rm -rf "$out"
 mkdir -p "$out/wasm"
-# Without multi-value results at the boundary: they cost a new Node 20 process ~3 ms of wrapper
-# compiling (scripts/no-multivalue.mjs says why).
 cp target/wasm32-unknown-unknown/release/lpm_client.wasm "$out/wasm/core.wasm"
-node scripts/no-multivalue.mjs "$out/wasm/core.wasm"
-# --keep-debug: the function names scripts/snip-panics.mjs needs (wasm-opt strips them after).
-# --omit-default-module-path: every entry passes the wasm (or its URL) to the init itself.
+# The wasm-bindgen CLI, for two things only: the TypeScript declarations (the models' from tsify,
+# the options' and the endpoints' from custom sections: wasm/lpm_client.d.ts, shipped), and the
+# wasm without the descriptions its macros leave. Its JS glue is not shipped: the package's own
+# (pkg-templates/abi.ts) drives the exports of src/wasm/abi.rs. --keep-debug: the function names
+# scripts/snip-panics.mjs needs (wasm-opt strips them after).
 wasm-bindgen "$out/wasm/core.wasm" \
-  --target web --keep-debug --omit-default-module-path --out-dir "$out/wasm" --out-name lpm_client
+  --target web --keep-debug --omit-default-module-path --out-dir "$stage_bindgen" --out-name lpm_client
 rm "$out/wasm/core.wasm"
+mv "$stage_bindgen/lpm_client_bg.wasm" "$out/wasm/lpm_client_bg.wasm"
+# The declarations of the models and options: what follows them declares wasm-bindgen's glue.
+sed '/^export type InitInput/,$d' "$stage_bindgen/lpm_client.d.ts" > "$out/wasm/lpm_client.d.ts"
 # (Not for a build with the benchmark's exports: serde_json formats its errors' messages.)
 [[ "${LPM_FEATURES:-}" != *bench-exports* ]] &&
   node scripts/snip-panics.mjs "$out/wasm/lpm_client_bg.wasm" "$root/node_modules/.bin/wasm-dis"
+features_opt=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+# Only the exports of src/wasm/abi.rs (and the memory) are kept: the rest of what wasm-bindgen's
+# runtime exports (its externref table and its start, abort hooks) goes, with what only it reached.
+node -e '
+const m = new WebAssembly.Module(require("fs").readFileSync(process.argv[1]));
+const keep = WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n === "memory" || n.startsWith("lpm_"));
+const graph = [{ name: "root", root: true, reaches: keep }, ...keep.map((n) => ({ name: n, export: n }))];
+require("fs").writeFileSync(process.argv[2], JSON.stringify(graph));
+' "$out/wasm/lpm_client_bg.wasm" "$stage_bindgen/graph.json"
+"$root/node_modules/.bin/wasm-metadce" "${features_opt[@]}" --graph-file "$stage_bindgen/graph.json" \
+  "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm" >/dev/null
 # -ocimfs=20: a function with one caller is inlined into it only when tiny (binaryen's default
 # inlines any size): raw bytes grow ~1 KB but gzip shrinks ~1.3 KB, as a function of its own keeps
 # its locals numbered from 0 and its code repeats what the others' does (measured 12..30: 20 best).
 # --low-memory-unused: nothing is at an address below 1024 (the data sits above 1 MiB; the stack
 # grows down from 1 MiB and would reach its last KB only by overflowing, a defect either way), so
 # constant addresses fold into loads' offsets (0.1 KB gzip).
-"$root/node_modules/.bin/wasm-opt" -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
-  --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+"$root/node_modules/.bin/wasm-opt" --remove-imports -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
+  --strip-target-features "${features_opt[@]}" \
   "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm"
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
@@ -72,21 +89,21 @@ if [ "$flavour" = bulk ]; then rm "$stage/bulk-lean.ts"; else mv "$stage/bulk-le
 # are not shipped; the entries share index.d.ts).
 cp "$stage.d/"{index,lib,errors,journal}.d.ts "$out/"
 # The shared module (lib.js: the client, errors, journals, validators, the bulk driver) bundled
-# on its own with its public names, and the three entries beside it, each importing it and the
-# bindings' glue (kept as its own module: tests and the boundary benchmark load it directly):
-# three modules to load, as with code splitting, but an entry is its init and `export *` rather
-# than a list of every name renamed (code splitting's minified chunk names: ~0.9 KB gzip more).
+# on its own with its public names, the wasm's boundary (abi.js: the instance and the exports'
+# glue), and the three entries beside them, each importing both: three modules to load, as with
+# code splitting, but an entry is its init and `export *` rather than a list of every name renamed
+# (code splitting's minified chunk names: ~0.9 KB gzip more). abi.js is a module of its own so
+# that the entries can instantiate the wasm without lib.js exporting how.
 common=(--bundle --minify --format=esm --target=es2022 --platform=neutral --log-level=warning
-  '--external:./wasm/lpm_client.js')
+  '--external:./abi.js')
 "$root/node_modules/.bin/esbuild" "$stage/lib.ts" "${common[@]}" --outfile="$out/lib.js"
+"$root/node_modules/.bin/esbuild" "$stage/abi.ts" "${common[@]}" --outfile="$out/abi.js"
 "$root/node_modules/.bin/esbuild" "$stage/index.ts" "$stage/node.ts" "$stage/workerd.ts" \
   "${common[@]}" '--external:node:*' '--external:*.wasm' '--external:./lib.js' --outdir="$out"
-# Then terser over esbuild's output: its compressor folds more (0.2 KB gzip less; none on the glue).
-for f in "$out"/{lib,index,node,workerd}.js; do
+# Then terser over esbuild's output: its compressor folds more (0.2 KB gzip less).
+for f in "$out"/{lib,abi,index,node,workerd}.js; do
   "$root/node_modules/.bin/terser" "$f" --module --compress passes=2 --mangle -o "$f"
 done
-"$root/node_modules/.bin/esbuild" "$out/wasm/lpm_client.js" --minify --format=esm \
-  --log-level=warning --allow-overwrite --outfile="$out/wasm/lpm_client.js"
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
 # engine issue set: at most 60 KB, aim 45; set to what it reaches: 51,839 B). The one place it is

@@ -3,8 +3,6 @@
 //! core builds for it (`Core.bulkRequest`), so a bulk request gets the client's timeouts,
 //! hooks, logging and redaction like any other call; every decision stays in the engine.
 
-use wasm_bindgen::prelude::*;
-
 use crate::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob};
 use crate::error::{ConfigError, Error, ValidationError};
 use crate::json::{self, ser, JsonView, Kind};
@@ -29,7 +27,6 @@ enum Ready {
 }
 
 /// A bulk job (import or grant) driven by the package's JS.
-#[wasm_bindgen]
 pub struct BulkJob {
     job: Job,
     ready: Option<Ready>,
@@ -52,24 +49,25 @@ fn ms(t: f64) -> u64 {
     }
 }
 
-fn thrown(e: Error) -> JsValue {
-    Failure::Core(e).into_js(None)
+fn thrown(e: Error) -> String {
+    Failure::Core(e).into_json(None)
 }
 
 /// `handleResponse`/`handleFailure` while no request is out ([`BulkError::NothingInFlight`],
 /// the only error they give): the driver's misuse whatever the job's kind, thrown as the error
 /// data `errors.ts`'s `fromThrown` makes an `LpmError` of kind `internal` (written out: no
 /// serializer for one constant).
-fn misuse(_: BulkError) -> JsValue {
-    JsValue::from_str(concat!(
+fn misuse(_: BulkError) -> String {
+    concat!(
         r#"{"lpmKind":"internal","message":"the bulk job's driver handed back an answer while no request was out (a defect of the driver)","#,
         r#""data":{"reason":"nothingInFlight"}}"#
-    ))
+    )
+    .into()
 }
 
 /// A bulk job's setup error as the package's errors: input issues are a `ValidationError` of the
 /// endpoint, a journal of another input a `ConfigError`.
-fn setup_error(endpoint: Endpoint, e: BulkError) -> JsValue {
+fn setup_error(endpoint: Endpoint, e: BulkError) -> String {
     thrown(match e {
         BulkError::Courses(issues) | BulkError::Input(issues) => {
             Error::Validation(ValidationError {
@@ -91,7 +89,7 @@ fn setup_error(endpoint: Endpoint, e: BulkError) -> JsValue {
     })
 }
 
-fn option_error(option: &'static str, expected: &'static str) -> JsValue {
+fn option_error(option: &'static str, expected: &'static str) -> String {
     thrown(Error::Config(ConfigError::Option { option, expected }))
 }
 
@@ -105,20 +103,18 @@ fn rows_issue(lang: Lang) -> Issue {
     }
 }
 
-#[wasm_bindgen]
 impl Core {
     /// A bulk job of this client: `kind` `import` (input: the rows, a JSON array) or `grant`
     /// (input: `{users, courses}`), its engine options and its journal so far (JSON arrays;
     /// an empty journal starts afresh). Throws `ValidationError` data for input that cannot be
     /// used at all, `ConfigError` data for unusable options or a journal of another input.
-    #[wasm_bindgen(js_name = bulkJob)]
     pub fn bulk_job(
         &self,
         kind: &str,
         input: &str,
         options: &str,
         journal: &str,
-    ) -> Result<BulkJob, JsValue> {
+    ) -> Result<BulkJob, String> {
         let s = &self.inner;
         let journal = json::parse(journal)
             .map_err(|_| 0)
@@ -182,7 +178,6 @@ impl Core {
     /// The call of the request the job's last poll handed out (`undefined` when none is ready),
     /// with this client's timeout and retry policy (look-ups are retried like any GET; a create
     /// or a grant never is). Not guarded: the job keeps the interval (`BulkJob.holdUntil`).
-    #[wasm_bindgen(js_name = bulkRequest)]
     pub fn bulk_request(&self, job: &mut BulkJob) -> Option<Pending> {
         let per = PerCall {
             timeout_ms: self.inner.timeout_ms,
@@ -219,7 +214,6 @@ fn step<L, R>(action: Action<L, R>, send: fn(Request<L>) -> Ready) -> Step {
     }
 }
 
-#[wasm_bindgen]
 impl BulkJob {
     /// What to do at `now`: -1 send the job's request (a create or a grant;
     /// `Core.bulkRequest`), -5 send a look-up (the same way), -2 persist `events()` then poll
@@ -288,7 +282,6 @@ impl BulkJob {
 
     /// Whether a poll at `now` may plan the next create ([`ImportJob::may_plan`]): only then
     /// does the driver read the client's interval store for `holdUntil`. Never for a grant.
-    #[wasm_bindgen(js_name = mayPlan)]
     pub fn may_plan(&self, now: f64) -> bool {
         match &self.job {
             Job::Import(j) => j.may_plan(ms(now)),
@@ -298,7 +291,6 @@ impl BulkJob {
 
     /// The next create is held until `at` (ms) at least: a create this job does not know of
     /// (the client's interval store) counts too.
-    #[wasm_bindgen(js_name = holdUntil)]
     pub fn hold_until(&mut self, at: f64) {
         if let Job::Import(j) = &mut self.job {
             j.hold_until(ms(at));
@@ -306,8 +298,7 @@ impl BulkJob {
     }
 
     /// The answer of the request handed out.
-    #[wasm_bindgen(js_name = handleResponse)]
-    pub fn handle_response(&mut self, now: f64, status: u16, body: &[u8]) -> Result<(), JsValue> {
+    pub fn handle_response(&mut self, now: f64, status: u16, body: &[u8]) -> Result<(), String> {
         let r = match &mut self.job {
             Job::Import(j) => j.handle_response(ms(now), status, body),
             Job::Grant(j) => j.handle_response(ms(now), status, body),
@@ -315,12 +306,12 @@ impl BulkJob {
         r.map_err(misuse)
     }
 
-    /// The request handed out got no answer: `network`, `timeout` or `abort`.
-    #[wasm_bindgen(js_name = handleFailure)]
-    pub fn handle_failure(&mut self, now: f64, kind: &str) -> Result<(), JsValue> {
+    /// The request handed out got no answer: `kind` 0 network, 1 timeout, 2 abort (as
+    /// `Pending::failure`'s).
+    pub fn handle_failure(&mut self, now: f64, kind: u32) -> Result<(), String> {
         let lost = match kind {
-            "timeout" => Lost::Timeout,
-            "abort" => Lost::Aborted,
+            1 => Lost::Timeout,
+            2 => Lost::Aborted,
             _ => Lost::Network,
         };
         let r = match &mut self.job {

@@ -221,7 +221,6 @@ fn parse_options(text: &str) -> Result<Settings, Error> {
 }
 
 /// A planned call: what to send, the decisions of its retries (and guard), and its decoding.
-#[wasm_bindgen]
 pub struct Pending {
     endpoint: Endpoint,
     method: &'static str,
@@ -256,21 +255,12 @@ const SEND: f64 = -1.0;
 const FINISH: f64 = -2.0;
 const RECORD: f64 = -2.0;
 
-/// A string returned as a JS value (one result) rather than as `String` (a pointer and a length
-/// the glue reads from a return area and frees): smaller glue, and no multi-value export for
-/// Node 20 to compile a wrapper for (scripts/no-multivalue.mjs).
-fn text(s: impl AsRef<str>) -> JsValue {
-    JsValue::from_str(s.as_ref())
-}
-
-#[wasm_bindgen]
 impl Pending {
     /// What the driver needs to know of the call, in one crossing: `{endpoint, method, url,
     /// body?, timeoutMs, maxResponseBytes, hasToken, guardKey?}` (`url` holds the token: for the
     /// fetch only), as JSON text.
-    #[wasm_bindgen(unchecked_return_type = "string")]
-    pub fn describe(&self) -> JsValue {
-        text(json::ser::to_string(&PendingRequest {
+    pub fn describe(&self) -> String {
+        json::ser::to_string(&PendingRequest {
             endpoint: self.endpoint.key(),
             method: self.method,
             url: &self.url,
@@ -279,13 +269,13 @@ impl Pending {
             max_response_bytes: self.max_response_bytes,
             has_token: self.secret.is_some(),
             guard_key: self.call.guard_key(),
-        }))
+        })
     }
 
     /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
     /// wait that many ms. `last`: when the guard's key last sent, as the interval store says
     /// (NaN: never). A call refused by its interval guard throws its `IntervalError` data.
-    pub fn poll(&mut self, now: f64, last: f64) -> Result<f64, JsValue> {
+    pub fn poll(&mut self, now: f64, last: f64) -> Result<f64, String> {
         let mut guard = IntervalGuard::new();
         let key = self.call.guard_key().map(str::to_owned);
         if let (Some(key), false) = (&key, last.is_nan()) {
@@ -311,14 +301,13 @@ impl Pending {
                 next_allowed_at,
                 wait_ms,
             }
-            .into_js(None)),
+            .into_json(None)),
         }
     }
 
     /// The attempt ended with an HTTP answer: -1 when it is final, else the delay of the retry
     /// scheduled (ms). `retry_after_ms` < 0: none was sent. `jitter` in [0, 1): the full-jitter
     /// draw for a retry's delay.
-    #[wasm_bindgen(js_name = handleResponse)]
     pub fn handle_response(
         &mut self,
         now: f64,
@@ -334,7 +323,6 @@ impl Pending {
     }
 
     /// The attempt failed (network error, or a timeout): as `handleResponse`.
-    #[wasm_bindgen(js_name = handleFailure)]
     pub fn handle_failure(&mut self, now: f64, timed_out: bool, jitter: f64) -> f64 {
         self.call.set_jitter(jitter);
         self.call.handle_failure(now, timed_out);
@@ -353,50 +341,43 @@ impl Pending {
         status: u16,
         body: &[u8],
         utf8_known: bool,
-    ) -> Result<Option<String>, JsValue> {
+    ) -> Result<Option<String>, String> {
         let plan = ReplyPlan {
             secret: self.secret.as_ref().map(Token::expose),
             ..self.reply
         };
         let checked = check_reply(&plan, status, body, utf8_known)
-            .map_err(|e| Failure::Core(e).into_js(None))?;
+            .map_err(|e| Failure::Core(e).into_json(None))?;
         Ok((plan.derived)(&checked.head, checked.tally))
     }
 
-    /// The data of a failure the host saw: `network`, `timeout`, `abort` or `tooLarge`.
-    /// As JSON text, which the package's `fromThrown` parses.
-    #[wasm_bindgen(unchecked_return_type = "string")]
-    pub fn failure(&self, kind: &str) -> JsValue {
+    /// The data of a failure the host saw (`kind`: 0 network, 1 timeout, 2 abort, 3 tooLarge: the
+    /// order of `FAILURES` in `pkg-templates/abi.ts`), as JSON text, which the package's
+    /// `fromThrown` parses.
+    pub fn failure(&self, kind: u32) -> String {
         let endpoint = self.endpoint;
-        text(
-            match kind {
-                "timeout" => Failure::Timeout {
-                    endpoint,
-                    timeout_ms: self.timeout_ms,
-                },
-                "abort" => Failure::Abort { endpoint },
-                "tooLarge" => Failure::TooLarge {
-                    endpoint,
-                    max_response_bytes: self.max_response_bytes,
-                },
-                _ => Failure::Network { endpoint },
-            }
-            .into_json(None),
-        )
+        match kind {
+            1 => Failure::Timeout {
+                endpoint,
+                timeout_ms: self.timeout_ms,
+            },
+            2 => Failure::Abort { endpoint },
+            3 => Failure::TooLarge {
+                endpoint,
+                max_response_bytes: self.max_response_bytes,
+            },
+            _ => Failure::Network { endpoint },
+        }
+        .into_json(None)
     }
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
-    #[wasm_bindgen(unchecked_return_type = "string")]
-    pub fn redact(&self, text: &str) -> JsValue {
-        self::text(crate::secret::redact(
-            text,
-            self.secret.as_ref().map(Token::expose),
-        ))
+    pub fn redact(&self, text: &str) -> String {
+        crate::secret::redact(text, self.secret.as_ref().map(Token::expose)).into()
     }
 }
 
 /// The typed client's core: options, planning and the guard; the package's `Client` wraps it.
-#[wasm_bindgen]
 pub struct Core {
     pub(super) inner: Settings,
 }
@@ -467,62 +448,54 @@ pub(super) struct PerCall {
     pub(super) guard: Guard,
 }
 
-#[wasm_bindgen]
 impl Core {
-    /// A client core of one platform. Throws `ConfigError` data on unusable options.
+    /// A client core of one platform; `Err`: the `ConfigError` data of unusable options.
     /// `guard_base`: the base URL normalised by the host's WHATWG URL parser (the JS `Client`
     /// passes it), so that spellings of one origin and path share one create-interval window.
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: &str, guard_base: Option<String>) -> Result<Core, JsValue> {
-        let mut inner = parse_options(options).map_err(|e| Failure::Core(e).into_js(None))?;
-        inner.guard_base = guard_base;
+    pub fn new(options: &str, guard_base: Option<&str>) -> Result<Core, String> {
+        let mut inner = parse_options(options).map_err(|e| Failure::Core(e).into_json(None))?;
+        inner.guard_base = guard_base.map(str::to_owned);
         Ok(Core { inner })
     }
 
-    /// The same core with another token.
-    #[wasm_bindgen(js_name = withToken)]
-    /// `token`: `undefined` when the caller's is not a string.
-    pub fn with_token(&self, token: Option<String>) -> Result<Core, JsValue> {
-        let token =
-            token.ok_or_else(|| Failure::Core(option_error("token", "a string")).into_js(None))?;
+    /// The same core with another token. `token`: `None` when the caller's is not a string.
+    pub fn with_token(&self, token: Option<&str>) -> Result<Core, String> {
+        let token = token
+            .ok_or_else(|| Failure::Core(option_error("token", "a string")).into_json(None))?;
         let mut inner = self.inner.clone();
         inner.api = inner
             .api
-            .with_token(&token)
-            .map_err(|e| Failure::Core(e).into_js(None))?;
+            .with_token(token)
+            .map_err(|e| Failure::Core(e).into_json(None))?;
         Ok(Core { inner })
     }
 
     /// The normalised base URL.
-    #[wasm_bindgen(getter, js_name = baseUrl, unchecked_return_type = "string")]
-    pub fn base_url(&self) -> JsValue {
-        text(self.inner.api.base_url())
+    pub fn base_url(&self) -> &str {
+        self.inner.api.base_url()
     }
 
     /// Plans the call of the `Client` method `method` with its arguments and the call's options
     /// (`timeoutMs`, `maxRetries`, `waitForInterval`; the rest are the driver's). One export for
-    /// every method keeps the bindings small.
-    #[wasm_bindgen(unchecked_return_type = "Pending")]
+    /// every method keeps the boundary small.
     pub fn plan(
         &self,
         method: &str,
         a: Option<String>,
         b: Option<String>,
         options: &str,
-    ) -> Result<Pending, JsValue> {
+    ) -> Result<Pending, String> {
         self.plan_call(method, a, b, options)
-            .map_err(|e| Failure::Core(e).into_js(None))
+            .map_err(|e| Failure::Core(e).into_json(None))
     }
 
     /// The interval store's key of this client's bulk creates.
-    #[wasm_bindgen(getter, js_name = guardKey, unchecked_return_type = "string")]
-    pub fn guard_key(&self) -> JsValue {
-        text(self.inner.guard_key())
+    pub fn guard_key(&self) -> String {
+        self.inner.guard_key()
     }
 
     /// When the next bulk create of this base URL and token is allowed (ms since the epoch), or
     /// `NaN` when it is now (or the guard is off); `last`: the store's time of the last (NaN: none).
-    #[wasm_bindgen(js_name = nextCreateAllowedAt)]
     pub fn next_create_allowed_at(&self, now: f64, last: f64) -> f64 {
         let s = &self.inner;
         if s.guard == GuardMode::Off || last.is_nan() {

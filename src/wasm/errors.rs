@@ -3,8 +3,6 @@
 //! token-free; causes from the host (a fetch `TypeError`, an abort reason) are attached, scrubbed,
 //! by the JS driver.
 
-use wasm_bindgen::prelude::*;
-
 use crate::endpoint::Endpoint;
 use crate::error::{cat, Error, ErrorKind};
 use crate::json::push_uint;
@@ -75,13 +73,8 @@ fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
 }
 
 impl Failure {
-    /// The error's data, to throw to the JS driver (a string of JSON text). (`_secret` is unused:
-    /// every text here is already token-free.)
-    pub fn into_js(self, secret: Option<&str>) -> JsValue {
-        JsValue::from_str(&self.into_json(secret))
-    }
-
-    /// The error's data as JSON text `{lpmKind, message, data}`.
+    /// The error's data as JSON text `{lpmKind, message, data}`, which the JS driver throws.
+    /// (`_secret` is unused: every text here is already token-free.)
     pub fn into_json(self, _secret: Option<&str>) -> String {
         match self {
             Failure::Core(e) => thrown(e.error_kind(), &e.message(), &e.to_json()),

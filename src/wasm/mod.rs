@@ -1,4 +1,5 @@
-//! The WebAssembly shell: `#[wasm_bindgen]` exports over the core, which only move values. The
+//! The WebAssembly shell: exports over the core (`abi`, a boundary of our own), which only move
+//! values. The
 //! package's JS (`pkg-templates/lib.ts`) performs the I/O the core asks for; every decision
 //! (planning, retries, the create interval, checking answers) is the core's, and nothing here
 //! knows a field of a record.
@@ -8,10 +9,10 @@
 //! errors and issues written by `json::ser`. Measured against serde-wasm-bindgen in
 //! `bench/boundary.mjs`.
 
+mod abi;
 #[cfg(feature = "bulk")]
 mod bulk;
 mod client;
-mod columns;
 mod convert;
 mod errors;
 mod validators;

@@ -1,8 +1,6 @@
 //! Validation for forms, without a client: each returns the core's issues (`Issue[]`, empty when
 //! the input is good). The package also exposes each as a Standard Schema.
 
-use wasm_bindgen::prelude::*;
-
 use crate::endpoint::{member, not_json_report};
 use crate::error::{ConfigError, Error};
 use crate::json::{self, JsonView, Value};
@@ -51,8 +49,7 @@ fn run(value: Option<&str>, options_text: &str, params: bool, check: Check) -> S
 /// the validator `kind` (`createUsers`, `getUsers`, ...), as JSON text. One export serves all
 /// nine validators, which keeps the bindings small; the package names them. `options`: JSON
 /// text (`optionsJson` in `pkg-templates/lib.ts`).
-#[wasm_bindgen(unchecked_return_type = "string")]
-pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<JsValue, JsValue> {
+pub fn validate(kind: &str, text: Option<&str>, options: &str) -> Result<String, String> {
     let (params, check): (bool, Check) = match kind {
         "createUsers" => (false, |v, o| validate::validate_create_users(v, o)),
         "createUser" => (false, |v, o| validate::validate_create_user(v, o)),
@@ -79,14 +76,9 @@ pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<JsVal
                     option: "kind",
                     expected: "a validator of the package",
                 }))
-                .into_js(None),
+                .into_json(None),
             )
         }
     };
-    Ok(JsValue::from_str(&run(
-        text.as_deref(),
-        options,
-        params,
-        check,
-    )))
+    Ok(run(text, options, params, check))
 }

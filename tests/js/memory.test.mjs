@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { initSync } from '../../pkg/wasm/lpm_client.js';
+import { initSync } from '../../pkg/abi.js';
 import { lpm, fakeResponse } from './helpers.mjs';
 
 const fixture = (p) => readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8');

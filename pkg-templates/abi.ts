@@ -1,0 +1,223 @@
+// The wasm's boundary, by hand (src/wasm/abi.rs is the other side; ARCHITECTURE.md says why it
+// replaced wasm-bindgen's generated glue): the instance, texts in and out of its memory, and the
+// core's objects as the driver in lib.ts uses them. Only numbers cross: arguments are written into
+// a buffer the wasm keeps (`lpm_args`) and passed as lengths (-1: absent); a text result is read
+// where the result area (`lpm_result`) says; a failure is a status (-1, a handle 0, a time -9)
+// with the error's data as the text result, thrown as that text (errors.ts's `fromThrown` parses
+// it). Handles never leave this module and lib.ts: a `Pending` is freed when its call ends, a
+// `Core` by `Client.free()` or, for a client dropped without it, a FinalizationRegistry.
+import type { Req } from './internal.js';
+
+/** The exports of src/wasm/abi.rs (the bulk ones: abi-bulk.ts). */
+export interface Exports {
+  memory: WebAssembly.Memory;
+  lpm_args(len: number): number;
+  lpm_result(): number;
+  lpm_core_new(options: number, base: number): number;
+  lpm_core_with_token(core: number, token: number): number;
+  lpm_core_free(core: number): void;
+  lpm_core_text(core: number, which: number): number;
+  lpm_core_next_create_allowed_at(core: number, now: number, last: number): number;
+  lpm_plan(core: number, method: number, a: number, b: number, options: number): number;
+  lpm_pending_free(pending: number): void;
+  lpm_pending_poll(pending: number, now: number, last: number): number;
+  lpm_pending_handle(pending: number, now: number, status: number, retryAfterMs: number, jitter: number, timedOut: number): number;
+  lpm_pending_decode(pending: number, status: number, body: number, utf8Known: number): number;
+  lpm_pending_failure(pending: number, kind: number): number;
+  lpm_pending_redact(pending: number, text: number): number;
+  lpm_validate(kind: number, value: number, options: number): number;
+  lpm_column_of(header: number): number;
+  [bulk: string]: unknown;
+}
+
+export let w: Exports;
+/** The memory's bytes, and the result area's two u32 (address, length); views made anew when the
+ * memory grows (which detaches the old ones). */
+let bytes = new Uint8Array();
+let area = new Uint32Array();
+let areaAt = 0;
+
+const encoder = new TextEncoder();
+// ignoreBOM: a text that starts with U+FEFF keeps it.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+function memory(): Uint8Array {
+  if (bytes.byteLength === 0) {
+    bytes = new Uint8Array(w.memory.buffer);
+    area = new Uint32Array(w.memory.buffer, areaAt, 2);
+  }
+  return bytes;
+}
+
+/** Writes the texts for the next export; their lengths in bytes (-1: absent). */
+export function args(...texts: (string | undefined)[]): number[] {
+  let room = 0;
+  for (const t of texts) if (t !== undefined) room += t.length * 3;
+  let at = w.lpm_args(room);
+  const m = memory();
+  return texts.map((t) => {
+    if (t === undefined) return -1;
+    const { written } = encoder.encodeInto(t, m.subarray(at, at + t.length * 3));
+    at += written;
+    return written!;
+  });
+}
+
+/** Writes bytes for the next export; their length. */
+export function argBytes(b: Uint8Array): number {
+  const at = w.lpm_args(b.length);
+  memory().set(b, at);
+  return b.length;
+}
+
+/** The last text result. */
+export function text(): string {
+  memory();
+  return decoder.decode(bytes.subarray(area[0]!, area[0]! + area[1]!));
+}
+
+/** Throws the error's data the last export left as its text result. */
+export function fail(): never {
+  throw text();
+}
+
+/** A status's result: the text (1), nothing (0), or the error thrown (-1). */
+export function result(status: number): string | undefined {
+  if (status < 0) fail();
+  return status > 0 ? text() : undefined;
+}
+
+const cores = new FinalizationRegistry<number>((h) => w.lpm_core_free(h));
+
+/** A client's core (options, planning, the guard); `h` its handle. */
+export class Core {
+  h: number;
+  constructor(h: number) {
+    if (h === 0) fail();
+    this.h = h;
+    cores.register(this, h, this);
+  }
+  /** The same core with another token (`undefined`: the caller's is not a string). */
+  withToken(token: string | undefined): Core {
+    return new Core(w.lpm_core_with_token(this.h, args(token)[0]!));
+  }
+  get baseUrl(): string {
+    return result(w.lpm_core_text(this.h, 0))!;
+  }
+  /** The interval store's key of this client's bulk creates. */
+  get guardKey(): string {
+    return result(w.lpm_core_text(this.h, 1))!;
+  }
+  nextCreateAllowedAt(now: number, last: number): number {
+    return w.lpm_core_next_create_allowed_at(this.h, now, last);
+  }
+  /** Plans a call: the pending call with its description, in one crossing. */
+  plan(method: string, a: string | undefined, b: string | undefined, options: string): Pending {
+    const l = args(method, a, b, options);
+    return pending(w.lpm_plan(this.h, l[0]!, l[1]!, l[2]!, l[3]!));
+  }
+  free(): void {
+    if (this.h !== 0) {
+      cores.unregister(this);
+      w.lpm_core_free(this.h);
+      this.h = 0;
+    }
+  }
+}
+
+/** A client core of the options (JSON text) and the guard's base URL. */
+export const newCore = (options: string, guardBase: string | undefined): Core => {
+  const l = args(options, guardBase);
+  return new Core(w.lpm_core_new(l[0]!, l[1]!));
+};
+
+/** The pending call of a handle an export just gave, with its description (the text result). */
+export function pending(h: number): Pending {
+  if (h === 0) fail();
+  return new Pending(h, JSON.parse(text()));
+}
+
+/** How an attempt failed, by the index the core knows them by. */
+const FAILURES = ['network', 'timeout', 'abort', 'tooLarge'] as const;
+export type HostFailure = (typeof FAILURES)[number];
+export const failureCode = (kind: HostFailure): number => FAILURES.indexOf(kind);
+
+/** A planned call: what the driver sends (`req`), the core's decisions on its attempts. Freed
+ * (`free`) when the driver is done with it. */
+export class Pending {
+  constructor(public h: number, public req: Req) {}
+  /** -1 send, -2 finish (-3, -4: and record `now`), else wait that many ms; throws an
+   * `IntervalError`'s data when the guard refuses. */
+  poll(now: number, last: number): number {
+    const r = w.lpm_pending_poll(this.h, now, last);
+    if (r === -9) fail();
+    return r;
+  }
+  /** The attempt's answer: -1 final, else the retry's delay in ms. */
+  handleResponse(now: number, status: number, retryAfterMs: number, jitter: number): number {
+    return w.lpm_pending_handle(this.h, now, status, retryAfterMs, jitter, -1);
+  }
+  handleFailure(now: number, timedOut: boolean, jitter: number): number {
+    return w.lpm_pending_handle(this.h, now, 0, 0, jitter, timedOut ? 1 : 0);
+  }
+  /** Checks the final answer: the derived fields as JSON text, or nothing; throws the error's data. */
+  decode(status: number, body: Uint8Array, utf8Known: boolean): string | undefined {
+    return result(w.lpm_pending_decode(this.h, status, argBytes(body), utf8Known ? 1 : 0));
+  }
+  /** The error data (JSON text) of a failure the host saw. */
+  failure(kind: HostFailure): string {
+    return result(w.lpm_pending_failure(this.h, failureCode(kind)))!;
+  }
+  redact(t: string): string {
+    return result(w.lpm_pending_redact(this.h, args(t)[0]!))!;
+  }
+  free(): void {
+    if (this.h !== 0) w.lpm_pending_free(this.h);
+    this.h = 0;
+  }
+}
+
+/** The issues (JSON text) of the validator `kind` for a value's JSON text (or none). */
+export function validate(kind: string, value: string | undefined, options: string): string {
+  const l = args(kind, value, options);
+  return result(w.lpm_validate(l[0]!, l[1]!, l[2]!))!;
+}
+
+/** The `NewUser` field a spreadsheet header stands for. */
+export const columnOf = (header: string): string | undefined => result(w.lpm_column_of(args(header)[0]!));
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+export type InitInput = RequestInfo | URL | Response | SyncInitInput;
+
+function start(instance: WebAssembly.Instance): Exports {
+  w = instance.exports as unknown as Exports;
+  areaAt = w.lpm_result();
+  bytes = new Uint8Array();
+  return w;
+}
+
+/** Instantiates the wasm from its bytes or compiled module, synchronously (Node, workerd); once:
+ * later calls give the same instance's exports. */
+export function initSync({ module }: { module: SyncInitInput }): Exports {
+  if (w) return w;
+  const m = module instanceof WebAssembly.Module ? module : new WebAssembly.Module(module);
+  return start(new WebAssembly.Instance(m, {}));
+}
+
+/** Instantiates the wasm from a URL (fetched, compiled while it streams where the server sends
+ * `application/wasm`), a Response, its bytes or its compiled module. */
+export default async function init({ module_or_path }: { module_or_path: InitInput | Promise<InitInput> }): Promise<Exports> {
+  if (w) return w;
+  let source = await module_or_path;
+  if (typeof source === 'string' || source instanceof URL || (typeof Request === 'function' && source instanceof Request)) source = await fetch(source);
+  if (typeof Response === 'function' && source instanceof Response) {
+    const r = source;
+    if (typeof WebAssembly.instantiateStreaming === 'function' && r.headers.get('content-type') === 'application/wasm') {
+      return start((await WebAssembly.instantiateStreaming(r, {})).instance);
+    }
+    source = await r.arrayBuffer();
+  }
+  return start(source instanceof WebAssembly.Module
+    ? await WebAssembly.instantiate(source, {})
+    : (await WebAssembly.instantiate(source as BufferSource, {})).instance);
+}

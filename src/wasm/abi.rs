@@ -1,0 +1,508 @@
+//! The wasm's exports: a boundary of our own, which `pkg-templates/abi.ts` drives (ARCHITECTURE.md
+//! says why it replaced wasm-bindgen's generated one). Only numbers cross:
+//!
+//! - Arguments: JS asks for room (`lpm_args(len)`, a buffer kept here), writes the texts (UTF-8)
+//!   and bytes there one after the other, and passes each one's length (`NONE`: absent).
+//! - Results: a number (a handle, a status, a time); a text result is kept here (`OUT`) and its
+//!   address and length written to the result area (`lpm_result()`), where JS reads it. A failure
+//!   is the status `ERR` (a handle 0, a time -9) with the error's JSON text (`Failure::into_json`)
+//!   as the text result: the glue throws that text, as wasm-bindgen's did.
+//! - Objects (`Core`, `Pending`, `BulkJob`) live in slabs here; JS holds their handles (index + 1;
+//!   0 is none) and frees them explicitly. A handle that is free, or of the wrong slab, finds
+//!   nothing and the call fails with an `internal` error: no `unsafe` anywhere, so a misused
+//!   handle cannot reach memory it should not.
+//!
+//! Nothing here calls JS (the wasm imports nothing), so no call re-enters another. A trap (memory
+//! exhausted) may stop an export half-way: a `Pending` or `BulkJob` taken out of its slab for
+//! the call stays taken (its handle then fails); a `Core` is shared (`Rc`), so the client that
+//! planned it stays usable.
+// `#[no_mangle]` is what the `unsafe_code` lint flags here: these are the wasm's exports by name.
+// There is no `unsafe` block.
+#![allow(unsafe_code)]
+
+use core::cell::Cell;
+use std::rc::Rc;
+use std::thread::LocalKey;
+
+#[cfg(feature = "bulk")]
+use super::bulk::BulkJob;
+use super::client::{Core, Pending};
+use super::validators;
+
+/// A length that stands for an absent text.
+const NONE: u32 = u32::MAX;
+/// A status: the text result is the error's data, to throw.
+const ERR: i32 = -1;
+/// `Pending::poll` and the other exports whose answer is a time: the error's data, to throw.
+const ERR_TIME: f64 = -9.0;
+/// Argument buffers larger than this are given back after the call, not kept for the next.
+const KEEP_ARGS: usize = 1 << 20;
+
+/// A slab slot: `Taken` while an export works on its object (so it is not handed out again).
+enum Slot<T> {
+    Free,
+    Taken,
+    Live(T),
+}
+
+type Slab<T> = LocalKey<Cell<Vec<Slot<T>>>>;
+
+thread_local! {
+    /// The argument bytes JS wrote for the next export (`lpm_args`).
+    static ARGS: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// The last text result, kept until the next replaces it.
+    static OUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// Where the last text result is: address, length.
+    static RESULT: Cell<[u32; 2]> = const { Cell::new([0, 0]) };
+    static CORES: Cell<Vec<Slot<Rc<Core>>>> = const { Cell::new(Vec::new()) };
+    static PENDING: Cell<Vec<Slot<Box<Pending>>>> = const { Cell::new(Vec::new()) };
+    #[cfg(feature = "bulk")]
+    static JOBS: Cell<Vec<Slot<Box<BulkJob>>>> = const { Cell::new(Vec::new()) };
+}
+
+/// Runs `f` on the slab's slots (taken out of the cell for the while: nothing in `f` re-enters).
+fn slots<T, R>(slab: &'static Slab<T>, f: impl FnOnce(&mut Vec<Slot<T>>) -> R) -> R {
+    slab.with(|cell| {
+        let mut v = cell.take();
+        let r = f(&mut v);
+        cell.set(v);
+        r
+    })
+}
+
+fn insert<T>(slab: &'static Slab<T>, value: T) -> u32 {
+    slots(slab, |v| {
+        let at = match v.iter().position(|s| matches!(s, Slot::Free)) {
+            Some(at) => at,
+            None => {
+                v.push(Slot::Free);
+                v.len() - 1
+            }
+        };
+        if let Some(slot) = v.get_mut(at) {
+            *slot = Slot::Live(value);
+        }
+        at as u32 + 1
+    })
+}
+
+fn slot<T>(v: &mut [Slot<T>], handle: u32) -> Option<&mut Slot<T>> {
+    v.get_mut((handle as usize).wrapping_sub(1))
+}
+
+/// The object of `handle`, taken out of its slab until [`put`] gives it back.
+fn take<T>(slab: &'static Slab<T>, handle: u32) -> Option<T> {
+    slots(slab, |v| {
+        let s = slot(v, handle)?;
+        match core::mem::replace(s, Slot::Taken) {
+            Slot::Live(t) => Some(t),
+            other => {
+                *s = other;
+                None
+            }
+        }
+    })
+}
+
+fn put<T>(slab: &'static Slab<T>, handle: u32, value: T) {
+    slots(slab, |v| {
+        if let Some(s) = slot(v, handle) {
+            *s = Slot::Live(value);
+        }
+    })
+}
+
+fn free<T>(slab: &'static Slab<T>, handle: u32) {
+    // The object is dropped after the slab is back in its cell.
+    let _gone = slots(slab, |v| {
+        slot(v, handle).map(|s| core::mem::replace(s, Slot::Free))
+    });
+}
+
+/// The core of `handle` (shared: a trap in its export leaves it in place).
+fn core_of(handle: u32) -> Option<Rc<Core>> {
+    slots(&CORES, |v| match slot(v, handle)? {
+        Slot::Live(c) => Some(c.clone()),
+        _ => None,
+    })
+}
+
+/// Runs `f` on the pending call of `handle`; `None` when there is none.
+fn with_pending<R>(handle: u32, f: impl FnOnce(&mut Pending) -> R) -> Option<R> {
+    let mut p = take(&PENDING, handle)?;
+    let r = f(&mut p);
+    put(&PENDING, handle, p);
+    Some(r)
+}
+
+/// The error data of a handle that finds nothing: the glue's defect, an `internal` error.
+fn gone() -> String {
+    String::from(concat!(
+        r#"{"lpmKind":"internal","message":"the client's wasm side has no such object (freed, or lost in a trap)","#,
+        r#""data":{"reason":"noSuchHandle"}}"#
+    ))
+}
+
+/// Keeps `text` as the text result and says where it is.
+fn out(text: impl Into<Vec<u8>>) {
+    let text = text.into();
+    RESULT.with(|r| r.set([text.as_ptr() as u32, text.len() as u32]));
+    OUT.with(|o| o.set(text));
+}
+
+/// A status: 1 with the text, 0 without, [`ERR`] with the error's data.
+fn status(r: Result<Option<String>, String>) -> i32 {
+    match r {
+        Ok(Some(text)) => {
+            out(text);
+            1
+        }
+        Ok(None) => 0,
+        Err(e) => {
+            out(e);
+            ERR
+        }
+    }
+}
+
+/// A handle of a new object, or 0 with the error's data.
+fn handle<T>(slab: &'static Slab<T>, r: Result<T, String>) -> u32 {
+    match r {
+        Ok(t) => insert(slab, t),
+        Err(e) => {
+            out(e);
+            0
+        }
+    }
+}
+
+/// A time, or [`ERR_TIME`] with the error's data.
+fn time(r: Result<f64, String>) -> f64 {
+    r.unwrap_or_else(|e| {
+        out(e);
+        ERR_TIME
+    })
+}
+
+/// The arguments JS wrote (`lpm_args`), taken for one export.
+struct Args(Vec<u8>);
+
+impl Args {
+    fn take() -> Args {
+        Args(ARGS.with(Cell::take))
+    }
+
+    /// The first piece: `len` bytes (`None` for [`NONE`], or past the end: the glue's defect).
+    fn bytes(&self, len: u32) -> Option<&[u8]> {
+        (len != NONE).then(|| self.0.get(..len as usize)).flatten()
+    }
+
+    /// The texts of `lens` bytes each, one after the other, as [`Args::bytes`] (at most four;
+    /// the rest `None`); bytes that are not UTF-8 (the glue writes only UTF-8) read as absent.
+    fn texts(&self, lens: &[u32]) -> [Option<&str>; 4] {
+        let mut texts = [None; 4];
+        let mut at = 0usize;
+        for (text, &len) in texts.iter_mut().zip(lens) {
+            let from = at;
+            at = at.saturating_add(len as usize);
+            if len != NONE {
+                *text = self
+                    .0
+                    .get(from..at)
+                    .and_then(|b| core::str::from_utf8(b).ok());
+            }
+        }
+        texts
+    }
+
+    /// Gives the buffer back for the next call (unless it is large).
+    fn done(self) {
+        if self.0.capacity() <= KEEP_ARGS {
+            ARGS.with(|a| a.set(self.0));
+        }
+    }
+}
+
+/// Room for `len` bytes of arguments: their address (valid until the next call).
+#[no_mangle]
+pub extern "C" fn lpm_args(len: u32) -> u32 {
+    let mut v = ARGS.with(Cell::take);
+    v.resize(len as usize, 0);
+    let at = v.as_mut_ptr() as u32;
+    ARGS.with(|a| a.set(v));
+    at
+}
+
+/// The result area's address: two u32, the last text result's address and length.
+#[no_mangle]
+pub extern "C" fn lpm_result() -> u32 {
+    RESULT.with(|r| r.as_ptr() as u32)
+}
+
+/// A client core of the options (JSON text) and the guard's base URL (or none): its handle, or 0
+/// with the `ConfigError` data.
+#[no_mangle]
+pub extern "C" fn lpm_core_new(options: u32, guard_base: u32) -> u32 {
+    let a = Args::take();
+    let [options, base, ..] = a.texts(&[options, guard_base]);
+    let core = Core::new(options.unwrap_or(""), base).map(Rc::new);
+    a.done();
+    handle(&CORES, core)
+}
+
+/// The same core with another token (none: the caller's is not a string); as `lpm_core_new`.
+#[no_mangle]
+pub extern "C" fn lpm_core_with_token(core: u32, token: u32) -> u32 {
+    let a = Args::take();
+    let [token, ..] = a.texts(&[token]);
+    let core = core_of(core)
+        .ok_or_else(gone)
+        .and_then(|c| c.with_token(token));
+    a.done();
+    handle(&CORES, core.map(Rc::new))
+}
+
+#[no_mangle]
+pub extern "C" fn lpm_core_free(core: u32) {
+    free(&CORES, core);
+}
+
+/// `which` 0: the normalised base URL, 1: the interval store's key of the client's bulk creates.
+#[no_mangle]
+pub extern "C" fn lpm_core_text(core: u32, which: u32) -> i32 {
+    status(core_of(core).ok_or_else(gone).map(|c| {
+        Some(match which {
+            0 => c.base_url().to_owned(),
+            _ => c.guard_key(),
+        })
+    }))
+}
+
+#[no_mangle]
+pub extern "C" fn lpm_core_next_create_allowed_at(core: u32, now: f64, last: f64) -> f64 {
+    core_of(core).map_or(f64::NAN, |c| c.next_create_allowed_at(now, last))
+}
+
+/// Plans a call (arguments: the method, its two arguments as JSON text or none, the call's
+/// options as JSON text): the pending call's handle with its description (`Pending::describe`)
+/// as the text result, in one crossing; or 0 with the error's data.
+#[no_mangle]
+pub extern "C" fn lpm_plan(core: u32, method: u32, a: u32, b: u32, options: u32) -> u32 {
+    let args = Args::take();
+    let [method, x, y, options] = args.texts(&[method, a, b, options]);
+    let planned = core_of(core).ok_or_else(gone).and_then(|c| {
+        c.plan(
+            method.unwrap_or(""),
+            x.map(str::to_owned),
+            y.map(str::to_owned),
+            options.unwrap_or(""),
+        )
+    });
+    args.done();
+    pending(planned)
+}
+
+/// A new pending call's handle, its description the text result; or 0 with the error's data.
+fn pending(planned: Result<Pending, String>) -> u32 {
+    match planned {
+        Ok(p) => {
+            out(p.describe());
+            insert(&PENDING, Box::new(p))
+        }
+        Err(e) => {
+            out(e);
+            0
+        }
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn lpm_pending_free(pending: u32) {
+    free(&PENDING, pending);
+}
+
+/// `Pending::poll`; [`ERR_TIME`] with the error's data (an `IntervalError`'s, or none such call).
+#[no_mangle]
+pub extern "C" fn lpm_pending_poll(pending: u32, now: f64, last: f64) -> f64 {
+    time(with_pending(pending, |p| p.poll(now, last)).unwrap_or_else(|| Err(gone())))
+}
+
+/// `Pending::handle_response` (`timed_out` < 0), else `Pending::handle_failure`: one export.
+#[no_mangle]
+pub extern "C" fn lpm_pending_handle(
+    pending: u32,
+    now: f64,
+    status: u32,
+    retry_after_ms: f64,
+    jitter: f64,
+    timed_out: i32,
+) -> f64 {
+    let r = with_pending(pending, |p| match timed_out {
+        0.. => p.handle_failure(now, timed_out > 0, jitter),
+        _ => p.handle_response(now, status as u16, retry_after_ms, jitter),
+    });
+    r.unwrap_or(-1.0)
+}
+
+/// Checks the final answer (argument: the body's bytes): a status (1: the derived fields are
+/// the text result).
+#[no_mangle]
+pub extern "C" fn lpm_pending_decode(pending: u32, status: u32, body: u32, utf8_known: u32) -> i32 {
+    let a = Args::take();
+    let body = a.bytes(body);
+    let r = with_pending(pending, |p| {
+        p.decode(status as u16, body.unwrap_or(&[]), utf8_known != 0)
+    });
+    a.done();
+    self::status(r.unwrap_or_else(|| Err(gone())))
+}
+
+/// The error data of a failure the host saw (`Pending::failure`), as the text result.
+#[no_mangle]
+pub extern "C" fn lpm_pending_failure(pending: u32, kind: u32) -> i32 {
+    status(with_pending(pending, |p| Some(p.failure(kind))).ok_or_else(gone))
+}
+
+/// The argument text with the call's token redacted, as the text result.
+#[no_mangle]
+pub extern "C" fn lpm_pending_redact(pending: u32, text: u32) -> i32 {
+    let a = Args::take();
+    let [text, ..] = a.texts(&[text]);
+    let r = with_pending(pending, |p| Some(p.redact(text.unwrap_or(""))));
+    a.done();
+    status(r.ok_or_else(gone))
+}
+
+/// The issues of a validator (arguments: its kind, the value as JSON text or none, the options as
+/// JSON text), as the text result.
+#[no_mangle]
+pub extern "C" fn lpm_validate(kind: u32, value: u32, options: u32) -> i32 {
+    let a = Args::take();
+    let [kind, value, options, ..] = a.texts(&[kind, value, options]);
+    let r = validators::validate(kind.unwrap_or(""), value, options.unwrap_or(""));
+    a.done();
+    status(r.map(Some))
+}
+
+/// The `NewUser` field of a spreadsheet header (the argument), as the text result (0: none).
+#[no_mangle]
+pub extern "C" fn lpm_column_of(header: u32) -> i32 {
+    let a = Args::take();
+    let [header, ..] = a.texts(&[header]);
+    let field = header.and_then(crate::columns::column);
+    a.done();
+    status(Ok(field.map(str::to_owned)))
+}
+
+/// Runs `f` on the bulk job of `handle`; `None` when there is none.
+#[cfg(feature = "bulk")]
+fn with_job<R>(handle: u32, f: impl FnOnce(&mut BulkJob) -> R) -> Option<R> {
+    let mut j = take(&JOBS, handle)?;
+    let r = f(&mut j);
+    put(&JOBS, handle, j);
+    Some(r)
+}
+
+/// A bulk job of the core (arguments: its kind, input, engine options and journal, as
+/// `Core::bulk_job` takes them): its handle, or 0 with the error's data.
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_bulk_job(
+    core: u32,
+    kind: u32,
+    input: u32,
+    options: u32,
+    journal: u32,
+) -> u32 {
+    let a = Args::take();
+    let [kind, input, options, journal] = a.texts(&[kind, input, options, journal]);
+    let job = core_of(core).ok_or_else(gone).and_then(|c| {
+        c.bulk_job(
+            kind.unwrap_or(""),
+            input.unwrap_or(""),
+            options.unwrap_or(""),
+            journal.unwrap_or(""),
+        )
+    });
+    a.done();
+    handle(&JOBS, job.map(Box::new))
+}
+
+/// The pending call of the request the job's last poll handed out, as `lpm_plan` answers; 0: none
+/// is ready; `u32::MAX` with the error's data: no such core or job.
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_bulk_request(core: u32, job: u32) -> u32 {
+    let ready = core_of(core).and_then(|c| with_job(job, |j| c.bulk_request(j)));
+    match ready {
+        Some(Some(p)) => pending(Ok(p)),
+        Some(None) => 0,
+        None => {
+            out(gone());
+            u32::MAX
+        }
+    }
+}
+
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_job_free(job: u32) {
+    free(&JOBS, job);
+}
+
+/// `BulkJob::poll` ([`ERR_TIME`]: no such job).
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_job_poll(job: u32, now: f64) -> f64 {
+    time(with_job(job, |j| j.poll(now)).ok_or_else(gone))
+}
+
+/// `which` 0: the events to persist, 1: the report, 2: the rows' issues, 3: the next progress
+/// event (status 0: none), as the text result.
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_job_text(job: u32, which: u32) -> i32 {
+    status(
+        with_job(job, |j| match which {
+            0 => Some(j.events()),
+            1 => Some(j.report()),
+            2 => Some(j.issues()),
+            _ => j.progress(),
+        })
+        .ok_or_else(gone),
+    )
+}
+
+/// `BulkJob::may_plan` (0 or 1).
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_job_may_plan(job: u32, now: f64) -> u32 {
+    with_job(job, |j| j.may_plan(now)).unwrap_or(false) as u32
+}
+
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_job_hold_until(job: u32, at: f64) {
+    with_job(job, |j| j.hold_until(at));
+}
+
+/// The answer of the request handed out (argument: the body's bytes): a status.
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_job_response(job: u32, now: f64, status: u32, body: u32) -> i32 {
+    let a = Args::take();
+    let body = a.bytes(body);
+    let r = with_job(job, |j| {
+        j.handle_response(now, status as u16, body.unwrap_or(&[]))
+    });
+    a.done();
+    self::status(r.unwrap_or_else(|| Err(gone())).map(|()| None))
+}
+
+/// The request handed out got no answer (`kind` as `BulkJob::handle_failure`'s): a status.
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_job_failure(job: u32, now: f64, kind: u32) -> i32 {
+    let r = with_job(job, |j| j.handle_failure(now, kind));
+    status(r.unwrap_or_else(|| Err(gone())).map(|()| None))
+}
