@@ -11,7 +11,7 @@
 // the batch). Medians of BENCH_ROUNDS (25) rounds, the variants' order rotated every round;
 // BENCH_GC=1 (with --expose-gc) collects before each sample, which inflates the small calls;
 // BENCH_GATE_ONLY=1 measures the gate rows alone.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { coursePage, userPage, newUsers } from './inputs.mjs';
@@ -26,13 +26,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 25);
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 
 const libs = [];
-const wasms = [];
+const planners = [];
 for (const d of dirs) {
   libs.push(await import(pathToFileURL(path.join(d, 'node.js')).href));
-  // The bindings of the same build, instantiated on their own, for the gate alone.
-  const w = await import(`${pathToFileURL(path.join(d, 'wasm/lpm_client.js')).href}?ab`);
+  // The boundary's glue of the same build, instantiated on its own, for the gate alone: the hand
+  // glue (abi.js) or, in a build from before it, wasm-bindgen's (wasm/lpm_client.js).
+  const hand = existsSync(path.join(d, 'abi.js'));
+  const w = await import(`${pathToFileURL(path.join(d, hand ? 'abi.js' : 'wasm/lpm_client.js')).href}?ab`);
   w.initSync({ module: readFileSync(path.join(d, 'wasm/lpm_client_bg.wasm')) });
-  wasms.push(w);
+  planners.push((opts) => (hand ? w.newCore(opts, undefined) : new w.Core(opts, undefined)));
 }
 
 const encode = (v) => new TextEncoder().encode(JSON.stringify(v));
@@ -72,7 +74,7 @@ async function measure(variants, n) {
 const opts = JSON.stringify({ baseUrl, token });
 const rows = [];
 for (const [name, method, part, n] of [['users', 'getUsers', 'get-multi-user', 40], ['courses', 'getCourses', 'get-multi-course', 12]]) {
-  const pendings = wasms.map((w) => new w.Core(opts, undefined).plan(method, '{"start":0,"limit":100}', undefined, 'null'));
+  const pendings = planners.map((core) => core(opts).plan(method, '{"start":0,"limit":100}', undefined, 'null'));
   const body = bodies[name];
   const t = await measure({ floor: () => JSON.parse(decoder.decode(body)), a: () => pendings[0].decode(200, body, true), b: () => pendings[1].decode(200, body, true) }, n);
   rows.push([`gate: Pending.decode of 100 ${name} (${part})`, t]);
