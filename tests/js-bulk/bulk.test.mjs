@@ -155,24 +155,37 @@ test('a grant whose answer is lost is sent again (granting twice is harmless), t
 });
 
 test('an answer handed to a job with no request out is an internal error of the driver, for an import and a grant alike', async () => {
-  // The bindings the package drives (node.js has instantiated them): a driver that misuses a job.
-  const wasm = await import('../../pkg-bulk/wasm/lpm_client.js');
-  const core = new wasm.Core(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined);
-  const jobs = {
-    import: core.bulkJob('import', JSON.stringify(rows(1, 'm')), '{}', '[]'),
-    grant: core.bulkJob('grant', JSON.stringify({ users: ['u1'], courses: ['c1'] }), '{}', '[]'),
+  // The boundary the package drives (node.js has instantiated the wasm; lib.js bundles the bulk
+  // glue, so the job's exports are called here as abi-bulk.ts calls them): a driver that misuses a job.
+  const abi = await import('../../pkg-bulk/abi.js');
+  const w = abi.initSync({ module: new Uint8Array() });
+  const args = (...t) => abi.args(...t);
+  const core = abi.newCore(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined);
+  const job = (kind, input) => {
+    const l = args(kind, input, '{}', '[]');
+    const h = w.lpm_bulk_job(core.h, l[0], l[1], l[2], l[3]);
+    assert.notEqual(h, 0, kind);
+    return h;
   };
-  for (const [kind, job] of Object.entries(jobs)) {
-    for (const hand of [() => job.handleResponse(Date.now(), 200, new Uint8Array()), () => job.handleFailure(Date.now(), 'network')]) {
+  const jobs = {
+    import: job('import', JSON.stringify(rows(1, 'm'))),
+    grant: job('grant', JSON.stringify({ users: ['u1'], courses: ['c1'] })),
+  };
+  for (const [kind, h] of Object.entries(jobs)) {
+    for (const hand of [() => w.lpm_job_response(h, Date.now(), 200, abi.argBytes(new Uint8Array())), () => w.lpm_job_failure(h, Date.now(), 0)]) {
       let thrown;
-      try { hand(); } catch (e) { thrown = e; }
+      try { abi.result(hand()); } catch (e) { thrown = e; }
       const data = JSON.parse(thrown);
       assert.equal(data.lpmKind, 'internal', kind);
       assert.equal(data.data.reason, 'nothingInFlight');
       assert.match(data.message, /driver handed back an answer while no request was out \(a defect of the driver\)/);
       assert.doesNotMatch(data.message, /create-multi-user|journal was refused/);
     }
-    job.free();
+    w.lpm_job_free(h);
+    // A freed job is no longer found: an internal error's data, not memory of another object.
+    let gone;
+    try { abi.result(w.lpm_job_failure(h, Date.now(), 0)); } catch (e) { gone = JSON.parse(e); }
+    assert.equal(gone.data.reason, 'noSuchHandle');
   }
   core.free();
 });

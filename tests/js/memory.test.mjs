@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { initSync } from '../../pkg/abi.js';
+import { initSync, newCore } from '../../pkg/abi.js';
 import { lpm, fakeResponse } from './helpers.mjs';
 
 const fixture = (p) => readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8');
@@ -34,4 +34,47 @@ test('a client doing the same work again and again does not grow the wasm memory
   const after = memory.buffer.byteLength;
   for (let i = 0; i < 300; i += 1) await round();
   assert.equal(memory.buffer.byteLength, after, 'the memory grew under a repeated workload');
+});
+
+test('calls that fail, are aborted, time out or are refused free their wasm side too', async () => {
+  // Every way a call can end: a network failure, an abort (before and during the fetch), a
+  // timeout, a refused create (the interval guard), a ValidationError at planning, a DecodeError,
+  // and a success. Frees are explicit (no FinalizationRegistry per call): a leak would show as a
+  // growing memory, and as the next planned call's handle not reusing the first slot.
+  let hang;
+  const client = new lpm.Client({
+    baseUrl: 'http://127.0.0.1:9', token: 'memory-test-token-0123456789', maxRetries: 0,
+    fetch: async (url, init) => {
+      if (url.includes('search-user')) throw new TypeError('fetch failed');
+      if (url.includes('get-me')) return new Promise((_, reject) => { hang = () => reject(init.signal.reason); init.signal.addEventListener('abort', hang); });
+      if (url.includes('create-multi-user')) return fakeResponse(200, '{"respCode":"00","msg":"Success","users":[]}');
+      return fakeResponse(200, url.includes('course') ? courses : users);
+    },
+  });
+  const round = async () => {
+    await assert.rejects(client.searchUser({ email: 'a@example.test' }), lpm.NetworkError);
+    const ctrl = new AbortController();
+    const during = client.getMe({ signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(new Error('stop')), 0);
+    await assert.rejects(during, lpm.AbortError);
+    await assert.rejects(client.getMe({ signal: AbortSignal.abort() }), lpm.AbortError);
+    await assert.rejects(client.getMe({ timeoutMs: 1 }), lpm.TimeoutError);
+    await assert.rejects(client.createUsers(item), lpm.IntervalError);
+    await assert.rejects(client.getUsers({ limit: 500 }), lpm.ValidationError);
+    await assert.rejects(client.getUser('u1'), lpm.DecodeError);
+    assert.ok((await client.getCourses()).courses.length > 0);
+  };
+  const item = [{ name: 'x', username: 'x', email: 'x@example.test', password: 'secret-123' }];
+  // The first create is sent (its answer does not matter here); every later one is refused.
+  await client.createUsers(item).catch(() => {});
+  const { memory } = initSync({ module: new Uint8Array() });
+  for (let i = 0; i < 10; i += 1) await round();
+  const after = memory.buffer.byteLength;
+  for (let i = 0; i < 150; i += 1) await round();
+  assert.equal(memory.buffer.byteLength, after, 'the memory grew under a repeated workload of failing calls');
+  const probe = newCore(JSON.stringify({ baseUrl: 'http://127.0.0.1:9', token: 'memory-test-token-0123456789' }), undefined);
+  const pending = probe.plan('getMe', undefined, undefined, 'null');
+  assert.equal(pending.h, 1, 'a planned call takes the first slot: every earlier call was freed');
+  pending.free();
+  probe.free();
 });
