@@ -22,10 +22,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 15);
 const BATCH_MS = Number(process.env.BENCH_BATCH_MS || 40);
 
-// The node entry instantiates the wasm synchronously; the bench exports live in the bindings it
-// loaded (same module instance, same URL).
-await import(pathToFileURL(path.join(dir, 'node.js')).href);
-const wasm = await import(pathToFileURL(path.join(dir, 'wasm/lpm_client.js')).href);
+// The bench exports are wasm-bindgen's: a bench build keeps its glue (wasm/bindgen.js), which
+// instantiates the build's wasm on its own.
+const wasm = await import(pathToFileURL(path.join(dir, 'wasm/bindgen.js')).href);
+wasm.initSync({ module: readFileSync(path.join(dir, 'wasm/lpm_client_bg.wasm')) });
 for (const name of ['benchDecodeOnly', 'benchDecodeReceived', 'benchDecodeJson', 'benchDecodeSwb', 'benchDecodeSwbObjects',
   'benchValidateJson', 'benchValidateSwb', 'benchValidateText', 'benchReadText']) {
   if (typeof wasm[name] !== 'function') {

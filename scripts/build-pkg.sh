@@ -39,10 +39,16 @@ wasm-bindgen "$out/wasm/core.wasm" \
   --target web --keep-debug --omit-default-module-path --out-dir "$stage_bindgen" --out-name lpm_client
 rm "$out/wasm/core.wasm"
 mv "$stage_bindgen/lpm_client_bg.wasm" "$out/wasm/lpm_client_bg.wasm"
+# A build with the boundary benchmark's exports (wasm-bindgen's, src/wasm/bench.rs) keeps that glue
+# for bench/boundary.mjs, and the wasm its imports and exports: not a package (its entries cannot
+# instantiate it).
+bench=
+[[ "${LPM_FEATURES:-}" == *bench-exports* ]] && bench=1
+[ -n "$bench" ] && mv "$stage_bindgen/lpm_client.js" "$out/wasm/bindgen.js"
 # The declarations of the models and options: what follows them declares wasm-bindgen's glue.
 sed '/^export type InitInput/,$d' "$stage_bindgen/lpm_client.d.ts" > "$out/wasm/lpm_client.d.ts"
 # (Not for a build with the benchmark's exports: serde_json formats its errors' messages.)
-[[ "${LPM_FEATURES:-}" != *bench-exports* ]] &&
+[ -z "$bench" ] &&
   node scripts/snip-panics.mjs "$out/wasm/lpm_client_bg.wasm" "$root/node_modules/.bin/wasm-dis"
 features_opt=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
@@ -54,15 +60,19 @@ const keep = WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n ==
 const graph = [{ name: "root", root: true, reaches: keep }, ...keep.map((n) => ({ name: n, export: n }))];
 require("fs").writeFileSync(process.argv[2], JSON.stringify(graph));
 ' "$out/wasm/lpm_client_bg.wasm" "$stage_bindgen/graph.json"
-"$root/node_modules/.bin/wasm-metadce" "${features_opt[@]}" --graph-file "$stage_bindgen/graph.json" \
-  "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm" >/dev/null
+[ -z "$bench" ] && "$root/node_modules/.bin/wasm-metadce" "${features_opt[@]}" \
+  --graph-file "$stage_bindgen/graph.json" "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm" >/dev/null
+# --remove-imports: the one import left, wasm-bindgen's throw, is reached only from its closures'
+# shims (kept in the function table), which nothing calls; as a no-op the shims trap after it.
+remove_imports=--remove-imports
+[ -n "$bench" ] && remove_imports=
 # -ocimfs=20: a function with one caller is inlined into it only when tiny (binaryen's default
 # inlines any size): raw bytes grow ~1 KB but gzip shrinks ~1.3 KB, as a function of its own keeps
 # its locals numbered from 0 and its code repeats what the others' does (measured 12..30: 20 best).
 # --low-memory-unused: nothing is at an address below 1024 (the data sits above 1 MiB; the stack
 # grows down from 1 MiB and would reach its last KB only by overflowing, a defect either way), so
 # constant addresses fold into loads' offsets (0.1 KB gzip).
-"$root/node_modules/.bin/wasm-opt" --remove-imports -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
+"$root/node_modules/.bin/wasm-opt" $remove_imports -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
   --strip-target-features "${features_opt[@]}" \
   "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm"
 

@@ -373,7 +373,7 @@ impl Pending {
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
     pub fn redact(&self, text: &str) -> String {
-        crate::secret::redact(text, self.secret.as_ref().map(Token::expose)).into()
+        crate::secret::redact(text, self.secret.as_ref().map(Token::expose))
     }
 }
 
