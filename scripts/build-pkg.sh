@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/ (or $1): the core compiled to wasm32, wasm-bindgen-cli (the
-# version pinned in Cargo.lock) for the `web` target, the panic machinery snipped
-# (scripts/snip-panics.mjs), wasm-opt -Oz from the npm `binaryen` package, then the package's
-# TypeScript from pkg-templates/ (type-checked against the generated bindings), bundled by esbuild
-# and compressed further by terser (both npm devDependencies). Prints the package's sizes.
+# version pinned in Cargo.lock) for the TypeScript declarations, the panic machinery snipped
+# (scripts/snip-panics.mjs), every export but the package's own dropped (wasm-metadce) and
+# wasm-opt -Oz (both from the npm `binaryen` package), then the package's TypeScript from
+# pkg-templates/ (type-checked against the generated declarations; abi.ts is the boundary's
+# glue), bundled by esbuild and compressed further by terser (both npm devDependencies). Prints
+# the package's sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
 # LPM_FLAVOUR=bulk builds lpm-client-bulk into pkg-bulk/: the same package with the bulk engines
 # (importUsers, grantCourses) in its wasm and their driver, under its own budget.
@@ -53,7 +55,8 @@ sed '/^export type InitInput/,$d' "$stage_bindgen/lpm_client.d.ts" > "$out/wasm/
 features_opt=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 # Only the exports of src/wasm/abi.rs (and the memory) are kept: the rest of what wasm-bindgen's
-# runtime exports (its externref table and its start, abort hooks) goes, with what only it reached.
+# runtime exports (its externref table and its start, abort hooks) goes, with what only it reached,
+# its one import (a throw) included: the wasm imports nothing, so the glue instantiates it with {}.
 node -e '
 const m = new WebAssembly.Module(require("fs").readFileSync(process.argv[1]));
 const keep = WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n === "memory" || n.startsWith("lpm_"));
@@ -62,19 +65,23 @@ require("fs").writeFileSync(process.argv[2], JSON.stringify(graph));
 ' "$out/wasm/lpm_client_bg.wasm" "$stage_bindgen/graph.json"
 [ -z "$bench" ] && "$root/node_modules/.bin/wasm-metadce" "${features_opt[@]}" \
   --graph-file "$stage_bindgen/graph.json" "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm" >/dev/null
-# --remove-imports: the one import left, wasm-bindgen's throw, is reached only from its closures'
-# shims (kept in the function table), which nothing calls; as a no-op the shims trap after it.
-remove_imports=--remove-imports
-[ -n "$bench" ] && remove_imports=
 # -ocimfs=20: a function with one caller is inlined into it only when tiny (binaryen's default
 # inlines any size): raw bytes grow ~1 KB but gzip shrinks ~1.3 KB, as a function of its own keeps
 # its locals numbered from 0 and its code repeats what the others' does (measured 12..30: 20 best).
 # --low-memory-unused: nothing is at an address below 1024 (the data sits above 1 MiB; the stack
 # grows down from 1 MiB and would reach its last KB only by overflowing, a defect either way), so
 # constant addresses fold into loads' offsets (0.1 KB gzip).
-"$root/node_modules/.bin/wasm-opt" $remove_imports -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
+"$root/node_modules/.bin/wasm-opt" -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
   --strip-target-features "${features_opt[@]}" \
   "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm"
+# abi.ts instantiates the wasm with no imports: one appearing (a js-sys or web-sys call on a wasm
+# path) fails the build here rather than every instantiation.
+[ -z "$bench" ] && node -e '
+const found = WebAssembly.Module.imports(new WebAssembly.Module(require("fs").readFileSync(process.argv[1])));
+if (found.length > 0) {
+  console.error(`the wasm imports ${found.map((i) => `${i.module}.${i.name}`).join(", ")}: the package gives it nothing (pkg-templates/abi.ts)`);
+  process.exit(1);
+}' "$out/wasm/lpm_client_bg.wasm"
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 sed -e "s/__VERSION__/$version/" -e "s/\"name\": \"lpm-client\"/\"name\": \"$name\"/" \

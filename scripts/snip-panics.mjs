@@ -41,6 +41,12 @@ const FORMAT = [
   /as serde(_core)?(\[\w+\])?::de::Visitor>::expecting/,
   /^core(\[\w+\])?::ptr::drop_in_place::<std(\[\w+\])?::panicking::/,
 ];
+/** wasm-bindgen's runtime that only its generated glue called: the package drives the wasm through
+ * its own exports (src/wasm/abi.rs), but the function table keeps the closures' shims alive. */
+const UNREACHED = [
+  /^wasm_bindgen(\[\w+\])?::convert::closures::/,
+  /^__externref_/,
+];
 
 const b = readFileSync(file);
 let p = 8;
@@ -104,7 +110,7 @@ while (p < b.length) {
 if (!names || !code) throw new Error(`${file}: no function names or no code (build with wasm-bindgen --keep-debug)`);
 
 const matches = (res, name) => res.some((re) => re.test(name));
-const snip = (name) => matches(PANIC, name) || matches(FORMAT, name);
+const snip = (name) => matches(PANIC, name) || matches(FORMAT, name) || matches(UNREACHED, name);
 
 // The check: no function outside the snipped set calls a formatting function directly.
 /** Every `i32.const` of the functions kept: the data addresses their code can reach directly. */
@@ -160,7 +166,7 @@ const section = Buffer.concat(bodies);
 writeFileSync(file, Buffer.concat([
   b.subarray(0, code.headerAt), Buffer.from([10, ...leb(section.length)]), section, b.subarray(code.end),
 ]));
-console.log(`snip-panics: ${snipped} panic and formatting functions replaced by unreachable, ${zeroed} bytes of their data zeroed`);
+console.log(`snip-panics: ${snipped} panic, formatting and unreached glue functions replaced by unreachable, ${zeroed} bytes of their data zeroed`);
 
 /**
  * Zeroes the data only the snipped code read: the source paths of panic locations, core's

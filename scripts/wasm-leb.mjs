@@ -1,5 +1,5 @@
 // The wasm binary format's unsigned LEB128 integers, read and written, for the scripts that edit
-// a built module (snip-panics.mjs, no-multivalue.mjs).
+// a built module (snip-panics.mjs).
 
 /** The integer at `b[at]`, and the offset after it. */
 export function readLeb(b, at) {
