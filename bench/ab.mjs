@@ -5,7 +5,7 @@
 //   cp -r pkg /tmp/pkg-before; (change, then) bash scripts/build-pkg.sh
 //   node bench/ab.mjs /tmp/pkg-before pkg
 //
-// Rows: the gate alone (`Pending.decode` of a 100-record page, through the bindings), a whole
+// Rows: the gate alone (`Pending.decode` of a 100-record page, through the boundary), a whole
 // call through a fetch stub (100 users, 100 courses, and one account: the fixed cost of a call),
 // and validate 100 new accounts; each with its floor (JSON.parse of the text, JSON.stringify of
 // the batch). Medians of BENCH_ROUNDS (25) rounds, the variants' order rotated every round;
@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { coursePage, userPage, newUsers } from './inputs.mjs';
+import { boundary } from '../tests/js/boundary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dirs = process.argv.slice(2, 4).map((d) => path.resolve(d));
@@ -29,12 +30,23 @@ const libs = [];
 const planners = [];
 for (const d of dirs) {
   libs.push(await import(pathToFileURL(path.join(d, 'node.js')).href));
-  // The boundary's glue of the same build, instantiated on its own, for the gate alone: the hand
-  // glue (abi.js) or, in a build from before it, wasm-bindgen's (wasm/lpm_client.js).
-  const hand = existsSync(path.join(d, 'abi.js'));
-  const w = await import(`${pathToFileURL(path.join(d, hand ? 'abi.js' : 'wasm/lpm_client.js')).href}?ab`);
-  w.initSync({ module: readFileSync(path.join(d, 'wasm/lpm_client_bg.wasm')) });
-  planners.push((opts) => (hand ? w.newCore(opts, undefined) : new w.Core(opts, undefined)));
+  // The wasm of the same build, instantiated on its own, for the gate alone: through its own
+  // exports (the hand boundary: instance.js) or, in a build from before it, wasm-bindgen's glue.
+  const hand = existsSync(path.join(d, 'instance.js'));
+  const m = await import(`${pathToFileURL(path.join(d, hand ? 'instance.js' : 'wasm/lpm_client.js')).href}?ab`);
+  const w = m.initSync({ module: readFileSync(path.join(d, 'wasm/lpm_client_bg.wasm')) });
+  planners.push(hand ? handPlanner(w) : (opts) => new m.Core(opts, undefined));
+}
+
+/** `new Core(opts).plan(...)` with `decode` as pkg-templates/abi.ts calls the exports. */
+function handPlanner(w) {
+  const { put } = boundary(w);
+  return (opts) => ({
+    plan(method, a, b, options) {
+      const h = w.lpm_plan(w.lpm_core_new(...put(opts, undefined)), ...put(method, a, b, options));
+      return { decode: (status, body, utf8) => w.lpm_pending_decode(h, status, ...put(body), utf8 ? 1 : 0) };
+    },
+  });
 }
 
 const encode = (v) => new TextEncoder().encode(JSON.stringify(v));

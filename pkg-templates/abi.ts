@@ -1,41 +1,21 @@
 // The wasm's boundary, by hand (src/wasm/abi.rs is the other side; ARCHITECTURE.md says why it
-// replaced wasm-bindgen's generated glue): the instance, texts in and out of its memory, and the
-// core's objects as the driver in lib.ts uses them. Only numbers cross: arguments are written into
+// replaced wasm-bindgen's generated glue): texts in and out of the instance's memory, and the
+// core's objects as the driver in lib.ts uses them (bundled into lib.js; the instance is
+// instance.ts's, a module of its own that the entries initialise). Only numbers cross: arguments are written into
 // a buffer the wasm keeps (`lpm_args`) and passed as lengths (-1: absent); a text result is read
 // where the result area (`lpm_result`) says; a failure is a status (-1, a handle 0, a time -9)
 // with the error's data as the text result, thrown as that text (errors.ts's `fromThrown` parses
 // it). Handles never leave this module and lib.ts: a `Pending` is freed when its call ends, a
 // `Core` by `Client.free()` or, for a client dropped without it, a FinalizationRegistry.
 import type { Req } from './internal.js';
+import { w } from './instance.js';
 
-/** The exports of src/wasm/abi.rs (the bulk ones: abi-bulk.ts). */
-export interface Exports {
-  memory: WebAssembly.Memory;
-  lpm_args(len: number): number;
-  lpm_result(): number;
-  lpm_core_new(options: number, base: number): number;
-  lpm_core_with_token(core: number, token: number): number;
-  lpm_core_free(core: number): void;
-  lpm_core_text(core: number, which: number): number;
-  lpm_core_next_create_allowed_at(core: number, now: number, last: number): number;
-  lpm_plan(core: number, method: number, a: number, b: number, options: number): number;
-  lpm_pending_free(pending: number): void;
-  lpm_pending_poll(pending: number, now: number, last: number): number;
-  lpm_pending_handle(pending: number, now: number, status: number, retryAfterMs: number, jitter: number, timedOut: number): number;
-  lpm_pending_decode(pending: number, status: number, body: number, utf8Known: number): number;
-  lpm_pending_failure(pending: number, kind: number): number;
-  lpm_pending_redact(pending: number, text: number): number;
-  lpm_validate(kind: number, value: number, options: number): number;
-  lpm_column_of(header: number): number;
-  [bulk: string]: unknown;
-}
+export { w };
 
-export let w: Exports;
 /** The memory's bytes, and the result area's two u32 (address, length); views made anew when the
  * memory grows (which detaches the old ones). */
 let bytes = new Uint8Array();
 let area = new Uint32Array();
-let areaAt = 0;
 
 const encoder = new TextEncoder();
 // ignoreBOM: a text that starts with U+FEFF keeps it.
@@ -44,7 +24,7 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 function memory(): Uint8Array {
   if (bytes.byteLength === 0) {
     bytes = new Uint8Array(w.memory.buffer);
-    area = new Uint32Array(w.memory.buffer, areaAt, 2);
+    area = new Uint32Array(w.memory.buffer, w.lpm_result(), 2);
   }
   return bytes;
 }
@@ -186,38 +166,3 @@ export function validate(kind: string, value: string | undefined, options: strin
 /** The `NewUser` field a spreadsheet header stands for. */
 export const columnOf = (header: string): string | undefined => result(w.lpm_column_of(args(header)[0]!));
 
-export type SyncInitInput = BufferSource | WebAssembly.Module;
-export type InitInput = RequestInfo | URL | Response | SyncInitInput;
-
-function start(instance: WebAssembly.Instance): Exports {
-  w = instance.exports as unknown as Exports;
-  areaAt = w.lpm_result();
-  bytes = new Uint8Array();
-  return w;
-}
-
-/** Instantiates the wasm from its bytes or compiled module, synchronously (Node, workerd); once:
- * later calls give the same instance's exports. */
-export function initSync({ module }: { module: SyncInitInput }): Exports {
-  if (w) return w;
-  const m = module instanceof WebAssembly.Module ? module : new WebAssembly.Module(module);
-  return start(new WebAssembly.Instance(m, {}));
-}
-
-/** Instantiates the wasm from a URL (fetched, compiled while it streams where the server sends
- * `application/wasm`), a Response, its bytes or its compiled module. */
-export default async function init({ module_or_path }: { module_or_path: InitInput | Promise<InitInput> }): Promise<Exports> {
-  if (w) return w;
-  let source = await module_or_path;
-  if (typeof source === 'string' || source instanceof URL || (typeof Request === 'function' && source instanceof Request)) source = await fetch(source);
-  if (typeof Response === 'function' && source instanceof Response) {
-    const r = source;
-    if (typeof WebAssembly.instantiateStreaming === 'function' && r.headers.get('content-type') === 'application/wasm') {
-      return start((await WebAssembly.instantiateStreaming(r, {})).instance);
-    }
-    source = await r.arrayBuffer();
-  }
-  return start(source instanceof WebAssembly.Module
-    ? await WebAssembly.instantiate(source, {})
-    : (await WebAssembly.instantiate(source as BufferSource, {})).instance);
-}

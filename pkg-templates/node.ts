@@ -1,6 +1,6 @@
 // Node 18+: instantiate the wasm synchronously from the file beside this one.
 import { readFileSync } from 'node:fs';
-import { initSync } from './abi.js';
+import { initSync } from './instance.js';
 
 initSync({ module: readFileSync(new URL('./wasm/lpm_client_bg.wasm', import.meta.url)) });
 

@@ -2,7 +2,7 @@
 // module is imported precompiled. Wrangler (and any bundler rule for Workers) turns this `.wasm`
 // import into a WebAssembly.Module, which initSync instantiates without compiling.
 import module from './wasm/lpm_client_bg.wasm';
-import { initSync } from './abi.js';
+import { initSync } from './instance.js';
 
 initSync({ module });
 

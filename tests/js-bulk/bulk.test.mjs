@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as bulk from '../../pkg-bulk/node.js';
 import * as lean from '../../pkg/node.js';
-import { emulator, DEMO } from '../js/helpers.mjs';
+import { emulator, DEMO, boundary } from '../js/helpers.mjs';
 
 let emu;
 before(async () => { emu = await emulator(['--create-interval-secs', '0']); });
@@ -155,15 +155,13 @@ test('a grant whose answer is lost is sent again (granting twice is harmless), t
 });
 
 test('an answer handed to a job with no request out is an internal error of the driver, for an import and a grant alike', async () => {
-  // The boundary the package drives (node.js has instantiated the wasm; lib.js bundles the bulk
-  // glue, so the job's exports are called here as abi-bulk.ts calls them): a driver that misuses a job.
-  const abi = await import('../../pkg-bulk/abi.js');
-  const w = abi.initSync({ module: new Uint8Array() });
-  const args = (...t) => abi.args(...t);
-  const core = abi.newCore(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined);
+  // The boundary the package drives (node.js has instantiated the wasm), called as
+  // pkg-templates/abi-bulk.ts calls it: a driver that misuses a job.
+  const w = (await import('../../pkg-bulk/instance.js')).initSync({ module: new Uint8Array() });
+  const { put, result } = boundary(w);
+  const core = w.lpm_core_new(...put(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined));
   const job = (kind, input) => {
-    const l = args(kind, input, '{}', '[]');
-    const h = w.lpm_bulk_job(core.h, l[0], l[1], l[2], l[3]);
+    const h = w.lpm_bulk_job(core, ...put(kind, input, '{}', '[]'));
     assert.notEqual(h, 0, kind);
     return h;
   };
@@ -172,9 +170,9 @@ test('an answer handed to a job with no request out is an internal error of the 
     grant: job('grant', JSON.stringify({ users: ['u1'], courses: ['c1'] })),
   };
   for (const [kind, h] of Object.entries(jobs)) {
-    for (const hand of [() => w.lpm_job_response(h, Date.now(), 200, abi.argBytes(new Uint8Array())), () => w.lpm_job_failure(h, Date.now(), 0)]) {
+    for (const hand of [() => w.lpm_job_response(h, Date.now(), 200, ...put(new Uint8Array())), () => w.lpm_job_failure(h, Date.now(), 0)]) {
       let thrown;
-      try { abi.result(hand()); } catch (e) { thrown = e; }
+      try { result(hand()); } catch (e) { thrown = e; }
       const data = JSON.parse(thrown);
       assert.equal(data.lpmKind, 'internal', kind);
       assert.equal(data.data.reason, 'nothingInFlight');
@@ -184,8 +182,8 @@ test('an answer handed to a job with no request out is an internal error of the 
     w.lpm_job_free(h);
     // A freed job is no longer found: an internal error's data, not memory of another object.
     let gone;
-    try { abi.result(w.lpm_job_failure(h, Date.now(), 0)); } catch (e) { gone = JSON.parse(e); }
+    try { result(w.lpm_job_failure(h, Date.now(), 0)); } catch (e) { gone = JSON.parse(e); }
     assert.equal(gone.data.reason, 'noSuchHandle');
   }
-  core.free();
+  w.lpm_core_free(core);
 });

@@ -5,6 +5,7 @@ import { startEmulator, DEMO } from './emulator.mjs';
 
 export * as lpm from '../../pkg/node.js';
 export { startEmulator, DEMO };
+export { boundary } from './boundary.mjs';
 
 /** Seeded ids the tests rely on (from the emulator's demo seed; checked in endpoints.test.mjs). */
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -75,3 +76,4 @@ export async function emulator(args = []) {
   emu.pendingFaults = async () => (await emu.control('GET', 'faults')).faults;
   return emu;
 }
+

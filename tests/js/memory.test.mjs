@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { initSync, newCore } from '../../pkg/abi.js';
-import { lpm, fakeResponse } from './helpers.mjs';
+import { initSync } from '../../pkg/instance.js';
+import { lpm, fakeResponse, boundary } from './helpers.mjs';
 
 const fixture = (p) => readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8');
 const courses = fixture('get-multi-course/success.json');
@@ -72,9 +72,12 @@ test('calls that fail, are aborted, time out or are refused free their wasm side
   const after = memory.buffer.byteLength;
   for (let i = 0; i < 150; i += 1) await round();
   assert.equal(memory.buffer.byteLength, after, 'the memory grew under a repeated workload of failing calls');
-  const probe = newCore(JSON.stringify({ baseUrl: 'http://127.0.0.1:9', token: 'memory-test-token-0123456789' }), undefined);
-  const pending = probe.plan('getMe', undefined, undefined, 'null');
-  assert.equal(pending.h, 1, 'a planned call takes the first slot: every earlier call was freed');
-  pending.free();
-  probe.free();
+  const w = initSync({ module: new Uint8Array() });
+  const { put } = boundary(w);
+  const core = w.lpm_core_new(...put(JSON.stringify({ baseUrl: 'http://127.0.0.1:9', token: 'memory-test-token-0123456789' }), undefined));
+  assert.ok(core > 0);
+  const pending = w.lpm_plan(core, ...put('getMe', undefined, undefined, 'null'));
+  assert.equal(pending, 1, 'a planned call takes the first slot: every earlier call was freed');
+  w.lpm_pending_free(pending);
+  w.lpm_core_free(core);
 });

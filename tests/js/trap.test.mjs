@@ -4,7 +4,7 @@
 // maximum (address space only; untouched pages cost no RAM).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initSync } from '../../pkg/abi.js';
+import { initSync } from '../../pkg/instance.js';
 import { lpm, rejectsWith } from './helpers.mjs';
 
 const TOKEN = 'trap-test-token-0123456789';
