@@ -13,7 +13,7 @@ import type {
 import { fromThrown, internalError, makeError } from './errors.js';
 import type { LpmError } from './errors.js';
 import type { JournalStore } from './journal.js';
-import type { Answer, AnswerMode, BulkFn, Cfg, FetchFn, FetchResponse, Machinery } from './internal.js';
+import type { Answer, AnswerMode, Cfg, FetchFn, FetchResponse, Machinery } from './internal.js';
 
 export type * from './wasm/lpm_client.js';
 export type { ErrorKind } from './errors.js';
@@ -22,18 +22,9 @@ export type { JournalStore } from './journal.js';
 export { memoryJournal, indexedDbJournal } from './journal.js';
 
 // The bulk driver: in lpm-client-bulk, with the engines (they cost the wasm ~23 KB gzip, more
-// than a form or dashboard page should load); in lpm-client a stub (bulk-lean.ts, shipped as bulk.js) that says so.
+// than a form or dashboard page should load); in lpm-client a stub (bulk-lean.ts, bundled in its place): `bulk` is `undefined`.
 // A static import, so that bundlers see one module graph in both packages.
-import * as bulkDriver from './bulk.js';
-
-/** The bulk driver, or the ConfigError of a client without the engines. */
-function loadBulk(name: string): { bulk: BulkFn } {
-  if (!bulkDriver.bulk) {
-    const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
-    throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
-  }
-  return bulkDriver as { bulk: BulkFn };
-}
+import { bulk } from './bulk.js';
 
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
@@ -737,9 +728,15 @@ export class Client {
   }
 
   async #bulk(kind: 'import' | 'grant', name: string, input: unknown, options: unknown): Promise<unknown> {
+    // The bulk driver, or (lpm-client) the ConfigError of a client without the engines: `bulk`
+    // is then `undefined`, and the minifier drops what follows.
+    if (!bulk) {
+      const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
+      throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
+    }
     // What of this client the bulk driver uses: its core and settings, and the call machinery.
     const machinery: Machinery = { core: this.#core, cfg: this.#cfg, run, ANSWER, pause, lastSent, seen, storeError, toJson, configError, internalError, guard: core };
-    return loadBulk(name).bulk(machinery, kind, name, input, options);
+    return bulk(machinery, kind, name, input, options);
   }
 
   /** Every account, page by page with the largest allowed limit. */
