@@ -25,29 +25,20 @@ pub struct CourseReply {
 }
 impl Reply for CourseReply {}
 
+/// The request: the id as the path's last segment.
+pub(crate) const ROUTE: Route = Route {
+    path: "courses/get-single-course/",
+    params: &[Param {
+        name: "id",
+        check: Check::Id,
+        to: To::Segment,
+    }],
+};
+
 impl Planner {
     /// `GET courses/get-single-course/<id>`.
     pub fn get_course(&self, id: &str) -> Result<Request<CourseReply>, Error> {
-        self.get_course_value(&Value::from(id))
+        self.plan(Endpoint::GetCourse, &[&Value::from(id)])
+            .map(Request::cast)
     }
-
-    /// [`Planner::get_course`] from raw JSON.
-    pub(crate) fn get_course_value(
-        &self,
-        id: &impl JsonView,
-    ) -> Result<Request<CourseReply>, Error> {
-        let endpoint = Endpoint::GetCourse;
-        let seg = self.id_segment(endpoint, id)?;
-        self.request(
-            endpoint,
-            &cat(&["courses/get-single-course/", &seg]),
-            &[],
-            None,
-        )
-    }
-}
-
-/// `getCourse`: one course by id.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<CourseReply>, Error> {
-    api.get_course_value(&tree(Endpoint::GetCourse, a)?)
 }

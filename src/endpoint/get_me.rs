@@ -17,14 +17,15 @@ pub(crate) const CODES: Codes = (
     Basis::Contract,
 );
 
+/// The request: no parameter.
+pub(crate) const ROUTE: Route = Route {
+    path: "users/get-me",
+    params: &[],
+};
+
 impl Planner {
     /// `GET users/get-me`.
     pub fn get_me(&self) -> Result<Request<UserReply>, Error> {
-        self.request(Endpoint::GetMe, "users/get-me", &[], None)
+        self.plan::<Value>(Endpoint::GetMe, &[]).map(Request::cast)
     }
-}
-
-/// `getMe`: the token's own account.
-pub(crate) fn plan_js(api: &Planner, _: &Option<String>, _: &Option<String>) -> Result<Request<UserReply>, Error> {
-    api.get_me()
 }

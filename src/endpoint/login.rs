@@ -21,32 +21,27 @@ pub(crate) const CODES: Codes = (
     Basis::Notes,
 );
 
+/// The request: the body `{email, password}`, both not blank (the e-mail plausible).
+pub(crate) const ROUTE: Route = Route {
+    path: "users/login-user",
+    params: &[
+        Param {
+            name: "email",
+            check: Check::Text,
+            to: To::Body,
+        },
+        Param {
+            name: "password",
+            check: Check::Text,
+            to: To::Body,
+        },
+    ],
+};
+
 impl Planner {
     /// `POST users/login-user` (platform notes): needs no token; yields one.
     pub fn login(&self, email: &str, password: &str) -> Result<Request<LoginReply>, Error> {
-        self.login_value(&Value::from(email), &Value::from(password))
+        self.plan(Endpoint::Login, &[&Value::from(email), &Value::from(password)])
+            .map(Request::cast)
     }
-
-    /// [`Planner::login`] from raw JSON.
-    pub(crate) fn login_value<J: JsonView>(
-        &self,
-        email: &J,
-        password: &J,
-    ) -> Result<Request<LoginReply>, Error> {
-        let endpoint = Endpoint::Login;
-        self.check(
-            endpoint,
-            validate::validate_login(email, password, self.opts()),
-        )?;
-        let body = object(&[
-            ("email", &email.to_json()),
-            ("password", &password.to_json()),
-        ]);
-        self.request(endpoint, "users/login-user", &[], Some(body))
-    }
-}
-
-/// `login`: the token and its expiry. Needs no token; the JS passes the result to `withToken`.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, b: &Option<String>) -> Result<Request<LoginReply>, Error> {
-    api.login_value(&tree(Endpoint::Login, a)?, &tree(Endpoint::Login, b)?)
 }

@@ -9,28 +9,20 @@ use super::prelude::*;
 /// No documented codes: errors are recognised by their msg only.
 pub(crate) const CODES: Codes = (&[], Basis::Unknown);
 
+/// The request: `title`, the keywords, not blank.
+pub(crate) const ROUTE: Route = Route {
+    path: "courses/search-course",
+    params: &[Param {
+        name: "title",
+        check: Check::Text,
+        to: To::Query,
+    }],
+};
+
 impl Planner {
     /// `GET courses/search-course?title=<keywords>`.
     pub fn search_courses(&self, title: &str) -> Result<Request<CourseList>, Error> {
-        self.search_courses_value(&Value::from(title))
+        self.plan(Endpoint::SearchCourses, &[&Value::from(title)])
+            .map(Request::cast)
     }
-
-    /// [`Planner::search_courses`] from raw JSON.
-    pub(crate) fn search_courses_value(
-        &self,
-        title: &impl JsonView,
-    ) -> Result<Request<CourseList>, Error> {
-        let endpoint = Endpoint::SearchCourses;
-        self.check(
-            endpoint,
-            validate::validate_search_courses(title, self.opts()),
-        )?;
-        let title = title.as_str().unwrap_or_default();
-        self.request(endpoint, "courses/search-course", &[("title", title)], None)
-    }
-}
-
-/// `searchCourses`: courses whose title matches the keywords.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<CourseList>, Error> {
-    api.search_courses_value(&tree(Endpoint::SearchCourses, a)?)
 }
