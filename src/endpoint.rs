@@ -187,17 +187,28 @@ pub(crate) fn plan_js(
     else {
         return Err(crate::options::option_error("method", "a method of Client"));
     };
-    let item = match args {
-        Args::Item => a.as_deref().map(|u| cat(&["[", u, "]"])),
-        _ => None,
+    let item;
+    let first = match args {
+        Args::Item => {
+            item = a.as_deref().map(|u| cat(&["[", u, "]"]));
+            &item
+        }
+        _ => a,
     };
-    let (a, b) = match args {
-        Args::No => (json::Value::Null, json::Value::Null),
-        Args::One => (tree(endpoint, a)?, json::Value::Null),
-        Args::Item => (tree(endpoint, &item)?, json::Value::Null),
-        Args::Object => (params_in(endpoint, a)?, json::Value::Null),
-        Args::Two => (tree(endpoint, a)?, tree(endpoint, b)?),
+    let a = match args {
+        Args::No => json::Value::Null,
+        _ => tree(endpoint, first)?,
     };
+    let b = match args {
+        Args::Two => tree(endpoint, b)?,
+        _ => json::Value::Null,
+    };
+    if args == Args::Object {
+        api.check(
+            endpoint,
+            validate::validate_params(&a, ValidateOptions::default()),
+        )?;
+    }
     let values = match args {
         Args::Object => {
             let name = |i| {
@@ -297,18 +308,6 @@ fn tree(endpoint: Endpoint, text: &Option<String>) -> Result<json::Value<'_>, Er
     text.as_deref()
         .and_then(|t| json::parse(t).ok())
         .ok_or_else(|| not_json(endpoint))
-}
-
-/// A parameters object's tree, refused when it is not an object (or absent).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn params_in(endpoint: Endpoint, params: &Option<String>) -> Result<json::Value<'_>, Error> {
-    let tree = tree(endpoint, params)?;
-    let report = validate::validate_params(&tree, ValidateOptions::default());
-    if report.is_ok() {
-        Ok(tree)
-    } else {
-        Err(Error::Validation(ValidationError { endpoint, report }))
-    }
 }
 
 /// A member of a parameters object (`null` when absent).
