@@ -298,10 +298,10 @@ impl Param {
     };
 
     /// A page's `limit`: an integer in `min..=100`, 100 when absent.
-    pub(crate) const fn limit(min: i128) -> Param {
+    pub(crate) const fn limit(min: u32) -> Param {
         Param {
             name: "limit",
-            check: Check::Int(min, Some(MAX_PAGE as i128)),
+            check: Check::Int(min, Some(MAX_PAGE)),
             to: To::Int(MAX_PAGE),
         }
     }
@@ -330,7 +330,7 @@ pub(crate) enum Check {
     /// One account ([`crate::validate::validate_create_user`]).
     Account,
     /// An optional integer in `min..=max` (`None`: no maximum).
-    Int(i128, Option<i128>),
+    Int(u32, Option<u32>),
     /// A string that is not blank; an `email` is also a plausible address (platform level).
     Text,
     /// An optional string; at least one of the endpoint's must be given (`email`, `username`).
@@ -338,7 +338,7 @@ pub(crate) enum Check {
     /// An account or course id (path `[]`, whatever the parameter's name).
     Id,
     /// A list of ids: 1 to `max` (`None`: no maximum), `users` of accounts, `courses` of courses.
-    Ids(Option<usize>),
+    Ids(Option<u32>),
 }
 
 /// `n` in decimal.

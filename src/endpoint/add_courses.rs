@@ -83,7 +83,7 @@ pub(crate) const ROUTE: Route = Route {
     params: &[
         Param {
             name: "users",
-            check: Check::Ids(Some(MAX_PAGE as usize)),
+            check: Check::Ids(Some(MAX_PAGE)),
             to: To::Body,
         },
         Param {

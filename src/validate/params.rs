@@ -27,6 +27,10 @@ impl Route {
 /// parameter so far is given.
 fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sink: &mut Sink) {
     let name = param.name;
+    let at = At {
+        prefix: &[],
+        key: name,
+    };
     let field = label(name);
     let opts = sink.opts;
     let text = match param.check {
@@ -42,7 +46,7 @@ fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sin
             check_int(v, name, field, min, max, sink);
             None
         }
-        Check::Text => required_str(Some(v), vec![key(name)], field, sink),
+        Check::Text => required_str(Some(v), at, field, sink),
         Check::Either => {
             let given = either.get_or_insert(false);
             match v.kind() {
@@ -54,7 +58,7 @@ fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sin
                 }
                 _ => {
                     let code = IssueCode::NotString;
-                    sink.push(vec![key(name)], code, Level::Contract, field, 0);
+                    sink.push(at, code, Level::Contract, field, 0);
                     None
                 }
             }
@@ -74,7 +78,7 @@ fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sin
     };
     if field == Field::Email && text.is_some_and(|s| !plausible_email(s)) {
         let code = IssueCode::InvalidEmail;
-        sink.push(vec![key(name)], code, Level::Platform, field, 0);
+        sink.push(at, code, Level::Platform, field, 0);
     }
 }
 
@@ -88,45 +92,31 @@ fn label(name: &str) -> Field {
     }
 }
 
-/// Checks an optional integer parameter: `null` (absent) passes.
-pub(super) fn check_int(
+/// Checks an optional integer parameter in `min..=max`: `null` (absent) passes.
+fn check_int(
     v: &impl JsonView,
-    name: &str,
+    name: &'static str,
     field: Field,
-    min: i128,
-    max: Option<i128>,
+    min: u32,
+    max: Option<u32>,
     sink: &mut Sink,
 ) {
     if v.is_null() {
         return;
     }
-    let path = vec![key(name)];
-    match v.as_integer() {
-        None => sink.push(path, IssueCode::NotInteger, Level::Contract, field, 0),
-        Some(n) if n < min => sink.push(
-            path,
-            IssueCode::TooSmall,
-            Level::Contract,
-            field,
-            bound(min),
-        ),
-        Some(n) => {
-            if let Some(max) = max.filter(|&m| n > m) {
-                sink.push(
-                    path,
-                    IssueCode::TooLarge,
-                    Level::Contract,
-                    field,
-                    bound(max),
-                );
-            }
-        }
-    }
-}
-
-/// A (small, non-negative) bound as a message number.
-pub(super) fn bound(n: i128) -> usize {
-    usize::try_from(n).unwrap_or(0)
+    let (code, n) = match v.as_integer() {
+        None => (IssueCode::NotInteger, 0),
+        Some(n) if n < i128::from(min) => (IssueCode::TooSmall, min),
+        Some(n) => match max.filter(|&m| n > i128::from(m)) {
+            Some(max) => (IssueCode::TooLarge, max),
+            None => return,
+        },
+    };
+    let path = At {
+        prefix: &[],
+        key: name,
+    };
+    sink.push(path, code, Level::Contract, field, n as usize);
 }
 
 /// A parameters object (`{start, limit}`, `{email, username}`, `{users, courses}`, ...): an
@@ -217,41 +207,28 @@ pub fn validate_id(id: &impl JsonView, opts: ValidateOptions) -> Report {
 }
 
 /// Checks an id list of add-courses under `name`.
-pub(super) fn check_id_list(
+fn check_id_list(
     list: &impl JsonView,
-    name: &str,
+    name: &'static str,
     list_field: Field,
     item_field: Field,
-    max: Option<usize>,
+    max: Option<u32>,
     sink: &mut Sink,
 ) {
+    let at = At {
+        prefix: &[],
+        key: name,
+    };
     let Kind::Arr(ids) = list.kind() else {
-        sink.push(
-            vec![key(name)],
-            IssueCode::NotArray,
-            Level::Contract,
-            list_field,
-            0,
-        );
+        sink.push(at, IssueCode::NotArray, Level::Contract, list_field, 0);
         return;
     };
     if ids.is_empty() {
-        sink.push(
-            vec![key(name)],
-            IssueCode::Empty,
-            Level::Contract,
-            list_field,
-            0,
-        );
+        sink.push(at, IssueCode::Empty, Level::Contract, list_field, 0);
     }
-    if let Some(max) = max.filter(|&m| ids.len() > m) {
-        sink.push(
-            vec![key(name)],
-            IssueCode::TooMany,
-            Level::Contract,
-            list_field,
-            max,
-        );
+    if let Some(max) = max.filter(|&m| ids.len() > m as usize) {
+        let code = IssueCode::TooMany;
+        sink.push(at, code, Level::Contract, list_field, max as usize);
     }
     let firsts = FirstSeen::earlier(ids.len(), &mut ids.iter().map(|v| v.as_str()));
     for (i, v) in ids.iter().enumerate() {
