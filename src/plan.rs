@@ -192,36 +192,38 @@ impl Planner {
         let (mut query, mut body) = (String::new(), None::<String>);
         for (param, v) in route.params.iter().zip(values) {
             let text = match param.to {
-                To::Segment => {
-                    path.push_str(&encode_component(v.as_str().unwrap_or_default()));
-                    continue;
+                // Blank parameters are left out, as validation treats them as not given (an id
+                // that goes in the path is never blank once validated).
+                To::Segment | To::Query => {
+                    match v.as_str().filter(|s| !crate::text::trim(s).is_empty()) {
+                        Some(s) => encode_component(s),
+                        None => continue,
+                    }
                 }
-                // Blank parameters are left out, as validation treats them as not given.
-                To::Query => match v.as_str().filter(|s| !crate::text::trim(s).is_empty()) {
-                    Some(s) => encode_component(s),
-                    None => continue,
-                },
                 // Validated: absent (null) or an integer in range.
                 To::Int(default) => decimal(v.int_or(u64::from(default))),
+                To::Body | To::Whole => v.to_json(),
+            };
+            let name = param.name;
+            match param.to {
+                To::Segment => path.push_str(&text),
+                To::Query | To::Int(_) => {
+                    if !query.is_empty() {
+                        query.push('&');
+                    }
+                    query.push_str(name);
+                    query.push('=');
+                    query.push_str(&text);
+                }
                 To::Body => {
                     let out = body.get_or_insert_with(String::new);
                     out.push(if out.is_empty() { '{' } else { ',' });
-                    crate::json::push_str(out, param.name);
+                    crate::json::push_str(out, name);
                     out.push(':');
-                    out.push_str(&v.to_json());
-                    continue;
+                    out.push_str(&text);
                 }
-                To::Whole => {
-                    body = Some(v.to_json());
-                    continue;
-                }
-            };
-            if !query.is_empty() {
-                query.push('&');
+                To::Whole => body = Some(text),
             }
-            query.push_str(param.name);
-            query.push('=');
-            query.push_str(&text);
         }
         if let (Some(out), Some(To::Body)) = (&mut body, route.params.first().map(|p| p.to)) {
             out.push('}');
