@@ -1,8 +1,9 @@
 //! `POST courses/add-multi-course-to-multi-user`: grants courses to 1 to 100 accounts.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is here.
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is here.
 
 use super::prelude::*;
 use serde::{Deserialize, Serialize};

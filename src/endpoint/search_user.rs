@@ -1,8 +1,9 @@
 //! `GET users/search-user`: one account by e-mail (tried first) or username.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
 
 use super::prelude::*;
 
