@@ -209,7 +209,23 @@ pub(crate) fn plan_js(
             validate::validate_params(&a, ValidateOptions::default()),
         )?;
     }
-    let values = match args {
+    let values = values(endpoint, args, &a, &b);
+    Ok(Planned {
+        req: api.plan(endpoint, &values)?,
+        reply: endpoint.reply(),
+        guard,
+    })
+}
+
+/// The values of an endpoint's parameters from the JS's: the members of an object of them, by
+/// name, or the values themselves.
+fn values<'v, 't>(
+    endpoint: Endpoint,
+    args: Args,
+    a: &'v json::Value<'t>,
+    b: &'v json::Value<'t>,
+) -> [&'v json::Value<'t>; 2] {
+    match args {
         Args::Object => {
             let name = |i| {
                 endpoint
@@ -218,15 +234,10 @@ pub(crate) fn plan_js(
                     .get(i)
                     .map_or("", |p: &Param| p.name)
             };
-            [member(&a, name(0)), member(&a, name(1))]
+            [member(a, name(0)), member(a, name(1))]
         }
-        _ => [&a, &b],
-    };
-    Ok(Planned {
-        req: api.plan(endpoint, &values)?,
-        reply: endpoint.reply(),
-        guard,
-    })
+        _ => [a, b],
+    }
 }
 
 impl Endpoint {
