@@ -89,7 +89,7 @@ done
   --log-level=warning --allow-overwrite --outfile="$out/wasm/lpm_client.js"
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
-# engine issue set: at most 60 KB, aim 45; set to what it reaches: 50,724 B). The one place it is
+# engine issue set: at most 60 KB, aim 45; set to what it reaches: 50,700 B). The one place it is
 # written; the build fails above it.
 budget_kb=49.6
 # lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (76,148 B).

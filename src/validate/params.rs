@@ -34,6 +34,7 @@ fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sin
     let field = label(name);
     let opts = sink.opts;
     let text = match param.check {
+        // (An account list, or an account, is its endpoint's only parameter.)
         Check::Accounts => {
             sink.issues = validate_create_users(v, opts).issues;
             None
@@ -43,7 +44,7 @@ fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sin
             None
         }
         Check::Int(min, max) => {
-            check_int(v, name, field, min, max, sink);
+            check_int(v, at, field, min, max, sink);
             None
         }
         Check::Text => required_str(Some(v), at, field, sink),
@@ -76,6 +77,7 @@ fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sin
             None
         }
     };
+    // An e-mail given (to search by, or to log in with) should look like an address.
     if field == Field::Email && text.is_some_and(|s| !plausible_email(s)) {
         let code = IssueCode::InvalidEmail;
         sink.push(at, code, Level::Platform, field, 0);
@@ -95,7 +97,7 @@ fn label(name: &str) -> Field {
 /// Checks an optional integer parameter in `min..=max`: `null` (absent) passes.
 fn check_int(
     v: &impl JsonView,
-    name: &'static str,
+    path: At<'_>,
     field: Field,
     min: u32,
     max: Option<u32>,
@@ -111,10 +113,6 @@ fn check_int(
             Some(max) => (IssueCode::TooLarge, max),
             None => return,
         },
-    };
-    let path = At {
-        prefix: &[],
-        key: name,
     };
     sink.push(path, code, Level::Contract, field, n as usize);
 }
