@@ -394,6 +394,33 @@ mod tests {
     }
 
     #[test]
+    fn routes_are_plannable() {
+        use crate::plan::{Check, To};
+        for e in Endpoint::ALL {
+            let params = e.route().params;
+            assert!(params.len() <= 2, "{e}: plan_js passes at most two values");
+            for p in params {
+                // A path segment, a whole body, an account (list) is its endpoint's only parameter.
+                let alone = matches!(p.to, To::Segment | To::Whole)
+                    || matches!(p.check, Check::Accounts | Check::Account);
+                assert!(!alone || params.len() == 1, "{e}: {}", p.name);
+                // A body's members are all members.
+                assert_eq!(
+                    p.to == To::Body,
+                    params[0].to == To::Body,
+                    "{e}: {}",
+                    p.name
+                );
+            }
+            assert_eq!(
+                e.route().path.ends_with('/'),
+                params.iter().any(|p| p.to == To::Segment),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
     fn keys_name_their_endpoints_once() {
         for e in Endpoint::ALL {
             assert_eq!(Endpoint::from_key(e.key()), Some(e));
