@@ -65,7 +65,7 @@ fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sin
             }
         }
         Check::Id => {
-            check_id(v, Vec::new(), Field::Id, sink);
+            check_id(v, IdAt(None), Field::Id, sink);
             None
         }
         Check::Ids(max) => {
@@ -177,14 +177,28 @@ pub fn validate_search_courses(title: &impl JsonView, opts: ValidateOptions) -> 
     Endpoint::SearchCourses.route().report(&[title], opts)
 }
 
+/// Where an id is: `[]` (the one id of a path or a body) or `[name, i]` (an item of an id list),
+/// the path built only when an issue is pushed.
+#[derive(Clone, Copy)]
+struct IdAt(Option<(&'static str, usize)>);
+
+impl From<IdAt> for Vec<PathSegment> {
+    fn from(at: IdAt) -> Vec<PathSegment> {
+        match at.0 {
+            None => Vec::new(),
+            Some((name, i)) => vec![key(name), PathSegment::Index(i)],
+        }
+    }
+}
+
 /// Checks one id at `path`; returns it when it is usable.
-pub(super) fn check_id<'a, J: JsonView>(
+fn check_id<'a, J: JsonView>(
     v: &'a J,
-    path: Vec<PathSegment>,
+    path: IdAt,
     field: Field,
     sink: &mut Sink,
 ) -> Option<&'a str> {
-    let id = required_str(Some(v), path.clone(), field, sink)?;
+    let id = required_str(Some(v), path, field, sink)?;
     // Trimmed too, so that a planner or server that trims cannot turn " .. " into "..".
     if matches!(crate::text::trim(id), "." | "..") {
         sink.push(path, IssueCode::DotSegment, Level::Contract, field, 0);
@@ -230,8 +244,8 @@ fn check_id_list(
     }
     let firsts = FirstSeen::earlier(ids.len(), &mut ids.iter().map(|v| v.as_str()));
     for (i, v) in ids.iter().enumerate() {
-        let path = vec![key(name), PathSegment::Index(i)];
-        if check_id(v, path.clone(), item_field, sink).is_some() {
+        let path = IdAt(Some((name, i)));
+        if check_id(v, path, item_field, sink).is_some() {
             if let Some(&Some(first)) = firsts.get(i) {
                 sink.push(
                     path,
