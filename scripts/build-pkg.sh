@@ -92,8 +92,8 @@ done
 # engine issue set: at most 60 KB, aim 45; set to what it reaches: 50,630 B). The one place it is
 # written; the build fails above it.
 budget_kb=49.5
-# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (76,148 B).
-bulk_budget_kb=74.4
+# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (76,031 B).
+bulk_budget_kb=74.3
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb
