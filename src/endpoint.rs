@@ -240,6 +240,39 @@ fn values<'v, 't>(
     }
 }
 
+/// The package's validators (`validate(kind, ...)`, named in `pkg-templates/lib.ts`): each is an
+/// endpoint's parameters, given as the one parameter or as an object of them.
+const VALIDATORS: [(&str, Endpoint, Args); 9] = [
+    ("createUsers", Endpoint::CreateUsers, Args::One),
+    ("createUser", Endpoint::CreateUser, Args::One),
+    ("getUsers", Endpoint::GetUsers, Args::Object),
+    ("getCourses", Endpoint::GetCourses, Args::Object),
+    ("searchUser", Endpoint::SearchUser, Args::Object),
+    ("searchCourses", Endpoint::SearchCourses, Args::One),
+    ("id", Endpoint::GetUser, Args::One),
+    ("addCourses", Endpoint::AddCoursesToUsers, Args::Object),
+    ("login", Endpoint::Login, Args::Object),
+];
+
+/// The issues of `text` (the caller's value as JSON text; `None`: it has none) for the package's
+/// validator `kind` (`None`: there is no such validator).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn validate_js(kind: &str, text: Option<&str>, opts: ValidateOptions) -> Option<Report> {
+    let names = VALIDATORS.map(|(name, ..)| name);
+    let &(_, endpoint, args) = VALIDATORS.get(crate::text::position(&names, kind)?)?;
+    let Some(Ok(v)) = text.map(json::parse) else {
+        return Some(not_json_report(opts.lang));
+    };
+    if args == Args::Object {
+        let shape = validate::validate_params(&v, opts);
+        if !shape.is_ok() {
+            return Some(shape);
+        }
+    }
+    let values = values(endpoint, args, &v, &v);
+    Some(endpoint.route().report(&values, opts))
+}
+
 impl Endpoint {
     /// The endpoint for a key, if any.
     pub fn from_key(key: &str) -> Option<Endpoint> {
