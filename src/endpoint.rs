@@ -2,10 +2,10 @@
 
 use crate::codes::Codes;
 use crate::decode::ReplyPlan;
-use crate::error::{Error, ValidationError};
+use crate::error::{cat, Error, ValidationError};
 use crate::json;
-use crate::plan::{Planner, Request};
-use crate::reply::Reply;
+use crate::plan::{Param, Planner, Request, Route};
+use crate::reply::{CourseList, LoginReply, LoginTokenReply, RawReply, Reply, UserReply};
 use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 /// HTTP method of a request.
@@ -30,14 +30,16 @@ impl Method {
 }
 
 /// The registry: one line per endpoint (its doc, variant, key, method, module in
-/// `src/endpoint/`, and the `Client` methods that plan it, each with its interval guard), from
-/// which come the [`Endpoint`] enum (and its TypeScript), its lookups, each endpoint's code table
-/// ([`crate::codes::table`]) and the planning of a `Client` method the wasm shell dispatches to
-/// ([`plan_js`]).
+/// `src/endpoint/`, reply type, and the `Client` methods that plan it, each with how it passes
+/// the endpoint's parameters and its interval guard), from which come the [`Endpoint`] enum (and
+/// its TypeScript), its lookups, each endpoint's code table ([`crate::codes::table`]) and request
+/// shape (its module's `ROUTE`: parameters, their rules and places), and the planning of a
+/// `Client` method the wasm shell dispatches to ([`plan_js`]).
 macro_rules! endpoints {
     ($(
         $(#[doc = $doc:literal])*
-        $variant:ident $key:literal $method:ident $module:ident [$($js:literal => $plan:ident $guard:ident),* $(,)?];
+        $variant:ident $key:literal $method:ident $module:ident $reply:ty
+            [$($js:literal => $args:ident $guard:ident),* $(,)?];
     )*) => {
         $(mod $module;)*
 
@@ -70,30 +72,35 @@ macro_rules! endpoints {
                     $(Endpoint::$variant => $module::CODES,)*
                 }
             }
+
+            /// How the endpoint's request is made from its parameters.
+            pub(crate) fn route(self) -> &'static Route {
+                match self {
+                    $(Endpoint::$variant => &$module::ROUTE,)*
+                }
+            }
+
+            /// The checking of the endpoint's reply, its type erased.
+            #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+            fn reply(self) -> ReplyPlan<'static> {
+                match self {
+                    $(Endpoint::$variant => ReplyPlan {
+                        endpoint: self,
+                        secret: None,
+                        shape: <$reply as Reply>::SHAPE,
+                        accepts: <$reply as Reply>::accepts,
+                        derived: <$reply as Reply>::derived,
+                    },)*
+                }
+            }
         }
 
-        /// Plans the call of the `Client` method `method` (`"getUsers"`) with its arguments as
-        /// JSON text: the request with its reply's checking, and its interval guard.
+        /// The `Client` methods (`"getUsers"`) in the registry's order, and each one's endpoint,
+        /// how it passes the endpoint's parameters, and its interval guard.
+        const NAMES: &[&str] = &[$($($js,)*)*];
         #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-        pub(crate) fn plan_js(
-            api: &Planner,
-            method: &str,
-            a: &Option<String>,
-            b: &Option<String>,
-        ) -> Result<Planned, Error> {
-            // The method's index in the registry, then a match on it (not one string comparison
-            // per method).
-            const NAMES: &[&str] = &[$($($js,)*)*];
-            let mut i = crate::text::position(NAMES, method).unwrap_or(usize::MAX);
-            $($(
-                if i == 0 {
-                    return Ok(planned($module::$plan(api, a, b)?, Guard::$guard));
-                }
-                i = i.wrapping_sub(1);
-            )*)*
-            let _ = i;
-            Err(crate::options::option_error("method", "a method of Client"))
-        }
+        const CALLS: &[(Endpoint, Args, Guard)] =
+            &[$($((Endpoint::$variant, Args::$args, Guard::$guard),)*)*];
 
         /// The TypeScript union of the `Client` methods that make one call (`CallMethod`).
         pub const TS_CALL_METHODS: &str = concat!(
@@ -101,11 +108,23 @@ macro_rules! endpoints {
             $($("\n  | \"", $js, "\"",)*)*
             ";\n"
         );
-
-        /// Every `Client` method the registry plans, with its endpoint (for the tests).
-        #[cfg(test)]
-        const JS_METHODS: &[(&str, Endpoint)] = &[$($(($js, Endpoint::$variant),)*)*];
     };
+}
+
+/// How a `Client` method passes its endpoint's parameters (as JSON text, from the JS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+enum Args {
+    /// None.
+    No,
+    /// The first argument is the one parameter.
+    One,
+    /// The first argument is the one parameter's only item (`createUser`: `[a]`).
+    Item,
+    /// The first argument is an object of the parameters, by name (`null` or absent: none).
+    Object,
+    /// The first and second arguments are the two parameters.
+    Two,
 }
 
 /// A `Client` method's interval guard: none, the bulk-create interval, or the login-token one.
@@ -121,34 +140,137 @@ pub(crate) enum Guard {
 
 endpoints! {
     /// `POST users/create-multi-user`
-    CreateUsers "create-multi-user" Post create_users [
-        "createUsers" => plan_js Create,
-        "createUser" => plan_js_one Create,
+    CreateUsers "create-multi-user" Post create_users CreateUsersReply [
+        "createUsers" => One Create,
+        "createUser" => Item Create,
     ];
     /// `POST users/create-single-user` (response unpublished)
-    CreateUser "create-single-user" Post create_user ["createSingleUserRaw" => plan_js None];
+    CreateUser "create-single-user" Post create_user RawReply ["createSingleUserRaw" => One None];
     /// `GET users/get-multi-user`
-    GetUsers "get-multi-user" Get get_users ["getUsers" => plan_js None];
+    GetUsers "get-multi-user" Get get_users UserList ["getUsers" => Object None];
     /// `GET user/get-single-user/<id>` (or `users/...`)
-    GetUser "get-single-user" Get get_user ["getUser" => plan_js None];
+    GetUser "get-single-user" Get get_user UserReply ["getUser" => One None];
     /// `GET users/get-me`
-    GetMe "get-me" Get get_me ["getMe" => plan_js None];
+    GetMe "get-me" Get get_me UserReply ["getMe" => No None];
     /// `GET users/search-user`
-    SearchUser "search-user" Get search_user ["searchUser" => plan_js None];
+    SearchUser "search-user" Get search_user UserReply ["searchUser" => Object None];
     /// `GET courses/get-single-course/<id>`
-    GetCourse "get-single-course" Get get_course ["getCourse" => plan_js None];
+    GetCourse "get-single-course" Get get_course CourseReply ["getCourse" => One None];
     /// `GET courses/get-multi-course`
-    GetCourses "get-multi-course" Get get_courses ["getCourses" => plan_js None];
+    GetCourses "get-multi-course" Get get_courses CourseList ["getCourses" => Object None];
     /// `GET courses/search-course`
-    SearchCourses "search-course" Get search_courses ["searchCourses" => plan_js None];
+    SearchCourses "search-course" Get search_courses CourseList ["searchCourses" => One None];
     /// `POST courses/add-multi-course-to-multi-user`
-    AddCoursesToUsers "add-multi-course-to-multi-user" Post add_courses ["addCoursesToUsers" => plan_js None];
-    /// `POST users/login-user` (platform notes; no token)
-    Login "login-user" Post login ["login" => plan_js None];
-    /// `POST users/create-user-login-token` (platform notes): a one-time site login for an account
-    CreateLoginToken "create-user-login-token" Post create_login_token [
-        "createLoginToken" => plan_js LoginToken,
+    AddCoursesToUsers "add-multi-course-to-multi-user" Post add_courses AddCoursesReply [
+        "addCoursesToUsers" => Object None,
     ];
+    /// `POST users/login-user` (platform notes; no token)
+    Login "login-user" Post login LoginReply ["login" => Two None];
+    /// `POST users/create-user-login-token` (platform notes): a one-time site login for an account
+    CreateLoginToken "create-user-login-token" Post create_login_token LoginTokenReply [
+        "createLoginToken" => One LoginToken,
+    ];
+}
+
+/// Plans the call of the `Client` method `method` (`"getUsers"`) with its arguments as JSON text:
+/// the request with its reply's checking, and its interval guard. One function reads every
+/// method's line of data (a copy of the planning per method cost the wasm ~0.9 KB gzip more).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn plan_js(
+    api: &Planner,
+    method: &str,
+    a: &Option<String>,
+    b: &Option<String>,
+) -> Result<Planned, Error> {
+    let Some(&(endpoint, args, guard)) =
+        crate::text::position(NAMES, method).and_then(|i| CALLS.get(i))
+    else {
+        return Err(crate::options::option_error("method", "a method of Client"));
+    };
+    let item;
+    let first = match args {
+        Args::Item => {
+            item = a.as_deref().map(|u| cat(&["[", u, "]"]));
+            &item
+        }
+        _ => a,
+    };
+    let a = match args {
+        Args::No => json::Value::Null,
+        _ => tree(endpoint, first)?,
+    };
+    let b = match args {
+        Args::Two => tree(endpoint, b)?,
+        _ => json::Value::Null,
+    };
+    if args == Args::Object {
+        api.check(
+            endpoint,
+            validate::validate_params(&a, ValidateOptions::default()),
+        )?;
+    }
+    let values = values(endpoint, args, &a, &b);
+    Ok(Planned {
+        req: api.plan(endpoint, &values)?,
+        reply: endpoint.reply(),
+        guard,
+    })
+}
+
+/// The values of an endpoint's parameters from the JS's: the members of an object of them, by
+/// name, or the values themselves.
+fn values<'v, 't>(
+    endpoint: Endpoint,
+    args: Args,
+    a: &'v json::Value<'t>,
+    b: &'v json::Value<'t>,
+) -> [&'v json::Value<'t>; 2] {
+    match args {
+        Args::Object => {
+            let name = |i| {
+                endpoint
+                    .route()
+                    .params
+                    .get(i)
+                    .map_or("", |p: &Param| p.name)
+            };
+            [member(a, name(0)), member(a, name(1))]
+        }
+        _ => [a, b],
+    }
+}
+
+/// The package's validators (`validate(kind, ...)`, named in `pkg-templates/lib.ts`): each is an
+/// endpoint's parameters, given as the one parameter or as an object of them.
+const VALIDATORS: [(&str, Endpoint, Args); 9] = [
+    ("createUsers", Endpoint::CreateUsers, Args::One),
+    ("createUser", Endpoint::CreateUser, Args::One),
+    ("getUsers", Endpoint::GetUsers, Args::Object),
+    ("getCourses", Endpoint::GetCourses, Args::Object),
+    ("searchUser", Endpoint::SearchUser, Args::Object),
+    ("searchCourses", Endpoint::SearchCourses, Args::One),
+    ("id", Endpoint::GetUser, Args::One),
+    ("addCourses", Endpoint::AddCoursesToUsers, Args::Object),
+    ("login", Endpoint::Login, Args::Object),
+];
+
+/// The issues of `text` (the caller's value as JSON text; `None`: it has none) for the package's
+/// validator `kind` (`None`: there is no such validator).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn validate_js(kind: &str, text: Option<&str>, opts: ValidateOptions) -> Option<Report> {
+    let names = VALIDATORS.map(|(name, ..)| name);
+    let &(_, endpoint, args) = VALIDATORS.get(crate::text::position(&names, kind)?)?;
+    let Some(Ok(v)) = text.map(json::parse) else {
+        return Some(not_json_report(opts.lang));
+    };
+    if args == Args::Object {
+        let shape = validate::validate_params(&v, opts);
+        if !shape.is_ok() {
+            return Some(shape);
+        }
+    }
+    let values = values(endpoint, args, &v, &v);
+    Some(endpoint.route().report(&values, opts))
 }
 
 impl Endpoint {
@@ -171,14 +293,12 @@ pub use get_users::UserList;
 
 /// What the endpoints' modules use.
 mod prelude {
-    pub(super) use super::{member, params_in, tree, Endpoint};
+    pub(super) use super::Endpoint;
     pub(super) use crate::codes::{Basis, Codes, Reason};
-    pub(super) use crate::error::{cat, Error};
-    pub(super) use crate::json::JsonView;
+    pub(super) use crate::error::Error;
     pub(super) use crate::model::{AddCoursesInput, NewUser};
-    pub(super) use crate::plan::{object, to_value, Planner, Request, UserPath};
+    pub(super) use crate::plan::{to_value, Check, Param, Planner, Request, Route, To, MAX_PAGE};
     pub(super) use crate::reply::{CourseList, LoginReply, LoginTokenReply, RawReply, UserReply};
-    pub(super) use crate::validate::{self, PageKind};
     pub(super) use serde_json::Value;
 }
 
@@ -191,17 +311,14 @@ pub(crate) struct Planned {
     pub(crate) guard: Guard,
 }
 
-/// Erases a request's reply type (one copy per reply type; everything after is one copy).
-#[inline(never)]
+/// Erases a request's reply type: its checking is its endpoint's (each endpoint has one reply
+/// type, the registry's). For the bulk engines' requests.
+#[cfg(feature = "bulk")]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn planned<R: Reply + 'static>(req: Request<R>, guard: Guard) -> Planned {
-    let reply = ReplyPlan {
-        secret: None,
-        ..req.plan()
-    };
+pub(crate) fn planned<R>(req: Request<R>, guard: Guard) -> Planned {
     Planned {
+        reply: req.endpoint().reply(),
         req: req.cast(),
-        reply,
         guard,
     }
 }
@@ -235,18 +352,6 @@ fn tree(endpoint: Endpoint, text: &Option<String>) -> Result<json::Value<'_>, Er
     text.as_deref()
         .and_then(|t| json::parse(t).ok())
         .ok_or_else(|| not_json(endpoint))
-}
-
-/// A parameters object's tree, refused when it is not an object (or absent).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn params_in(endpoint: Endpoint, params: &Option<String>) -> Result<json::Value<'_>, Error> {
-    let tree = tree(endpoint, params)?;
-    let report = validate::validate_params(&tree, ValidateOptions::default());
-    if report.is_ok() {
-        Ok(tree)
-    } else {
-        Err(Error::Validation(ValidationError { endpoint, report }))
-    }
 }
 
 /// A member of a parameters object (`null` when absent).
@@ -285,13 +390,13 @@ mod tests {
             "login" => (text(r#""a@x.vn""#), text(r#""secret1""#)),
             other => panic!("no arguments for {other}"),
         };
-        for (method, endpoint) in JS_METHODS {
+        for (method, &(endpoint, ..)) in NAMES.iter().zip(CALLS) {
             let (a, b) = args(method);
             let Ok(p) = plan_js(&api, method, &a, &b) else {
                 panic!("{method} was refused")
             };
-            assert_eq!(p.req.endpoint(), *endpoint, "{method}");
-            assert_eq!(p.reply.endpoint, *endpoint, "{method}");
+            assert_eq!(p.req.endpoint(), endpoint, "{method}");
+            assert_eq!(p.reply.endpoint, endpoint, "{method}");
             let guarded = matches!(*method, "createUsers" | "createUser" | "createLoginToken");
             assert_eq!(p.guard != Guard::None, guarded, "{method}");
         }
@@ -304,6 +409,48 @@ mod tests {
                 ..
             }))
         ));
+    }
+
+    #[test]
+    fn each_method_passes_as_many_values_as_its_endpoint_takes() {
+        for (method, &(endpoint, args, _)) in NAMES.iter().zip(CALLS) {
+            let params = endpoint.route().params.len();
+            let passed = match args {
+                Args::No => 0,
+                Args::One | Args::Item => 1,
+                Args::Two => 2,
+                // plan_js reads at most two members.
+                Args::Object => params.min(2),
+            };
+            assert_eq!(passed, params, "{method}");
+        }
+    }
+
+    #[test]
+    fn routes_are_plannable() {
+        use crate::plan::{Check, To};
+        for e in Endpoint::ALL {
+            let params = e.route().params;
+            assert!(params.len() <= 2, "{e}: plan_js passes at most two values");
+            for p in params {
+                // A path segment, a whole body, an account (list) is its endpoint's only parameter.
+                let alone = matches!(p.to, To::Segment | To::Whole)
+                    || matches!(p.check, Check::Accounts | Check::Account);
+                assert!(!alone || params.len() == 1, "{e}: {}", p.name);
+                // A body's members are all members.
+                assert_eq!(
+                    p.to == To::Body,
+                    params[0].to == To::Body,
+                    "{e}: {}",
+                    p.name
+                );
+            }
+            assert_eq!(
+                e.route().path.ends_with('/'),
+                params.iter().any(|p| p.to == To::Segment),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -14,11 +14,10 @@ use crate::json::JsonView;
 
 use crate::endpoint::{Endpoint, Method};
 use crate::error::{cat, ConfigError, Error, ValidationError};
-use crate::reply::Reply;
 use crate::secret::redact;
 pub use crate::secret::{encode_component, Token, MIN_TOKEN_LEN};
 use crate::text::find_byte;
-use crate::validate::{self, Level, PageKind, Report, ValidateOptions};
+use crate::validate::{Level, Report, ValidateOptions};
 
 /// The API prefix every contract path starts with.
 pub const API_PREFIX: &str = "/manage/api";
@@ -175,24 +174,76 @@ impl Planner {
         }
     }
 
-    pub(crate) fn request<R: Reply>(
+    /// Plans `endpoint` from its parameters' values, in the order of its [`Route`]: each checked
+    /// as its [`Check`] says (refused by [`Planner::check`]), then placed where its [`To`] says.
+    /// The one planner of every endpoint (typed calls, raw JSON and the wasm's `Client` methods).
+    pub(crate) fn plan<J: JsonView>(
         &self,
         endpoint: Endpoint,
-        path: &str,
-        query: &[(&str, &str)],
-        body: Option<String>,
-    ) -> Result<Request<R>, Error> {
-        self.untyped(endpoint, path, query, body).map(Request::cast)
+        values: &[&J],
+    ) -> Result<Request<()>, Error> {
+        let route = endpoint.route();
+        self.check(endpoint, route.report(values, self.opts()))?;
+        let mut path = String::from(route.path);
+        if endpoint == Endpoint::GetUser && self.user_path == UserPath::User {
+            // The endpoint line's spelling: `user/...`, the route's path without its first "s".
+            path = cat(&["user", route.path.get(5..).unwrap_or_default()]);
+        }
+        let (mut query, mut body) = (String::new(), None::<String>);
+        for (param, v) in route.params.iter().zip(values) {
+            let text = match param.to {
+                // Blank parameters are left out, as validation treats them as not given (an id
+                // that goes in the path is never blank once validated).
+                To::Segment | To::Query => {
+                    match v.as_str().filter(|s| !crate::text::trim(s).is_empty()) {
+                        Some(s) => encode_component(s),
+                        None => continue,
+                    }
+                }
+                // Validated: absent (null) or an integer in range.
+                To::Int(default) => decimal(v.int_or(u64::from(default))),
+                To::Body | To::Whole => v.to_json(),
+            };
+            let name = param.name;
+            match param.to {
+                To::Segment => path.push_str(&text),
+                To::Query | To::Int(_) => {
+                    if !query.is_empty() {
+                        query.push('&');
+                    }
+                    query.push_str(name);
+                    query.push('=');
+                    query.push_str(&text);
+                }
+                To::Body => {
+                    let out = body.get_or_insert_with(String::new);
+                    out.push(if out.is_empty() { '{' } else { ',' });
+                    crate::json::push_str(out, name);
+                    out.push(':');
+                    out.push_str(&text);
+                }
+                To::Whole => body = Some(text),
+            }
+        }
+        if let (Some(out), Some(To::Body)) = (&mut body, route.params.first().map(|p| p.to)) {
+            out.push('}');
+        }
+        self.untyped(endpoint, &path, &query, body)
     }
 
-    /// [`Planner::request`] without the reply type: one copy of the code serves every endpoint
-    /// (a generic copy per reply cost the wasm about 0.5 KB each).
+    /// The request of `endpoint` with a body the caller has already checked: not validated.
+    pub(crate) fn unchecked(&self, endpoint: Endpoint, body: String) -> Result<Request<()>, Error> {
+        self.untyped(endpoint, endpoint.route().path, "", Some(body))
+    }
+
+    /// The request itself: the URL (base, prefix, path, token, then `query`, already encoded) and
+    /// the body. One copy of the code serves every endpoint.
     #[inline(never)]
     fn untyped(
         &self,
         endpoint: Endpoint,
         path: &str,
-        query: &[(&str, &str)],
+        query: &str,
         body: Option<String>,
     ) -> Result<Request<()>, Error> {
         let mut url = cat(&[&self.base, API_PREFIX, "/", path]);
@@ -207,12 +258,9 @@ impl Planner {
             url.push_str(&encode_component(token.expose()));
             sep = '&';
         }
-        for (k, v) in query {
+        if !query.is_empty() {
             url.push(sep);
-            url.push_str(k);
-            url.push('=');
-            url.push_str(&encode_component(v));
-            sep = '&';
+            url.push_str(query);
         }
         Ok(Request {
             endpoint,
@@ -222,35 +270,77 @@ impl Planner {
             _reply: PhantomData,
         })
     }
+}
 
-    pub(crate) fn id_segment(
-        &self,
-        endpoint: Endpoint,
-        id: &impl JsonView,
-    ) -> Result<String, Error> {
-        self.check(endpoint, validate::validate_id(id, self.opts()))?;
-        Ok(encode_component(id.as_str().unwrap_or_default()))
-    }
+/// How an endpoint's request is made from its parameters: its line of data (in its module in
+/// `src/endpoint/`), which [`Planner::plan`] reads, and validation ([`Route::report`]) too.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Route {
+    /// The path after the API prefix (a [`To::Segment`] parameter is appended to it).
+    pub(crate) path: &'static str,
+    /// The parameters, in the order the typed planner takes them (and the JS passes them).
+    pub(crate) params: &'static [Param],
+}
 
-    /// Validates a page (`start` >= 0 and `limit` in the endpoint's range; absent means 0 and 100).
-    pub(crate) fn page(
-        &self,
-        endpoint: Endpoint,
-        kind: PageKind,
-        start: &impl JsonView,
-        limit: &impl JsonView,
-    ) -> Result<(String, String), Error> {
-        self.check(
-            endpoint,
-            validate::validate_page(kind, start, limit, self.opts()),
-        )?;
-        // Validated: absent (null) or an integer in range.
-        let int = |v: &dyn IntOr, default: u64| v.int_or(default);
-        Ok((
-            decimal(int(start, 0)),
-            decimal(int(limit, u64::from(MAX_PAGE))),
-        ))
+/// One parameter of an endpoint: its name (the member of a parameters object or of the body,
+/// the query parameter, the last key of its issues' path), its rules and its place.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Param {
+    pub(crate) name: &'static str,
+    pub(crate) check: Check,
+    pub(crate) to: To,
+}
+
+impl Param {
+    /// A page's `start`: an integer >= 0, 0 when absent (always sent: get-multi-user requires it).
+    pub(crate) const START: Param = Param {
+        name: "start",
+        check: Check::Int(0, None),
+        to: To::Int(0),
+    };
+
+    /// A page's `limit`: an integer in `min..=100`, 100 when absent.
+    pub(crate) const fn limit(min: u32) -> Param {
+        Param {
+            name: "limit",
+            check: Check::Int(min, Some(MAX_PAGE)),
+            to: To::Int(MAX_PAGE),
+        }
     }
+}
+
+/// Where a parameter goes in the request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum To {
+    /// The path's last segment, percent-encoded.
+    Segment,
+    /// A query parameter (a string), left out when blank.
+    Query,
+    /// An integer query parameter, with its value when absent.
+    Int(u32),
+    /// A member of the JSON body, as the caller wrote it.
+    Body,
+    /// The JSON body, as the caller wrote it.
+    Whole,
+}
+
+/// The rules of a parameter (the issues are `src/validate/params.rs`'s, labelled by its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// The accounts of a bulk create ([`crate::validate::validate_create_users`]).
+    Accounts,
+    /// One account ([`crate::validate::validate_create_user`]).
+    Account,
+    /// An optional integer in `min..=max` (`None`: no maximum).
+    Int(u32, Option<u32>),
+    /// A string that is not blank; an `email` is also a plausible address (platform level).
+    Text,
+    /// An optional string; at least one of the endpoint's must be given (`email`, `username`).
+    Either,
+    /// An account or course id (path `[]`, whatever the parameter's name).
+    Id,
+    /// A list of ids: 1 to `max` (`None`: no maximum), `users` of accounts, `courses` of courses.
+    Ids(Option<u32>),
 }
 
 /// `n` in decimal.
@@ -258,21 +348,6 @@ fn decimal(n: u64) -> String {
     let mut s = String::new();
     crate::json::push_uint(&mut s, n);
     s
-}
-
-/// A JSON object of members already written as JSON text.
-pub(crate) fn object(members: &[(&str, &str)]) -> String {
-    let mut out = String::from("{");
-    for (i, (k, v)) in members.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        crate::json::push_str(&mut out, k);
-        out.push(':');
-        out.push_str(v);
-    }
-    out.push('}');
-    out
 }
 
 /// A validated page parameter: `null` (absent, the default) or a non-negative integer.
@@ -385,7 +460,7 @@ mod tests {
             r#"[{"name": "Ann", "username": "ann", "email": 5, "password": "x"}]"#,
         )
         .unwrap();
-        let Err(Error::Validation(e)) = api.create_users_value(&users) else {
+        let Err(Error::Validation(e)) = api.plan(Endpoint::CreateUsers, &[&users]) else {
             panic!("not refused")
         };
         let path = crate::json::ser::to_string(&e.report.issues[0].path);
@@ -395,7 +470,7 @@ mod tests {
             r#"[{"name":"Ann","username":"ann1","email":"a@x.vn","password":"secret1","extra":1e2}]"#,
         )
         .unwrap();
-        let req = api.create_users_value(&users).unwrap();
+        let req = api.plan(Endpoint::CreateUsers, &[&users]).unwrap();
         assert_eq!(
             req.body().unwrap(),
             &format!(r#"{{"users":{}}}"#, users.to_json())

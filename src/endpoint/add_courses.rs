@@ -1,8 +1,9 @@
 //! `POST courses/add-multi-course-to-multi-user`: grants courses to 1 to 100 accounts.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is here.
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is here.
 
 use super::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -77,16 +78,33 @@ impl Reply for AddCoursesReply {
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TS_DERIVED: &str = "export interface AddCoursesReply extends GrantCounts {}";
 
+/// The request: the body `{users, courses}`: 1 to 100 account ids, at least one course id.
+pub(crate) const ROUTE: Route = Route {
+    path: "courses/add-multi-course-to-multi-user",
+    params: &[
+        Param {
+            name: "users",
+            check: Check::Ids(Some(MAX_PAGE)),
+            to: To::Body,
+        },
+        Param {
+            name: "courses",
+            check: Check::Ids(None),
+            to: To::Body,
+        },
+    ],
+};
+
 impl Planner {
     /// `POST courses/add-multi-course-to-multi-user`: 1 to 100 accounts, at least one course.
     pub fn add_courses_to_users(
         &self,
         input: &AddCoursesInput,
     ) -> Result<Request<AddCoursesReply>, Error> {
-        self.add_courses_to_users_value(
-            &Value::from(input.users.clone()),
-            &Value::from(input.courses.clone()),
-        )
+        let users = Value::from(input.users.clone());
+        let courses = Value::from(input.courses.clone());
+        self.plan(Endpoint::AddCoursesToUsers, &[&users, &courses])
+            .map(Request::cast)
     }
 
     /// [`Planner::add_courses_to_users`] of ids the bulk engine has already checked one by one and
@@ -96,50 +114,22 @@ impl Planner {
         users: &[&str],
         courses: &[String],
     ) -> Result<Request<AddCoursesReply>, Error> {
-        let list = |ids: &mut dyn Iterator<Item = &str>| {
-            let mut out = String::from("[");
+        let list = |out: &mut String, ids: &mut dyn Iterator<Item = &str>| {
+            out.push('[');
             for (i, id) in ids.enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                crate::json::push_str(&mut out, id);
+                crate::json::push_str(out, id);
             }
             out.push(']');
-            out
         };
-        let users = list(&mut users.iter().copied());
-        let courses = list(&mut courses.iter().map(String::as_str));
-        self.request(
-            Endpoint::AddCoursesToUsers,
-            "courses/add-multi-course-to-multi-user",
-            &[],
-            Some(object(&[("users", &users), ("courses", &courses)])),
-        )
+        let mut body = String::from("{\"users\":");
+        list(&mut body, &mut users.iter().copied());
+        body.push_str(",\"courses\":");
+        list(&mut body, &mut courses.iter().map(String::as_str));
+        body.push('}');
+        self.unchecked(Endpoint::AddCoursesToUsers, body)
+            .map(Request::cast)
     }
-
-    /// [`Planner::add_courses_to_users`] from raw JSON.
-    pub(crate) fn add_courses_to_users_value<J: JsonView>(
-        &self,
-        users: &J,
-        courses: &J,
-    ) -> Result<Request<AddCoursesReply>, Error> {
-        let endpoint = Endpoint::AddCoursesToUsers;
-        self.check(
-            endpoint,
-            validate::validate_add_courses(users, courses, self.opts()),
-        )?;
-        let body = object(&[("users", &users.to_json()), ("courses", &courses.to_json())]);
-        self.request(
-            endpoint,
-            "courses/add-multi-course-to-multi-user",
-            &[],
-            Some(body),
-        )
-    }
-}
-
-/// `addCoursesToUsers`: grants courses to 1 to 100 accounts. Never retried.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<AddCoursesReply>, Error> {
-    let input = params_in(Endpoint::AddCoursesToUsers, a)?;
-    api.add_courses_to_users_value(member(&input, "users"), member(&input, "courses"))
 }

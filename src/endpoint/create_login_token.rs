@@ -1,8 +1,9 @@
 //! `POST users/create-user-login-token` (platform notes): a one-time site login token for an account.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
 
 use super::prelude::*;
 
@@ -11,28 +12,22 @@ use super::prelude::*;
 /// No documented codes: errors are recognised by their msg only.
 pub(crate) const CODES: Codes = (&[], Basis::Unknown);
 
+/// The request: the body `{userid}`, an account id.
+pub(crate) const ROUTE: Route = Route {
+    path: "users/create-user-login-token",
+    params: &[Param {
+        name: "userid",
+        check: Check::Id,
+        to: To::Body,
+    }],
+};
+
 impl Planner {
     /// `POST users/create-user-login-token` (platform notes), body `{userid}`: a one-time site
     /// login token for that account. The platform advises at least 5 s between calls
     /// ([`crate::interval::LOGIN_TOKEN_INTERVAL_MS`]).
     pub fn create_login_token(&self, user_id: &str) -> Result<Request<LoginTokenReply>, Error> {
-        self.create_login_token_value(&Value::from(user_id))
+        self.plan(Endpoint::CreateLoginToken, &[&Value::from(user_id)])
+            .map(Request::cast)
     }
-
-    /// [`Planner::create_login_token`] from raw JSON.
-    pub(crate) fn create_login_token_value(
-        &self,
-        user_id: &impl JsonView,
-    ) -> Result<Request<LoginTokenReply>, Error> {
-        let endpoint = Endpoint::CreateLoginToken;
-        self.check(endpoint, validate::validate_id(user_id, self.opts()))?;
-        let body = object(&[("userid", &user_id.to_json())]);
-        self.request(endpoint, "users/create-user-login-token", &[], Some(body))
-    }
-}
-
-/// `createLoginToken`: at least the platform's advised 5 s apart (`loginTokenInterval`); never
-/// retried automatically.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<LoginTokenReply>, Error> {
-    api.create_login_token_value(&tree(Endpoint::CreateLoginToken, a)?)
 }

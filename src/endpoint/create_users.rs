@@ -1,8 +1,9 @@
 //! `POST users/create-multi-user`: 1 to 100 accounts in one call, one result per item.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is here.
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is here.
 
 use super::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -105,31 +106,24 @@ impl Reply for CreateUsersReply {
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TS_DERIVED: &str = "export interface CreateUsersReply extends CreateCounts {}";
 
+/// The request: the body `{users}`, the accounts as the caller wrote them.
+pub(crate) const ROUTE: Route = Route {
+    path: "users/create-multi-user",
+    params: &[Param {
+        name: "users",
+        check: Check::Accounts,
+        to: To::Body,
+    }],
+};
+
 impl Planner {
     /// `POST users/create-multi-user` for 1 to 100 accounts.
     ///
     /// Refused before sending when an item misses a required field, the batch is empty or too
     /// big, or two items share an e-mail (case-insensitively) or a username.
     pub fn create_users(&self, users: &[NewUser]) -> Result<Request<CreateUsersReply>, Error> {
-        self.create_users_value(&to_value(users))
-    }
-
-    /// [`Planner::create_users`] from raw JSON (a form's or a JS caller's array).
-    pub(crate) fn create_users_value(
-        &self,
-        users: &impl JsonView,
-    ) -> Result<Request<CreateUsersReply>, Error> {
-        let endpoint = Endpoint::CreateUsers;
-        self.check(
-            endpoint,
-            validate::validate_create_users(users, self.opts()),
-        )?;
-        self.request(
-            endpoint,
-            "users/create-multi-user",
-            &[],
-            Some(object(&[("users", &users.to_json())])),
-        )
+        self.plan(Endpoint::CreateUsers, &[&to_value(users)])
+            .map(Request::cast)
     }
 
     /// [`Planner::create_users`] of rows, as JSON text, that the bulk engine has already checked one
@@ -138,33 +132,15 @@ impl Planner {
         &self,
         rows: &[&str],
     ) -> Result<Request<CreateUsersReply>, Error> {
-        let mut users = String::from("[");
+        let mut body = String::from("{\"users\":[");
         for (i, row) in rows.iter().enumerate() {
             if i > 0 {
-                users.push(',');
+                body.push(',');
             }
-            users.push_str(row);
+            body.push_str(row);
         }
-        users.push(']');
-        self.request(
-            Endpoint::CreateUsers,
-            "users/create-multi-user",
-            &[],
-            Some(object(&[("users", &users)])),
-        )
+        body.push_str("]}");
+        self.unchecked(Endpoint::CreateUsers, body)
+            .map(Request::cast)
     }
-}
-
-/// `createUsers`: 1 to 100 accounts; one result per item, also when none could be created (code
-/// 13). Validated first; the contract's 10-minute interval (`createInterval`); never retried
-/// automatically.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<CreateUsersReply>, Error> {
-    api.create_users_value(&tree(Endpoint::CreateUsers, a)?)
-}
-
-/// `createUser`: one account through the bulk endpoint (`create-multi-user` with one item): the
-/// response of `create-single-user` is unpublished. Same guard and validation.
-pub(crate) fn plan_js_one(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<CreateUsersReply>, Error> {
-    let users = a.as_deref().map(|u| cat(&["[", u, "]"]));
-    api.create_users_value(&tree(Endpoint::CreateUsers, &users)?)
 }

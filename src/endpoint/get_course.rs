@@ -1,8 +1,9 @@
 //! `GET courses/get-single-course/<id>`: one course by id.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is here.
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is here.
 
 use super::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -25,29 +26,20 @@ pub struct CourseReply {
 }
 impl Reply for CourseReply {}
 
+/// The request: the id as the path's last segment.
+pub(crate) const ROUTE: Route = Route {
+    path: "courses/get-single-course/",
+    params: &[Param {
+        name: "id",
+        check: Check::Id,
+        to: To::Segment,
+    }],
+};
+
 impl Planner {
     /// `GET courses/get-single-course/<id>`.
     pub fn get_course(&self, id: &str) -> Result<Request<CourseReply>, Error> {
-        self.get_course_value(&Value::from(id))
+        self.plan(Endpoint::GetCourse, &[&Value::from(id)])
+            .map(Request::cast)
     }
-
-    /// [`Planner::get_course`] from raw JSON.
-    pub(crate) fn get_course_value(
-        &self,
-        id: &impl JsonView,
-    ) -> Result<Request<CourseReply>, Error> {
-        let endpoint = Endpoint::GetCourse;
-        let seg = self.id_segment(endpoint, id)?;
-        self.request(
-            endpoint,
-            &cat(&["courses/get-single-course/", &seg]),
-            &[],
-            None,
-        )
-    }
-}
-
-/// `getCourse`: one course by id.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<CourseReply>, Error> {
-    api.get_course_value(&tree(Endpoint::GetCourse, a)?)
 }

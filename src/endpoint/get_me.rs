@@ -1,8 +1,9 @@
 //! `GET users/get-me`: the token's own account.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
 
 use super::prelude::*;
 
@@ -17,14 +18,15 @@ pub(crate) const CODES: Codes = (
     Basis::Contract,
 );
 
+/// The request: no parameter.
+pub(crate) const ROUTE: Route = Route {
+    path: "users/get-me",
+    params: &[],
+};
+
 impl Planner {
     /// `GET users/get-me`.
     pub fn get_me(&self) -> Result<Request<UserReply>, Error> {
-        self.request(Endpoint::GetMe, "users/get-me", &[], None)
+        self.plan::<Value>(Endpoint::GetMe, &[]).map(Request::cast)
     }
-}
-
-/// `getMe`: the token's own account.
-pub(crate) fn plan_js(api: &Planner, _: &Option<String>, _: &Option<String>) -> Result<Request<UserReply>, Error> {
-    api.get_me()
 }

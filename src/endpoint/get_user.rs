@@ -1,8 +1,9 @@
 //! `GET users/get-single-user/<id>` (or `user/...`): one account by id.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
 
 use super::prelude::*;
 
@@ -20,25 +21,22 @@ pub(crate) const CODES: Codes = (
     Basis::Notes,
 );
 
+/// The request: the id as the path's last segment (`user/...` with [`UserPath::User`]).
+///
+/// [`UserPath::User`]: crate::UserPath::User
+pub(crate) const ROUTE: Route = Route {
+    path: "users/get-single-user/",
+    params: &[Param {
+        name: "id",
+        check: Check::Id,
+        to: To::Segment,
+    }],
+};
+
 impl Planner {
     /// `GET user(s)/get-single-user/<id>`; the id fills exactly one path segment.
     pub fn get_user(&self, id: &str) -> Result<Request<UserReply>, Error> {
-        self.get_user_value(&Value::from(id))
+        self.plan(Endpoint::GetUser, &[&Value::from(id)])
+            .map(Request::cast)
     }
-
-    /// [`Planner::get_user`] from raw JSON.
-    pub(crate) fn get_user_value(&self, id: &impl JsonView) -> Result<Request<UserReply>, Error> {
-        let endpoint = Endpoint::GetUser;
-        let seg = self.id_segment(endpoint, id)?;
-        let dir = match self.user_path {
-            UserPath::Users => "users",
-            UserPath::User => "user",
-        };
-        self.request(endpoint, &cat(&[dir, "/get-single-user/", &seg]), &[], None)
-    }
-}
-
-/// `getUser`: one account by id.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<UserReply>, Error> {
-    api.get_user_value(&tree(Endpoint::GetUser, a)?)
 }

@@ -1,8 +1,9 @@
 //! `GET users/get-multi-user`: a page of accounts.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is here.
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is here.
 
 use super::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -32,31 +33,16 @@ pub struct UserList {
 }
 impl Reply for UserList {}
 
+/// The request: a page, `limit` 1..=100.
+pub(crate) const ROUTE: Route = Route {
+    path: "users/get-multi-user",
+    params: &[Param::START, Param::limit(1)],
+};
+
 impl Planner {
     /// `GET users/get-multi-user`: `start` >= 0 (always sent: the server requires it), `limit` 1..=100.
     pub fn get_users(&self, start: u64, limit: u32) -> Result<Request<UserList>, Error> {
-        self.get_users_value::<Value>(&start.into(), &limit.into())
+        self.plan::<Value>(Endpoint::GetUsers, &[&start.into(), &limit.into()])
+            .map(Request::cast)
     }
-
-    /// [`Planner::get_users`] from raw JSON; `null` start or limit means 0 and 100.
-    pub(crate) fn get_users_value<J: JsonView>(
-        &self,
-        start: &J,
-        limit: &J,
-    ) -> Result<Request<UserList>, Error> {
-        let endpoint = Endpoint::GetUsers;
-        let (s, l) = self.page(endpoint, PageKind::Users, start, limit)?;
-        self.request(
-            endpoint,
-            "users/get-multi-user",
-            &[("start", &s), ("limit", &l)],
-            None,
-        )
-    }
-}
-
-/// `getUsers`: `start` defaults to 0, `limit` (1..100) to 100.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<UserList>, Error> {
-    let page = params_in(Endpoint::GetUsers, a)?;
-    api.get_users_value(member(&page, "start"), member(&page, "limit"))
 }

@@ -1,8 +1,9 @@
 //! `POST users/login-user` (platform notes): the token and its expiry; needs no token.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
 
 use super::prelude::*;
 
@@ -21,32 +22,27 @@ pub(crate) const CODES: Codes = (
     Basis::Notes,
 );
 
+/// The request: the body `{email, password}`, both not blank (the e-mail plausible).
+pub(crate) const ROUTE: Route = Route {
+    path: "users/login-user",
+    params: &[
+        Param {
+            name: "email",
+            check: Check::Text,
+            to: To::Body,
+        },
+        Param {
+            name: "password",
+            check: Check::Text,
+            to: To::Body,
+        },
+    ],
+};
+
 impl Planner {
     /// `POST users/login-user` (platform notes): needs no token; yields one.
     pub fn login(&self, email: &str, password: &str) -> Result<Request<LoginReply>, Error> {
-        self.login_value(&Value::from(email), &Value::from(password))
+        self.plan(Endpoint::Login, &[&Value::from(email), &Value::from(password)])
+            .map(Request::cast)
     }
-
-    /// [`Planner::login`] from raw JSON.
-    pub(crate) fn login_value<J: JsonView>(
-        &self,
-        email: &J,
-        password: &J,
-    ) -> Result<Request<LoginReply>, Error> {
-        let endpoint = Endpoint::Login;
-        self.check(
-            endpoint,
-            validate::validate_login(email, password, self.opts()),
-        )?;
-        let body = object(&[
-            ("email", &email.to_json()),
-            ("password", &password.to_json()),
-        ]);
-        self.request(endpoint, "users/login-user", &[], Some(body))
-    }
-}
-
-/// `login`: the token and its expiry. Needs no token; the JS passes the result to `withToken`.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, b: &Option<String>) -> Result<Request<LoginReply>, Error> {
-    api.login_value(&tree(Endpoint::Login, a)?, &tree(Endpoint::Login, b)?)
 }

@@ -1,8 +1,9 @@
 //! `GET users/search-user`: one account by e-mail (tried first) or username.
 //!
-//! This endpoint's home: its code table, its planners (typed, and from raw JSON), and the
-//! planning of its `Client` method(s) from the JavaScript's arguments. Its key and method are its
-//! line in the registry (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
+//! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
+//! its rules and its place, which the one planner and the validators read) and its typed planner.
+//! Its key, method, reply type and `Client` method(s) are its line in the registry
+//! (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
 
 use super::prelude::*;
 
@@ -12,6 +13,23 @@ pub(crate) const CODES: Codes = (
     ],
     Basis::Notes,
 );
+
+/// The request: `email` or `username` (at least one given, not blank; a blank one is left out).
+pub(crate) const ROUTE: Route = Route {
+    path: "users/search-user",
+    params: &[
+        Param {
+            name: "email",
+            check: Check::Either,
+            to: To::Query,
+        },
+        Param {
+            name: "username",
+            check: Check::Either,
+            to: To::Query,
+        },
+    ],
+};
 
 impl Planner {
     /// `GET users/search-user`: by e-mail first, then by username; at least one is needed.
@@ -25,30 +43,12 @@ impl Planner {
     }
 
     /// [`Planner::search_user`] from raw JSON (`null` for a parameter not given).
-    pub(crate) fn search_user_value<J: JsonView>(
+    pub(crate) fn search_user_value<J: crate::json::JsonView>(
         &self,
         email: &J,
         username: &J,
     ) -> Result<Request<UserReply>, Error> {
-        let endpoint = Endpoint::SearchUser;
-        self.check(
-            endpoint,
-            validate::validate_search_user(email, username, self.opts()),
-        )?;
-        let mut query = Vec::with_capacity(2);
-        // Blank parameters are left out, as validation treats them as not given.
-        if let Some(email) = email.as_str().filter(|s| !crate::text::trim(s).is_empty()) {
-            query.push(("email", email));
-        }
-        if let Some(username) = username.as_str().filter(|s| !crate::text::trim(s).is_empty()) {
-            query.push(("username", username));
-        }
-        self.request(endpoint, "users/search-user", &query, None)
+        self.plan(Endpoint::SearchUser, &[email, username])
+            .map(Request::cast)
     }
-}
-
-/// `searchUser`: by e-mail (tried first) or username.
-pub(crate) fn plan_js(api: &Planner, a: &Option<String>, _: &Option<String>) -> Result<Request<UserReply>, Error> {
-    let params = params_in(Endpoint::SearchUser, a)?;
-    api.search_user_value(member(&params, "email"), member(&params, "username"))
 }

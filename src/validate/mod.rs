@@ -182,8 +182,6 @@ pub enum PageKind {
 
 /// Items per create-multi-user call, and accounts per add-courses call (contract).
 pub(super) const MAX_ITEMS: usize = 100;
-/// Largest `limit` of both list endpoints (contract).
-pub(super) const MAX_LIMIT: i128 = 100;
 /// Platform rule: name at least this many characters.
 pub(super) const NAME_MIN: usize = 3;
 /// Platform rule: username length range.

@@ -1,46 +1,120 @@
-//! The rules of the other inputs: paging, search, ids, add-courses, login.
+//! The rules of the other inputs: paging, search, ids, add-courses, login. Each endpoint's
+//! parameters and their rules are its [`Route`] (its module in `src/endpoint/`); one function
+//! ([`Route::report`]) checks them all, for the planner and for the validators below.
 
 use super::*;
+use crate::endpoint::Endpoint;
+use crate::plan::{Check, Param, Route};
 
-/// Checks an optional integer parameter: `null` (absent) passes.
-pub(super) fn check_int(
+impl Route {
+    /// The issues of an endpoint's parameters' values (in its route's order).
+    pub(crate) fn report<J: JsonView>(&self, values: &[&J], opts: ValidateOptions) -> Report {
+        let mut sink = Sink::new(opts);
+        // Whether an `Either` parameter is given (`None`: the endpoint has none).
+        let mut either = None;
+        for (param, &v) in self.params.iter().zip(values) {
+            check_param(param, v, &mut either, &mut sink);
+        }
+        if either == Some(false) {
+            let code = IssueCode::EmailOrUsernameRequired;
+            sink.push(Vec::new(), code, Level::Contract, Field::Email, 0);
+        }
+        sink.finish()
+    }
+}
+
+/// Checks the value of one parameter as its [`Check`] says; `either` becomes whether an `Either`
+/// parameter so far is given.
+fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sink: &mut Sink) {
+    let name = param.name;
+    let at = At {
+        prefix: &[],
+        key: name,
+    };
+    let field = label(name);
+    let opts = sink.opts;
+    let text = match param.check {
+        // (An account list, or an account, is its endpoint's only parameter.)
+        Check::Accounts => {
+            sink.issues = validate_create_users(v, opts).issues;
+            None
+        }
+        Check::Account => {
+            sink.issues = validate_create_user(v, opts).issues;
+            None
+        }
+        Check::Int(min, max) => {
+            check_int(v, at, field, min, max, sink);
+            None
+        }
+        Check::Text => required_str(Some(v), at, field, sink),
+        Check::Either => {
+            let given = either.get_or_insert(false);
+            match v.kind() {
+                Kind::Null => None,
+                Kind::Str(s) if crate::text::trim(s).is_empty() => None,
+                Kind::Str(s) => {
+                    *given = true;
+                    Some(s)
+                }
+                _ => {
+                    let code = IssueCode::NotString;
+                    sink.push(at, code, Level::Contract, field, 0);
+                    None
+                }
+            }
+        }
+        Check::Id => {
+            check_id(v, IdAt(None), Field::Id, sink);
+            None
+        }
+        Check::Ids(max) => {
+            let (list, item) = match name {
+                "users" => (Field::AccountIds, Field::AccountId),
+                _ => (Field::CourseIds, Field::CourseId),
+            };
+            check_id_list(v, name, list, item, max, sink);
+            None
+        }
+    };
+    // An e-mail given (to search by, or to log in with) should look like an address.
+    if field == Field::Email && text.is_some_and(|s| !plausible_email(s)) {
+        let code = IssueCode::InvalidEmail;
+        sink.push(at, code, Level::Platform, field, 0);
+    }
+}
+
+/// What a parameter's messages call it, from its name.
+fn label(name: &str) -> Field {
+    match name {
+        "start" => Field::Start,
+        "limit" => Field::Limit,
+        "title" => Field::Title,
+        _ => Field::of_key(name),
+    }
+}
+
+/// Checks an optional integer parameter in `min..=max`: `null` (absent) passes.
+fn check_int(
     v: &impl JsonView,
-    name: &str,
+    path: At<'_>,
     field: Field,
-    min: i128,
-    max: Option<i128>,
+    min: u32,
+    max: Option<u32>,
     sink: &mut Sink,
 ) {
     if v.is_null() {
         return;
     }
-    let path = vec![key(name)];
-    match v.as_integer() {
-        None => sink.push(path, IssueCode::NotInteger, Level::Contract, field, 0),
-        Some(n) if n < min => sink.push(
-            path,
-            IssueCode::TooSmall,
-            Level::Contract,
-            field,
-            bound(min),
-        ),
-        Some(n) => {
-            if let Some(max) = max.filter(|&m| n > m) {
-                sink.push(
-                    path,
-                    IssueCode::TooLarge,
-                    Level::Contract,
-                    field,
-                    bound(max),
-                );
-            }
-        }
-    }
-}
-
-/// A (small, non-negative) bound as a message number.
-pub(super) fn bound(n: i128) -> usize {
-    usize::try_from(n).unwrap_or(0)
+    let (code, n) = match v.as_integer() {
+        None => (IssueCode::NotInteger, 0),
+        Some(n) if n < i128::from(min) => (IssueCode::TooSmall, min),
+        Some(n) => match max.filter(|&m| n > i128::from(m)) {
+            Some(max) => (IssueCode::TooLarge, max),
+            None => return,
+        },
+    };
+    sink.push(path, code, Level::Contract, field, n as usize);
 }
 
 /// A parameters object (`{start, limit}`, `{email, username}`, `{users, courses}`, ...): an
@@ -73,20 +147,16 @@ pub fn validate_page(
     limit: &impl JsonView,
     opts: ValidateOptions,
 ) -> Report {
-    let mut sink = Sink::new(opts);
-    let min_limit = match endpoint {
-        PageKind::Users => 1,
-        PageKind::Courses => 0,
+    let endpoint = match endpoint {
+        PageKind::Users => Endpoint::GetUsers,
+        PageKind::Courses => Endpoint::GetCourses,
     };
-    check_int(start, "start", Field::Start, 0, None, &mut sink);
-    check_int(
-        limit,
-        "limit",
-        Field::Limit,
-        min_limit,
-        Some(MAX_LIMIT),
-        &mut sink,
-    );
+    // (One by one: `start` and `limit` may be values of two types.)
+    let mut sink = Sink::new(opts);
+    if let [s, l] = endpoint.route().params {
+        check_param(s, start, &mut None, &mut sink);
+        check_param(l, limit, &mut None, &mut sink);
+    }
     sink.finish()
 }
 
@@ -96,65 +166,39 @@ pub fn validate_page(
 /// at least one must be a non-empty (after trimming) string (`email_or_username_required` at `[]`).
 /// Platform: a non-empty e-mail must be plausible (`invalid_email`).
 pub fn validate_search_user<J: JsonView>(email: &J, username: &J, opts: ValidateOptions) -> Report {
-    let mut sink = Sink::new(opts);
-    let mut has_one = false;
-    for (name, value, field) in [
-        ("email", email, Field::Email),
-        ("username", username, Field::Username),
-    ] {
-        match value.kind() {
-            Kind::Null => {}
-            Kind::Str(s) => {
-                if !crate::text::trim(s).is_empty() {
-                    has_one = true;
-                    if field == Field::Email && !plausible_email(s) {
-                        sink.push(
-                            vec![key(name)],
-                            IssueCode::InvalidEmail,
-                            Level::Platform,
-                            field,
-                            0,
-                        );
-                    }
-                }
-            }
-            _ => sink.push(
-                vec![key(name)],
-                IssueCode::NotString,
-                Level::Contract,
-                field,
-                0,
-            ),
-        }
-    }
-    if !has_one {
-        sink.push(
-            Vec::new(),
-            IssueCode::EmailOrUsernameRequired,
-            Level::Contract,
-            Field::Email,
-            0,
-        );
-    }
-    sink.finish()
+    Endpoint::SearchUser
+        .route()
+        .report(&[email, username], opts)
 }
 
 /// Validates the `title` keywords of search-course (path `["title"]`): a string (`not_string`)
 /// that is non-empty after trimming (`required`). Contract level.
 pub fn validate_search_courses(title: &impl JsonView, opts: ValidateOptions) -> Report {
-    let mut sink = Sink::new(opts);
-    required_str(Some(title), vec![key("title")], Field::Title, &mut sink);
-    sink.finish()
+    Endpoint::SearchCourses.route().report(&[title], opts)
+}
+
+/// Where an id is: `[]` (the one id of a path or a body) or `[name, i]` (an item of an id list),
+/// the path built only when an issue is pushed.
+#[derive(Clone, Copy)]
+struct IdAt(Option<(&'static str, usize)>);
+
+impl From<IdAt> for Vec<PathSegment> {
+    fn from(at: IdAt) -> Vec<PathSegment> {
+        match at.0 {
+            None => Vec::new(),
+            Some((name, i)) => vec![key(name), PathSegment::Index(i)],
+        }
+    }
 }
 
 /// Checks one id at `path`; returns it when it is usable.
-pub(super) fn check_id<'a, J: JsonView>(
+fn check_id<'a, J: JsonView>(
     v: &'a J,
-    path: Vec<PathSegment>,
+    path: IdAt,
     field: Field,
     sink: &mut Sink,
 ) -> Option<&'a str> {
-    let id = required_str(Some(v), path.clone(), field, sink)?;
+    let id = required_str(Some(v), path, field, sink)?;
     // Trimmed too, so that a planner or server that trims cannot turn " .. " into "..".
     if matches!(crate::text::trim(id), "." | "..") {
         sink.push(path, IssueCode::DotSegment, Level::Contract, field, 0);
@@ -171,52 +215,37 @@ pub(super) fn check_id<'a, J: JsonView>(
 /// Every other character is percent-encoded by the planner, so `/`, `?`, `#` inside an id are fine.
 /// Ids are opaque: no check of length or alphabet.
 pub fn validate_id(id: &impl JsonView, opts: ValidateOptions) -> Report {
-    let mut sink = Sink::new(opts);
-    check_id(id, Vec::new(), Field::Id, &mut sink);
-    sink.finish()
+    Endpoint::GetUser.route().report(&[id], opts)
 }
 
 /// Checks an id list of add-courses under `name`.
-pub(super) fn check_id_list(
+fn check_id_list(
     list: &impl JsonView,
-    name: &str,
+    name: &'static str,
     list_field: Field,
     item_field: Field,
-    max: Option<usize>,
+    max: Option<u32>,
     sink: &mut Sink,
 ) {
+    let at = At {
+        prefix: &[],
+        key: name,
+    };
     let Kind::Arr(ids) = list.kind() else {
-        sink.push(
-            vec![key(name)],
-            IssueCode::NotArray,
-            Level::Contract,
-            list_field,
-            0,
-        );
+        sink.push(at, IssueCode::NotArray, Level::Contract, list_field, 0);
         return;
     };
     if ids.is_empty() {
-        sink.push(
-            vec![key(name)],
-            IssueCode::Empty,
-            Level::Contract,
-            list_field,
-            0,
-        );
+        sink.push(at, IssueCode::Empty, Level::Contract, list_field, 0);
     }
-    if let Some(max) = max.filter(|&m| ids.len() > m) {
-        sink.push(
-            vec![key(name)],
-            IssueCode::TooMany,
-            Level::Contract,
-            list_field,
-            max,
-        );
+    if let Some(max) = max.filter(|&m| ids.len() > m as usize) {
+        let code = IssueCode::TooMany;
+        sink.push(at, code, Level::Contract, list_field, max as usize);
     }
     let firsts = FirstSeen::earlier(ids.len(), &mut ids.iter().map(|v| v.as_str()));
     for (i, v) in ids.iter().enumerate() {
-        let path = vec![key(name), PathSegment::Index(i)];
-        if check_id(v, path.clone(), item_field, sink).is_some() {
+        let path = IdAt(Some((name, i)));
+        if check_id(v, path, item_field, sink).is_some() {
             if let Some(&Some(first)) = firsts.get(i) {
                 sink.push(
                     path,
@@ -237,47 +266,14 @@ pub(super) fn check_id_list(
 /// contract sets no maximum); each id as in [`validate_id`] at `["users", i]` / `["courses", i]`.
 /// Platform: the same id twice in one list (`duplicate_id`, on the later one).
 pub fn validate_add_courses<J: JsonView>(users: &J, courses: &J, opts: ValidateOptions) -> Report {
-    let mut sink = Sink::new(opts);
-    check_id_list(
-        users,
-        "users",
-        Field::AccountIds,
-        Field::AccountId,
-        Some(MAX_ITEMS),
-        &mut sink,
-    );
-    check_id_list(
-        courses,
-        "courses",
-        Field::CourseIds,
-        Field::CourseId,
-        None,
-        &mut sink,
-    );
-    sink.finish()
+    Endpoint::AddCoursesToUsers
+        .route()
+        .report(&[users, courses], opts)
 }
 
 /// Validates the body of login-user (platform notes): `email` and `password` non-empty strings
 /// (`required`, `not_string` at `["email"]` / `["password"]`, contract level). Platform: a plausible
 /// e-mail (`invalid_email`). The password's length is not checked (accounts may predate the rule).
 pub fn validate_login<J: JsonView>(email: &J, password: &J, opts: ValidateOptions) -> Report {
-    let mut sink = Sink::new(opts);
-    if let Some(e) = required_str(Some(email), vec![key("email")], Field::Email, &mut sink) {
-        if !plausible_email(e) {
-            sink.push(
-                vec![key("email")],
-                IssueCode::InvalidEmail,
-                Level::Platform,
-                Field::Email,
-                0,
-            );
-        }
-    }
-    required_str(
-        Some(password),
-        vec![key("password")],
-        Field::Password,
-        &mut sink,
-    );
-    sink.finish()
+    Endpoint::Login.route().report(&[email, password], opts)
 }
