@@ -223,7 +223,7 @@ fn fail_at<T>(why: Why, pos: usize) -> R<T> {
 }
 
 /// `r` with `seg` added to its path (a syntax error concerns the whole body: no path).
-#[inline(never)]
+#[inline(always)]
 fn at(r: R<()>, seg: Seg) -> R<()> {
     match r {
         Ok(()) => Ok(()),
@@ -301,7 +301,10 @@ struct Checker<'a> {
 impl<'a> Checker<'a> {
     #[inline(always)]
     fn syntax<T>(r: Result<T, Syntax>) -> R<T> {
-        r.map_err(syntax_fail)
+        match r {
+            Ok(v) => Ok(v),
+            Err(e) => Err(syntax_fail(e)),
+        }
     }
 
     fn value(&mut self, ty: &Ty, depth: u32) -> R<()> {
