@@ -286,7 +286,9 @@ fn position(hay: &str, needle: &str, last: bool) -> Option<usize> {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
     let mut found = None;
     for i in 0..=h.len().checked_sub(n.len())? {
-        if h.get(i..i + n.len()).is_some_and(|w| crate::json::same(w, n)) {
+        if h.get(i..i + n.len())
+            .is_some_and(|w| crate::json::same(w, n))
+        {
             found = Some(i);
             if !last {
                 break;

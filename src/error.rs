@@ -236,6 +236,35 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// The error of `code` with `msg` as `endpoint` answered them: its meaning from the
+    /// endpoint's table ([`crate::codes::decode`]); both kept as [`bounded`] keeps a server's
+    /// text (`secret` redacted).
+    pub(crate) fn new(
+        endpoint: Endpoint,
+        code: &str,
+        msg: &str,
+        status: u16,
+        secret: Option<&str>,
+    ) -> ApiError {
+        let info = crate::codes::decode(endpoint, code, msg);
+        let available_slots = match info.reason {
+            Reason::NotEnoughSlots => crate::codes::available_slots(msg),
+            _ => None,
+        };
+        ApiError {
+            endpoint,
+            code: bounded(code.as_bytes(), secret),
+            msg: bounded(msg.as_bytes(), secret),
+            status,
+            reason: info.reason,
+            category: info.reason.category(),
+            basis: info.basis,
+            retryable: info.reason.retryable(),
+            explanation: info.reason.explanation(),
+            available_slots,
+        }
+    }
+
     /// `<endpoint> answered respCode <code> (<category>): <msg> (<explanation>)`.
     pub fn message(&self) -> String {
         cat(&[
@@ -537,19 +566,7 @@ mod tests {
     /// and not, and texts that need escaping.
     fn every_variant() -> Vec<Error> {
         let api = |endpoint, code: &str, msg: &str| {
-            let info = crate::codes::decode(endpoint, code, msg);
-            Error::Api(ApiError {
-                endpoint,
-                code: code.into(),
-                msg: msg.into(),
-                status: 200,
-                reason: info.reason,
-                category: info.reason.category(),
-                basis: info.basis,
-                retryable: info.reason.retryable(),
-                explanation: info.reason.explanation(),
-                available_slots: crate::codes::available_slots(msg),
-            })
+            Error::Api(ApiError::new(endpoint, code, msg, 200, None))
         };
         let items = crate::json::parse(r#"[{"email":"x"},{}]"#).unwrap();
         let report = crate::validate::validate_create_users(
