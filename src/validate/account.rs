@@ -172,15 +172,16 @@ fn check_members<J: JsonView>(
     // Optional strings: absent or null (= not sent) or any string. Gender `Nam`/`Nữ` is only
     // what the platform's UI offers, so other values are not flagged.
     for (k, v) in OPTIONAL_FIELDS.iter().zip(&fields[REQUIRED_FIELDS.len()..]) {
-        match v.map(J::kind) {
-            None | Some(Kind::Null) | Some(Kind::Str(_)) => {}
-            Some(_) => sink.push(
-                at(prefix, key(k)),
-                IssueCode::NotString,
-                Level::Contract,
-                Field::of_key(k),
-                0,
-            ),
+        if let Some(v) = v {
+            if !matches!(v.kind(), Kind::Null | Kind::Str(_)) {
+                sink.push(
+                    at(prefix, key(k)),
+                    IssueCode::NotString,
+                    Level::Contract,
+                    Field::of_key(k),
+                    0,
+                );
+            }
         }
     }
 

@@ -78,17 +78,16 @@ pub(super) fn required_str<'a, J: JsonView>(
     field: Field,
     sink: &mut Sink,
 ) -> Option<&'a str> {
-    match value.map(J::kind) {
-        Some(Kind::Str(s)) if !trim(s).is_empty() => Some(s),
-        None | Some(Kind::Null) | Some(Kind::Str(_)) => {
-            sink.push(path, IssueCode::Required, Level::Contract, field, 0);
-            None
-        }
-        Some(_) => {
-            sink.push(path, IssueCode::NotString, Level::Contract, field, 0);
-            None
-        }
-    }
+    let code = match value {
+        None => IssueCode::Required,
+        Some(v) => match v.kind() {
+            Kind::Str(s) if !trim(s).is_empty() => return Some(s),
+            Kind::Null | Kind::Str(_) => IssueCode::Required,
+            _ => IssueCode::NotString,
+        },
+    };
+    sink.push(path, code, Level::Contract, field, 0);
+    None
 }
 
 /// `s.trim()`, without decoding characters when `s` starts and ends with a visible ASCII
