@@ -245,11 +245,8 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
     // Each item's members read once, for its checks and for the duplicates.
     let members: Vec<Option<Members<'_, J>>> = items.iter().map(members).collect();
     fn given<'a, J: JsonView>(m: &Option<Members<'a, J>>, k: usize) -> Option<&'a str> {
-        m.as_ref()
-            .and_then(|m| m.fields[k])
-            .and_then(J::as_str)
-            .map(trim)
-            .filter(|s| !s.is_empty())
+        let s = trim(m.as_ref()?.fields.get(k).copied().flatten()?.as_str()?);
+        (!s.is_empty()).then_some(s)
     }
     let emails: Vec<Option<Cow<'_, str>>> = members.iter().map(|m| given(m, 2).map(fold)).collect();
     let usernames: Vec<Option<&str>> = members.iter().map(|m| given(m, 1)).collect();
