@@ -256,15 +256,9 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
     let mut folded = false;
     for item in items {
         let m = members(item);
-        emails.push(match given(&m, 2) {
-            Some(e) => Some(fold(e)),
-            None => None,
-        });
+        emails.push(given(&m, 2).map(fold));
         let username = given(&m, 1);
-        let username_ci = match username {
-            Some(u) => Some(fold(u)),
-            None => None,
-        };
+        let username_ci = username.map(fold);
         folded |= matches!(username_ci, Some(Cow::Owned(_)));
         usernames.push(username);
         usernames_ci.push(username_ci);
