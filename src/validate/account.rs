@@ -62,7 +62,7 @@ fn check_members<J: JsonView>(
 ) {
     let Some(Members { fields, unknown }) = item else {
         sink.push(
-            prefix.to_vec(),
+            copy(prefix, 0),
             IssueCode::NotObject,
             Level::Contract,
             Field::Item,
