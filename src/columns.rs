@@ -75,7 +75,10 @@ pub fn column(header: &str) -> Option<&'static str> {
     // The key once, compared by its bytes with each word where it ends (the words are ASCII, so
     // a key with any other character matches none, as a comparison by characters would find).
     // One loop over the table's bytes: iterator adapters bring the wasm their generic folds.
-    let k: String = key(header).collect();
+    let mut k = String::new();
+    for c in key(header) {
+        k.push(c);
+    }
     let (mut field, mut start) = (0, 0);
     for (i, &b) in TABLE.iter().enumerate() {
         let last = i + 1 == TABLE.len();

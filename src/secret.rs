@@ -106,7 +106,10 @@ fn redact_read(text: &str, secret: &[u8], decode: bool) -> String {
     // Longest common substring, one unit of the text at a time: `m[o]` is the length and the text
     // offset of the match that ends here with the secret's byte `o`. A covered byte range of the
     // text is written out once the next one is found apart from it (touching ones merge).
-    let mut m = vec![(0usize, 0usize); secret.len()];
+    let mut m: Vec<(usize, usize)> = Vec::with_capacity(secret.len());
+    for _ in secret {
+        m.push((0, 0));
+    }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     let mut covered: Option<(usize, usize)> = None;
