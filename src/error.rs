@@ -520,10 +520,18 @@ fn lossy(mut bytes: &[u8]) -> String {
 
 /// The first `max` characters of `text`, marked when cut.
 pub(crate) fn excerpt(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => cat(&[text.get(..cut).unwrap_or(text), "…"]),
-        None => text.to_owned(),
+    // Characters counted by their first bytes (no character iterator: the wasm carries none for
+    // this).
+    let mut chars = 0;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if (b as i8) >= -0x40 {
+            if chars == max {
+                return cat(&[text.get(..i).unwrap_or(text), "…"]);
+            }
+            chars += 1;
+        }
     }
+    text.to_owned()
 }
 
 #[cfg(test)]
@@ -638,6 +646,17 @@ mod tests {
             proptest::strategy::Just(0xA0u8),
         ], 0..48)) {
             proptest::prop_assert_eq!(lossy(&bytes), String::from_utf8_lossy(&bytes));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn excerpt_keeps_the_first_characters(text in "[a-zé✓😀]{0,12}", max in 0usize..14) {
+            let want = match text.char_indices().nth(max) {
+                Some((cut, _)) => format!("{}…", &text[..cut]),
+                None => text.clone(),
+            };
+            proptest::prop_assert_eq!(excerpt(&text, max), want);
         }
     }
 
