@@ -40,8 +40,10 @@ impl Token {
         if token.is_empty() {
             return refuse(TokenProblem::Empty);
         }
-        if !token.bytes().all(unreserved) {
-            return refuse(TokenProblem::Character);
+        for b in token.bytes() {
+            if !unreserved(b) {
+                return refuse(TokenProblem::Character);
+            }
         }
         if token.len() < MIN_TOKEN_LEN {
             return refuse(TokenProblem::TooShort);
