@@ -12,6 +12,7 @@
 //!
 //! The native API runs this gate and then serde's typed decode; the wasm build runs only this.
 
+use crate::error::cat;
 use crate::json::{self, Syntax};
 
 /// What a value must be.
@@ -113,9 +114,10 @@ fn bytes_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
 /// `next[k]`: the field that followed field `k` (`next[64]`: the first field).
 type Learned = [u8; 65];
 
-/// How many shapes' [`Learned`] orders a check keeps: a shape's slot is its address divided by
-/// the size of a shape (the tables of one reply lie side by side, so they rarely share a slot;
-/// two that do only guess worse: a guess is always confirmed by the key's bytes).
+/// How many shapes' [`Learned`] orders a check keeps: a small open-addressed table keyed by the
+/// shape's address, so no two shapes share a slot whatever the layout of the tables (every reply
+/// has fewer shapes than this; a shape beyond them would only guess worse: a guess is always
+/// confirmed by the key's bytes).
 const SLOTS: usize = 16;
 
 impl Described for String {
@@ -165,9 +167,12 @@ pub struct Tally {
     pub trues: u32,
 }
 
-/// One step of the path to a mismatch.
+/// One step of the path to a mismatch: an object key, as the offset in the body where it is
+/// written (read again only when a mismatch is reported: the checking allocates nothing for
+/// it), or an array index.
+#[derive(Clone, Copy)]
 enum Seg {
-    Key(String),
+    Key(usize),
     Index(usize),
 }
 
@@ -190,35 +195,70 @@ struct Fail {
 type R<T> = Result<T, Box<Fail>>;
 
 fn fail<T>(why: Why) -> R<T> {
-    Err(Box::new(Fail {
-        why,
-        rev_path: Vec::new(),
-    }))
+    Err(failure(why))
 }
 
-fn at<T>(r: R<T>, seg: impl FnOnce() -> Seg) -> R<T> {
-    r.map_err(|mut f| {
-        if !matches!(f.why, Why::Syntax(_)) {
-            f.rev_path.push(seg());
-        }
-        f
+/// A failure with an empty path (one copy of the boxing for every caller).
+#[cold]
+#[inline(never)]
+fn failure(why: Why) -> Box<Fail> {
+    Box::new(Fail {
+        why,
+        rev_path: Vec::new(),
     })
 }
 
+/// A syntax error as a failure (one copy: every `?` on the scanner's results calls it).
+#[cold]
+#[inline(never)]
+fn syntax_fail(e: Syntax) -> Box<Fail> {
+    failure(Why::Syntax(e))
+}
+
+/// A mismatch at the key written at `pos`.
+fn fail_at<T>(why: Why, pos: usize) -> R<T> {
+    let mut f = failure(why);
+    f.rev_path.push(Seg::Key(pos));
+    Err(f)
+}
+
+/// `r` with `seg` added to its path (a syntax error concerns the whole body: no path).
+#[inline(always)]
+fn at(r: R<()>, seg: Seg) -> R<()> {
+    match r {
+        Ok(()) => Ok(()),
+        Err(f) => Err(add_seg(f, seg)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn add_seg(mut f: Box<Fail>, seg: Seg) -> Box<Fail> {
+    if !matches!(f.why, Why::Syntax(_)) {
+        f.rev_path.push(seg);
+    }
+    f
+}
+
 impl Fail {
-    fn into_mismatch(self) -> Mismatch {
+    /// The mismatch, its keys read again from `body`.
+    fn into_mismatch(self, body: &[u8]) -> Mismatch {
         let mut path = String::new();
         for seg in self.rev_path.iter().rev() {
-            match seg {
-                Seg::Key(k) => {
+            match *seg {
+                Seg::Key(pos) => {
                     if !path.is_empty() {
                         path.push('.');
                     }
-                    path.push_str(k);
+                    let mut s = json::Scanner::from_utf8_bytes(body);
+                    s.set_pos(pos);
+                    if let Ok(key) = s.key() {
+                        path.push_str(&key.decode());
+                    }
                 }
                 Seg::Index(i) => {
                     path.push('[');
-                    json::push_uint(&mut path, *i as u64);
+                    json::push_uint(&mut path, i as u64);
                     path.push(']');
                 }
             }
@@ -226,29 +266,12 @@ impl Fail {
         if path.is_empty() {
             path.push('.');
         }
-        let mut detail = String::new();
-        match self.why {
-            Why::Syntax(s) => {
-                detail.push_str("not well-formed JSON: ");
-                detail.push_str(s.describe());
-            }
-            Why::Type { expected, found } => {
-                detail.push_str("expected ");
-                detail.push_str(expected);
-                detail.push_str(", found ");
-                detail.push_str(found);
-            }
-            Why::Missing(name) => {
-                detail.push_str("missing field `");
-                detail.push_str(name);
-                detail.push('`');
-            }
-            Why::Duplicate(name) => {
-                detail.push_str("duplicate field `");
-                detail.push_str(name);
-                detail.push('`');
-            }
-        }
+        let detail = match self.why {
+            Why::Syntax(s) => cat(&["not well-formed JSON: ", s.describe()]),
+            Why::Type { expected, found } => cat(&["expected ", expected, ", found ", found]),
+            Why::Missing(name) => cat(&["missing field `", name, "`"]),
+            Why::Duplicate(name) => cat(&["duplicate field `", name, "`"]),
+        };
         Mismatch { path, detail }
     }
 }
@@ -271,6 +294,8 @@ struct Checker<'a> {
     s: json::Scanner<'a>,
     tally: Tally,
     learned: [Learned; SLOTS],
+    /// The address of the shape each slot of `learned` is for (0: free).
+    owners: [usize; SLOTS],
 }
 
 impl<'a> Checker<'a> {
@@ -278,7 +303,7 @@ impl<'a> Checker<'a> {
     fn syntax<T>(r: Result<T, Syntax>) -> R<T> {
         match r {
             Ok(v) => Ok(v),
-            Err(e) => fail(Why::Syntax(e)),
+            Err(e) => Err(syntax_fail(e)),
         }
     }
 
@@ -335,6 +360,25 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The slot of `learned` that is `shape`'s: found from its address, the next free one
+    /// taken when it has none yet (when all are taken, one past the end: no guesses).
+    fn slot(&mut self, shape: &Shape) -> usize {
+        let key = shape as *const Shape as usize;
+        let mut i = key / core::mem::size_of::<Shape>();
+        for _ in 0..SLOTS {
+            i %= SLOTS;
+            match self.owners.get_mut(i) {
+                Some(o) if *o == key => break,
+                Some(o) if *o == 0 => {
+                    *o = key;
+                    break;
+                }
+                _ => i += 1,
+            }
+        }
+        i
+    }
+
     /// Past the `[` or `{` that `value` has seen opening a container `depth` deep.
     #[inline(always)]
     fn enter(&mut self, depth: u32) -> R<()> {
@@ -349,7 +393,7 @@ impl<'a> Checker<'a> {
         self.enter(depth)?;
         let mut i = 0;
         while Self::syntax(self.s.next_item(b']', i == 0))? {
-            at(self.value(elem, depth), || Seg::Index(i))?;
+            at(self.value(elem, depth), Seg::Index(i))?;
             i += 1;
         }
         Ok(())
@@ -360,8 +404,9 @@ impl<'a> Checker<'a> {
         let mut first = true;
         while Self::syntax(self.s.next_item(b'}', first))? {
             first = false;
-            let key = Self::syntax(self.s.key())?;
-            at(self.value(elem, depth), || Seg::Key(key.to_owned_string()))?;
+            let pos = self.s.pos();
+            Self::syntax(self.s.key())?;
+            at(self.value(elem, depth), Seg::Key(pos))?;
         }
         Ok(())
     }
@@ -369,13 +414,14 @@ impl<'a> Checker<'a> {
     fn object(&mut self, shape: &'static Shape, depth: u32) -> R<()> {
         self.enter(depth)?;
         let fields = shape.fields;
-        let li = (shape as *const Shape as usize / core::mem::size_of::<Shape>()) % SLOTS;
+        let li = self.slot(shape);
         let mut seen: u64 = 0;
         let mut prev = 64;
         let mut first = true;
         let mut tallied = false;
         while Self::syntax(self.s.next_item(b'}', first))? {
             first = false;
+            let pos = self.s.pos();
             let hint = self
                 .learned
                 .get(li)
@@ -404,9 +450,7 @@ impl<'a> Checker<'a> {
             };
             let bit = 1u64 << (k % 64);
             if seen & bit != 0 {
-                return at(fail(Why::Duplicate(field.name)), || {
-                    Seg::Key(field.name.into())
-                });
+                return fail_at(Why::Duplicate(field.name), pos);
             }
             seen |= bit;
             if matches!(shape.tally, Some(t) if t == k) {
@@ -420,7 +464,7 @@ impl<'a> Checker<'a> {
                 Self::syntax(self.s.skip_string())?;
                 continue;
             }
-            at(self.value(ty, depth), || Seg::Key(field.name.into()))?;
+            at(self.value(ty, depth), Seg::Key(pos))?;
         }
         if let Some(name) = shape.missing(seen) {
             return fail(Why::Missing(name));
@@ -473,163 +517,123 @@ pub fn envelope_of(
 ) -> Envelope {
     // RFC 8259 lets a parser ignore a leading byte order mark (JS's TextDecoder drops it too).
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-    let scanner = if utf8_known {
-        Ok(json::Scanner::from_utf8_bytes(body))
-    } else {
-        json::Scanner::from_bytes(body)
-    };
-    let s = match scanner {
-        Ok(s) => s,
-        Err(e) => {
-            return Envelope::NotEnvelope(
-                Fail {
-                    why: Why::Syntax(e),
-                    rev_path: Vec::new(),
-                }
-                .into_mismatch(),
-            )
-        }
+    match read_envelope(body, utf8_known, reply, accepts) {
+        Err(f) => Envelope::NotEnvelope(f.into_mismatch(body)),
+        Ok((head, _, _)) if !accepts(&head.code) => Envelope::Error(head),
+        Ok((head, Some(f), _)) => Envelope::Mismatch(head, f.into_mismatch(body)),
+        Ok((head, None, tally)) => Envelope::Ok(head, tally),
+    }
+}
+
+/// [`envelope_of`]'s pass: the head, the data's first mismatch, the counts; `Err` when the body
+/// is not an envelope (one place turns every such reason into [`Envelope::NotEnvelope`]).
+fn read_envelope(
+    body: &[u8],
+    utf8_known: bool,
+    reply: &Shape,
+    accepts: fn(&str) -> bool,
+) -> R<(Head, Option<Box<Fail>>, Tally)> {
+    let s = match utf8_known {
+        true => json::Scanner::from_utf8_bytes(body),
+        false => Checker::syntax(json::Scanner::from_bytes(body))?,
     };
     let mut c = Checker {
         s,
         tally: Tally::default(),
         learned: [[0; 65]; SLOTS],
-    };
-    let not = |why: Why, key: Option<&'static str>| {
-        let rev_path = key.map(|k| vec![Seg::Key(k.into())]).unwrap_or_default();
-        Envelope::NotEnvelope(Fail { why, rev_path }.into_mismatch())
+        owners: [0; SLOTS],
     };
     c.s.ws();
     if c.s.peek() != Some(b'{') {
-        return match c.s.skip(0).and_then(|()| c.s.end()) {
-            Err(e) => not(Why::Syntax(e), None),
-            Ok(()) => not(
-                Why::Type {
-                    expected: "an object",
-                    found: "another JSON value",
-                },
-                None,
-            ),
-        };
+        Checker::syntax(c.s.skip(0).and_then(|()| c.s.end()))?;
+        return fail(Why::Type {
+            expected: "an object",
+            found: "another JSON value",
+        });
     }
     c.s.set_pos(c.s.pos() + 1);
     let mut code: Option<String> = None;
     let mut msg: Option<Option<String>> = None;
     let mut data: Option<Box<Fail>> = None;
-    let fields = reply.fields;
     let mut seen: u64 = 0;
     let mut first = true;
-    loop {
-        let more = match c.s.next_item(b'}', first) {
-            Ok(m) => m,
-            Err(e) => return not(Why::Syntax(e), None),
-        };
-        if !more {
-            break;
-        }
+    while Checker::syntax(c.s.next_item(b'}', first))? {
         first = false;
-        let key = match c.s.key() {
-            Ok(k) => k,
-            Err(e) => return not(Why::Syntax(e), None),
-        };
+        let pos = c.s.pos();
+        let key = Checker::syntax(c.s.key())?;
         c.s.ws();
         let start = c.s.pos();
-        if key.is("respCode") || key.is("msg") {
-            let name = if key.is("msg") { "msg" } else { "respCode" };
-            let dup = if name == "msg" {
-                msg.is_some()
-            } else {
-                code.is_some()
+        let is_msg = key.is("msg");
+        if is_msg || key.is("respCode") {
+            let (name, dup) = match is_msg {
+                true => ("msg", msg.is_some()),
+                false => ("respCode", code.is_some()),
             };
             if dup {
-                return not(Why::Duplicate(name), Some(name));
+                return fail_at(Why::Duplicate(name), pos);
             }
             let text = match c.s.peek() {
-                Some(b'"') => match c.s.string() {
-                    Ok(s) => Some(s.to_owned_string()),
-                    Err(e) => return not(Why::Syntax(e), None),
-                },
-                Some(b'n') if name == "msg" => match c.s.literal() {
-                    Ok(()) => None,
-                    Err(e) => return not(Why::Syntax(e), None),
-                },
+                Some(b'"') => Some(Checker::syntax(c.s.string())?.to_owned_string()),
+                Some(b'n') if is_msg => {
+                    Checker::syntax(c.s.literal())?;
+                    None
+                }
                 _ => {
-                    if let Err(e) = c.s.skip(1) {
-                        return not(Why::Syntax(e), None);
-                    }
-                    let expected = if name == "msg" {
-                        "a string or null"
-                    } else {
-                        "a string"
+                    Checker::syntax(c.s.skip(1))?;
+                    let expected = match is_msg {
+                        true => "a string or null",
+                        false => "a string",
                     };
-                    return not(
-                        Why::Type {
-                            expected,
-                            found: "another JSON value",
-                        },
-                        Some(name),
-                    );
+                    let why = Why::Type {
+                        expected,
+                        found: "another JSON value",
+                    };
+                    return fail_at(why, pos);
                 }
             };
-            if name == "msg" {
-                msg = Some(text);
-            } else {
-                code = text;
+            match is_msg {
+                true => msg = Some(text),
+                false => code = text,
             }
             c.s.set_pos(start);
         }
-        let hit = reply.find(&key);
         let wanted = code.as_deref().is_none_or(accepts);
-        match hit {
-            Some(k) if data.is_none() && wanted => {
+        match reply
+            .find(&key)
+            .and_then(|k| Some((k, reply.fields.get(k)?)))
+        {
+            Some((k, field)) if data.is_none() && wanted => {
                 let bit = 1u64 << (k % 64);
                 let run = if seen & bit != 0 {
-                    fail(Why::Duplicate(fields[k].name))
+                    fail(Why::Duplicate(field.name))
                 } else {
                     seen |= bit;
-                    c.value(&fields[k].ty, 1)
+                    c.value(&field.ty, 1)
                 };
-                if let Err(f) = at(run, || Seg::Key(fields[k].name.into())) {
-                    if let Why::Syntax(e) = f.why {
-                        return not(Why::Syntax(e), None);
+                if let Err(f) = at(run, Seg::Key(pos)) {
+                    if let Why::Syntax(_) = f.why {
+                        return Err(f);
                     }
                     data = Some(f);
                     c.s.set_pos(start);
-                    if let Err(e) = c.s.skip(1) {
-                        return not(Why::Syntax(e), None);
-                    }
+                    Checker::syntax(c.s.skip(1))?;
                 }
             }
-            _ => {
-                if let Err(e) = c.s.skip(1) {
-                    return not(Why::Syntax(e), None);
-                }
-            }
+            _ => Checker::syntax(c.s.skip(1))?,
         }
     }
-    if let Err(e) = c.s.end() {
-        return not(Why::Syntax(e), None);
-    }
+    Checker::syntax(c.s.end())?;
     let Some(code) = code else {
-        return not(Why::Missing("respCode"), None);
+        return fail(Why::Missing("respCode"));
     };
+    if let (None, Some(name)) = (&data, reply.missing(seen)) {
+        data = Some(failure(Why::Missing(name)));
+    }
     let head = Head {
         code,
         msg: msg.flatten().unwrap_or_default(),
     };
-    if !accepts(&head.code) {
-        return Envelope::Error(head);
-    }
-    if let (None, Some(name)) = (&data, reply.missing(seen)) {
-        data = Some(Box::new(Fail {
-            why: Why::Missing(name),
-            rev_path: Vec::new(),
-        }));
-    }
-    match data {
-        Some(f) => Envelope::Mismatch(head, f.into_mismatch()),
-        None => Envelope::Ok(head, c.tally),
-    }
+    Ok((head, data, c.tally))
 }
 
 #[cfg(test)]
@@ -685,7 +689,7 @@ mod tests {
             }
         }
         let mut seen = Vec::new();
-        for ty in [
+        let replies = [
             UserList::TY,
             UserReply::TY,
             CourseReply::TY,
@@ -694,10 +698,17 @@ mod tests {
             AddCoursesReply::TY,
             LoginReply::TY,
             RawReply::TY,
-        ] {
-            walk(&ty, &mut seen);
+        ];
+        for ty in &replies {
+            walk(ty, &mut seen);
         }
         assert!(seen.len() > 10, "{seen:?}");
+        // Each reply's shapes have slots of their own in `Checker::learned`.
+        for ty in &replies {
+            let mut own = Vec::new();
+            walk(ty, &mut own);
+            assert!(own.len() <= SLOTS, "{}", own.len());
+        }
     }
 
     #[test]

@@ -284,13 +284,18 @@ fn numbers(msg: &str) -> impl Iterator<Item = u32> + '_ {
 /// `str::find` with a string pattern costs the wasm its two-way searcher.
 fn position(hay: &str, needle: &str, last: bool) -> Option<usize> {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    let mut hits =
-        (0..=h.len().checked_sub(n.len())?).filter(|&i| h.get(i..i + n.len()) == Some(n));
-    if last {
-        hits.next_back()
-    } else {
-        hits.next()
+    let mut found = None;
+    for i in 0..=h.len().checked_sub(n.len())? {
+        if h.get(i..i + n.len())
+            .is_some_and(|w| crate::json::same(w, n))
+        {
+            found = Some(i);
+            if !last {
+                break;
+            }
+        }
     }
+    found
 }
 
 /// Counts a msg states: `<n> success, <m> error` or the Vietnamese add-courses sentence.

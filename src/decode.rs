@@ -7,7 +7,6 @@
 //! reply with serde, which the check guarantees to succeed.
 
 use crate::check::{self, Envelope, Head, Tally};
-use crate::codes::{self, Reason};
 use crate::error::{bounded, ApiError, DecodeError, Error, HttpError};
 use crate::plan::Request;
 use crate::reply::Reply;
@@ -84,52 +83,29 @@ pub fn check_reply(
 ) -> Result<Checked, Error> {
     let endpoint = p.endpoint;
     let clean = |text: &str| bounded(text.as_bytes(), p.secret);
-    let decode_error = |m: check::Mismatch| {
-        Error::Decode(DecodeError {
-            endpoint,
-            status,
-            path: clean(&m.path),
-            detail: clean(&m.detail),
-        })
-    };
-    match check::envelope_of(body, utf8_known, p.shape, p.accepts) {
-        Envelope::Ok(head, tally) => Ok(Checked { head, tally }),
-        Envelope::Mismatch(_, m) => Err(decode_error(m)),
-        Envelope::NotEnvelope(m) if (200..300).contains(&status) => {
-            Err(decode_error(check::Mismatch {
-                path: m.path,
-                detail: format_not_envelope(&m.detail),
-            }))
-        }
-        Envelope::NotEnvelope(_) => Err(Error::Http(HttpError {
-            endpoint,
-            status,
-            excerpt: bounded(body.trim_ascii(), p.secret),
-        })),
-        Envelope::Error(head) => {
-            let info = codes::decode(endpoint, &head.code, &head.msg);
-            let available_slots = match info.reason {
-                Reason::NotEnoughSlots => codes::available_slots(&head.msg),
-                _ => None,
-            };
-            Err(Error::Api(ApiError {
+    let m = match check::envelope_of(body, utf8_known, p.shape, p.accepts) {
+        Envelope::Ok(head, tally) => return Ok(Checked { head, tally }),
+        Envelope::Mismatch(_, m) => m,
+        Envelope::NotEnvelope(m) if (200..300).contains(&status) => check::Mismatch {
+            path: m.path,
+            detail: crate::error::cat(&["not an API envelope: ", &m.detail]),
+        },
+        Envelope::NotEnvelope(_) => {
+            return Err(Error::Http(HttpError {
                 endpoint,
-                code: clean(&head.code),
-                msg: clean(&head.msg),
                 status,
-                reason: info.reason,
-                category: info.reason.category(),
-                basis: info.basis,
-                retryable: info.reason.retryable(),
-                explanation: info.reason.explanation(),
-                available_slots,
+                excerpt: bounded(body.trim_ascii(), p.secret),
             }))
         }
-    }
-}
-
-fn format_not_envelope(detail: &str) -> String {
-    let mut out = String::from("not an API envelope: ");
-    out.push_str(detail);
-    out
+        Envelope::Error(head) => {
+            let e = ApiError::new(endpoint, &head.code, &head.msg, status, p.secret);
+            return Err(Error::Api(e));
+        }
+    };
+    Err(Error::Decode(DecodeError {
+        endpoint,
+        status,
+        path: clean(&m.path),
+        detail: clean(&m.detail),
+    }))
 }

@@ -236,6 +236,35 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// The error of `code` with `msg` as `endpoint` answered them: its meaning from the
+    /// endpoint's table ([`crate::codes::decode`]); both kept as [`bounded`] keeps a server's
+    /// text (`secret` redacted).
+    pub(crate) fn new(
+        endpoint: Endpoint,
+        code: &str,
+        msg: &str,
+        status: u16,
+        secret: Option<&str>,
+    ) -> ApiError {
+        let info = crate::codes::decode(endpoint, code, msg);
+        let available_slots = match info.reason {
+            Reason::NotEnoughSlots => crate::codes::available_slots(msg),
+            _ => None,
+        };
+        ApiError {
+            endpoint,
+            code: bounded(code.as_bytes(), secret),
+            msg: bounded(msg.as_bytes(), secret),
+            status,
+            reason: info.reason,
+            category: info.reason.category(),
+            basis: info.basis,
+            retryable: info.reason.retryable(),
+            explanation: info.reason.explanation(),
+            available_slots,
+        }
+    }
+
     /// `<endpoint> answered respCode <code> (<category>): <msg> (<explanation>)`.
     pub fn message(&self) -> String {
         cat(&[
@@ -491,10 +520,18 @@ fn lossy(mut bytes: &[u8]) -> String {
 
 /// The first `max` characters of `text`, marked when cut.
 pub(crate) fn excerpt(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => cat(&[text.get(..cut).unwrap_or(text), "…"]),
-        None => text.to_owned(),
+    // Characters counted by their first bytes (no character iterator: the wasm carries none for
+    // this).
+    let mut chars = 0;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if (b as i8) >= -0x40 {
+            if chars == max {
+                return cat(&[text.get(..i).unwrap_or(text), "…"]);
+            }
+            chars += 1;
+        }
     }
+    text.to_owned()
 }
 
 #[cfg(test)]
@@ -537,19 +574,7 @@ mod tests {
     /// and not, and texts that need escaping.
     fn every_variant() -> Vec<Error> {
         let api = |endpoint, code: &str, msg: &str| {
-            let info = crate::codes::decode(endpoint, code, msg);
-            Error::Api(ApiError {
-                endpoint,
-                code: code.into(),
-                msg: msg.into(),
-                status: 200,
-                reason: info.reason,
-                category: info.reason.category(),
-                basis: info.basis,
-                retryable: info.reason.retryable(),
-                explanation: info.reason.explanation(),
-                available_slots: crate::codes::available_slots(msg),
-            })
+            Error::Api(ApiError::new(endpoint, code, msg, 200, None))
         };
         let items = crate::json::parse(r#"[{"email":"x"},{}]"#).unwrap();
         let report = crate::validate::validate_create_users(
@@ -621,6 +646,17 @@ mod tests {
             proptest::strategy::Just(0xA0u8),
         ], 0..48)) {
             proptest::prop_assert_eq!(lossy(&bytes), String::from_utf8_lossy(&bytes));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn excerpt_keeps_the_first_characters(text in "[a-zé✓😀]{0,12}", max in 0usize..14) {
+            let want = match text.char_indices().nth(max) {
+                Some((cut, _)) => format!("{}…", &text[..cut]),
+                None => text.clone(),
+            };
+            proptest::prop_assert_eq!(excerpt(&text, max), want);
         }
     }
 

@@ -40,8 +40,10 @@ impl Token {
         if token.is_empty() {
             return refuse(TokenProblem::Empty);
         }
-        if !token.bytes().all(unreserved) {
-            return refuse(TokenProblem::Character);
+        for b in token.bytes() {
+            if !unreserved(b) {
+                return refuse(TokenProblem::Character);
+            }
         }
         if token.len() < MIN_TOKEN_LEN {
             return refuse(TokenProblem::TooShort);
@@ -103,46 +105,56 @@ pub fn redact(text: &str, secret: Option<&str>) -> String {
 fn redact_read(text: &str, secret: &[u8], decode: bool) -> String {
     let run = secret.len().min(REDACT_RUN);
     let t = text.as_bytes();
-    // Longest common substring, one unit of the text at a time: `len[o]` and `from[o]` are the
-    // length and the text offset of the match that ends here with the secret's byte `o`.
-    // Covered byte ranges of the text are merged as they are found.
-    let mut len = vec![0usize; secret.len()];
-    let mut from = vec![0usize; secret.len()];
-    let mut covered: Vec<(usize, usize)> = Vec::new();
+    // Longest common substring, one unit of the text at a time: `m[o]` is the length and the text
+    // offset of the match that ends here with the secret's byte `o`. A covered byte range of the
+    // text is written out once the next one is found apart from it (touching ones merge).
+    let mut m: Vec<(usize, usize)> = Vec::with_capacity(secret.len());
+    for _ in secret {
+        m.push((0, 0));
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let mut covered: Option<(usize, usize)> = None;
+    let mut write = |out: &mut String, (start, end): (usize, usize)| {
+        out.push_str(text.get(at..start).unwrap_or_default());
+        out.push_str("<redacted>");
+        at = end;
+    };
     let mut i = 0;
-    while i < t.len() {
-        let (width, byte) = if decode { unit(&t[i..]) } else { (1, t[i]) };
+    while let Some(&first) = t.get(i) {
+        let (width, byte) = match decode {
+            true => unit(t.get(i..).unwrap_or_default()),
+            false => (1, first),
+        };
         let end = i + width;
         let (mut longest, mut start) = (0, 0);
-        for o in (0..secret.len()).rev() {
-            len[o] = 0;
-            if secret[o].eq_ignore_ascii_case(&byte) {
-                (len[o], from[o]) = match o.checked_sub(1) {
-                    Some(p) if len[p] > 0 => (len[p] + 1, from[p]),
-                    _ => (1, i),
-                };
-                if len[o] > longest {
-                    (longest, start) = (len[o], from[o]);
-                }
+        // `m[o - 1]` as the previous unit left it.
+        let mut before = (0, 0);
+        for (slot, s) in m.iter_mut().zip(secret) {
+            let here = match (s.eq_ignore_ascii_case(&byte), before) {
+                (false, _) => (0, 0),
+                (true, (0, _)) => (1, i),
+                (true, (n, from)) => (n + 1, from),
+            };
+            before = core::mem::replace(slot, here);
+            if here.0 > longest {
+                (longest, start) = here;
             }
         }
         if longest >= run {
-            match covered.last_mut() {
+            match &mut covered {
                 Some(last) if last.1 >= start => last.1 = end,
-                _ => covered.push((start, end)),
+                _ => {
+                    if let Some(done) = covered.replace((start, end)) {
+                        write(&mut out, done);
+                    }
+                }
             }
         }
         i = end;
     }
-    if covered.is_empty() {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for &(start, end) in &covered {
-        out.push_str(text.get(at..start).unwrap_or_default());
-        out.push_str("<redacted>");
-        at = end;
+    if let Some(done) = covered {
+        write(&mut out, done);
     }
     out.push_str(text.get(at..).unwrap_or_default());
     out
@@ -156,15 +168,13 @@ fn unit(t: &[u8]) -> (usize, u8) {
         s.iter()
             .try_fold(0u32, |n, &c| char::from(c).to_digit(16).map(|d| n * 16 + d))
     };
-    match t {
-        [b'%', a, b, ..] => match hex(&[*a, *b]) {
-            Some(n) if n < 0x80 => (3, n as u8),
-            _ => (1, t[0]),
-        },
-        [b'\\', b'u', rest @ ..] if rest.len() >= 4 => match hex(&rest[..4]) {
-            Some(n) if n < 0x80 => (6, n as u8),
-            _ => (1, t[0]),
-        },
-        _ => (1, t[0]),
+    let (width, digits) = match t {
+        [b'%', rest @ ..] => (3, rest.get(..2)),
+        [b'\\', b'u', rest @ ..] => (6, rest.get(..4)),
+        _ => (1, None),
+    };
+    match digits.and_then(hex) {
+        Some(n) if n < 0x80 => (width, n as u8),
+        _ => (1, t.first().copied().unwrap_or_default()),
     }
 }

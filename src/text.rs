@@ -37,7 +37,12 @@ pub fn fold(s: &str) -> Cow<'_, str> {
     if s.chars().all(|c| fold_char(c) == c) {
         Cow::Borrowed(s)
     } else {
-        Cow::Owned(s.chars().map(fold_char).collect())
+        // (Pushed: `collect` brings the wasm a generic copy per iterator.)
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            out.push(fold_char(c));
+        }
+        Cow::Owned(out)
     }
 }
 

@@ -87,13 +87,9 @@ impl Value<'_> {
         let Value::Num(text) = self else {
             return None;
         };
-        let (negative, int, frac, exp) = literal_parts(text)?;
         let mut m = 0f64;
-        for &b in int.iter().chain(frac) {
-            m = m * 10.0 + f64::from(b - b'0');
-        }
+        let (negative, exp, _) = literal(text, &mut |d| m = m * 10.0 + f64::from(d));
         // (An exponent beyond ±1000 scales any digits to infinity or zero alike.)
-        let exp = exp - frac.len() as i64;
         let mut scale = 1f64;
         for _ in 0..exp.unsigned_abs() {
             scale *= 10.0;
@@ -201,6 +197,17 @@ pub trait JsonView: Sized {
     }
 }
 
+/// The text of a string or key of the tree: `Cow`'s deref, which the size profile leaves a
+/// call, for every field a validator reads.
+#[inline(always)]
+#[allow(clippy::ptr_arg)] // (taking `&str` would be the deref this avoids)
+fn text<'s>(s: &'s Cow<'_, str>) -> &'s str {
+    match s {
+        Cow::Borrowed(b) => b,
+        Cow::Owned(o) => o,
+    }
+}
+
 impl JsonView for Value<'_> {
     // (Inlined: read for every field a validator looks at; the size profile left it a call.)
     #[inline(always)]
@@ -209,7 +216,7 @@ impl JsonView for Value<'_> {
             Value::Null => Kind::Null,
             Value::Bool(_) => Kind::Bool,
             Value::Num(_) => Kind::Num,
-            Value::Str(s) => Kind::Str(s),
+            Value::Str(s) => Kind::Str(text(s)),
             Value::Arr(a) => Kind::Arr(a),
             Value::Obj(_) => Kind::Obj,
         }
@@ -236,7 +243,7 @@ impl JsonView for Value<'_> {
     fn each_member<'s>(&'s self, f: &mut dyn FnMut(&'s str, &'s Self)) {
         if let Value::Obj(entries) = self {
             for (k, v) in entries {
-                f(k, v);
+                f(text(k), v);
             }
         }
     }
@@ -256,93 +263,71 @@ impl JsonView for Value<'_> {
 /// 2^53: up to here every integer is exact in an `f64`.
 const F64_EXACT: i128 = 9_007_199_254_740_992;
 
-/// A well-formed number literal's parts: its sign, integer digits, fraction digits and exponent
-/// (beyond ±1000, which makes any digits too large or fractional, cut to ±1000), for
-/// [`Value::as_f64`] and [`literal_integer`] alike.
-fn literal_parts(text: &str) -> Option<(bool, &[u8], &[u8], i64)> {
-    let b = text.as_bytes();
-    let negative = b.first() == Some(&b'-');
-    let body = b.get(usize::from(negative)..)?;
-    let digits = |from: usize| {
-        body.iter()
-            .skip(from)
-            .take_while(|c| c.is_ascii_digit())
-            .count()
-    };
-    let int_len = digits(0);
-    let mut at = int_len;
-    let frac_len = match body.get(at) {
-        Some(b'.') => digits(at + 1),
-        _ => 0,
-    };
-    let frac = body.get(at + 1..at + 1 + frac_len).unwrap_or_default();
-    if frac_len > 0 {
-        at += 1 + frac_len;
-    }
-    let exp: i64 = match body.get(at) {
-        Some(b'e' | b'E') => {
-            let e = body.get(at + 1..)?;
-            let (minus, e) = match e.first() {
-                Some(b'-') => (true, e.get(1..)?),
-                Some(b'+') => (false, e.get(1..)?),
-                _ => (false, e),
-            };
-            let e = super::parse_u64(e).unwrap_or(u64::MAX).min(1000) as i64;
-            if minus {
-                -e
-            } else {
-                e
+/// Reads a well-formed number literal: gives `digit` its digits one by one (integer, then
+/// fraction), and returns its sign, its scale (the value is the digits × 10^scale: the exponent,
+/// cut to ±1000, less the fraction's length) and whether it has a fraction or an exponent. The
+/// one reader of literals, for [`Value::as_f64`] and [`literal_integer`] alike.
+fn literal(text: &str, digit: &mut dyn FnMut(u8)) -> (bool, i64, bool) {
+    let (mut negative, mut fraction, mut scale) = (false, false, 0i64);
+    // The exponent once its `e` is read: (negative, value).
+    let mut exp: Option<(bool, i64)> = None;
+    for b in text.bytes() {
+        match (b, &mut exp) {
+            (b'0'..=b'9', Some((_, e))) => *e = (*e * 10 + i64::from(b - b'0')).min(1000),
+            (b'0'..=b'9', None) => {
+                digit(b - b'0');
+                scale -= i64::from(fraction);
             }
+            (b'-', Some((minus, _))) => *minus = true,
+            (b'-', None) => negative = true,
+            (b'.', _) => fraction = true,
+            (b'e' | b'E', _) => exp = Some((false, 0)),
+            _ => {}
         }
-        _ => 0,
+    }
+    let e = match exp {
+        Some((true, e)) => -e,
+        Some((false, e)) => e,
+        None => 0,
     };
-    Some((negative, body.get(..int_len)?, frac, exp))
+    (negative, scale + e, fraction || exp.is_some())
 }
 
 /// The integer a well-formed number literal holds, by the rule of [`JsonView::as_integer`],
-/// computed on the digits (no float parsing, which would cost the wasm its formatting tables),
-/// in two passes over the bytes with no allocation.
+/// computed on the digits in one pass with no allocation (no float parsing, which would cost the
+/// wasm its formatting tables; u64 arithmetic, as i128's costs it its multiplication routine).
 fn literal_integer(text: &str) -> Option<i128> {
-    let (negative, int, frac, exp) = literal_parts(text)?;
-    let sign = |n: i128| if negative { -n } else { n };
-    if frac.is_empty() && exp == 0 && int.len() == text.len() - usize::from(negative) {
-        let n = sign(super::parse_u64(int).map(i128::from)?);
-        return (i128::from(i64::MIN)..=i128::from(u64::MAX))
-            .contains(&n)
-            .then_some(n);
-    }
-    let frac_len = frac.len();
-    // The significant digits: integer and fraction, leading zeros left out.
-    let all = || int.iter().chain(frac);
-    let lead = all().take_while(|&&c| c == b'0').count();
-    let len = all().count() - lead;
-    if len == 0 {
+    // The digits read so far without their trailing zeros (`None` past u64), and those zeros.
+    let mut n = Some(0u64);
+    let mut zeros = 0i64;
+    let (negative, scale, written_as_float) = literal(text, &mut |d| {
+        if d == 0 {
+            zeros += 1;
+            return;
+        }
+        for _ in 0..=zeros {
+            n = n.and_then(|n| n.checked_mul(10));
+        }
+        n = n.and_then(|n| n.checked_add(u64::from(d)));
+        zeros = 0;
+    });
+    // Past u64: larger than any integer accepted, or (its last digit not a zero) fractional.
+    let mut n = n?;
+    if n == 0 {
         return Some(0);
     }
-    let scale = exp - frac_len as i64;
-    // Digits past `kept` are the fraction: they must all be zeros.
-    let (kept, zeros) = if scale >= 0 {
-        (len, scale as usize)
-    } else {
-        (len.checked_sub(scale.unsigned_abs() as usize)?, 0)
-    };
-    if kept + zeros > 16 {
-        return None;
-    }
-    // At most 16 digits: u64 arithmetic (i128's costs the wasm its multiplication routine).
-    let mut n: u64 = 0;
-    for (k, &c) in all().skip(lead).enumerate() {
-        if k < kept {
-            n = n * 10 + u64::from(c - b'0');
-        } else if c != b'0' {
-            return None;
-        }
-    }
-    for _ in 0..zeros {
-        n *= 10;
+    // Below 0: a fraction digit that is not zero.
+    let scale = u64::try_from(scale + zeros).ok()?;
+    for _ in 0..scale {
+        n = n.checked_mul(10)?;
     }
     let n = i128::from(n);
-    (n <= F64_EXACT).then(|| sign(n))
+    let max = match (written_as_float, negative) {
+        (true, _) => F64_EXACT,
+        (false, true) => -i128::from(i64::MIN),
+        (false, false) => i128::from(u64::MAX),
+    };
+    (n <= max).then_some(if negative { -n } else { n })
 }
 
 impl JsonView for serde_json::Value {

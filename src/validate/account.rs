@@ -62,7 +62,7 @@ fn check_members<J: JsonView>(
 ) {
     let Some(Members { fields, unknown }) = item else {
         sink.push(
-            prefix.to_vec(),
+            copy(prefix, 0),
             IssueCode::NotObject,
             Level::Contract,
             Field::Item,
@@ -172,15 +172,16 @@ fn check_members<J: JsonView>(
     // Optional strings: absent or null (= not sent) or any string. Gender `Nam`/`Nữ` is only
     // what the platform's UI offers, so other values are not flagged.
     for (k, v) in OPTIONAL_FIELDS.iter().zip(&fields[REQUIRED_FIELDS.len()..]) {
-        match v.map(J::kind) {
-            None | Some(Kind::Null) | Some(Kind::Str(_)) => {}
-            Some(_) => sink.push(
-                at(prefix, key(k)),
-                IssueCode::NotString,
-                Level::Contract,
-                Field::of_key(k),
-                0,
-            ),
+        if let Some(v) = v {
+            if !matches!(v.kind(), Kind::Null | Kind::Str(_)) {
+                sink.push(
+                    at(prefix, key(k)),
+                    IssueCode::NotString,
+                    Level::Contract,
+                    Field::of_key(k),
+                    0,
+                );
+            }
         }
     }
 
@@ -242,30 +243,36 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
     // The first row of each e-mail and username (trimmed; e-mails and folded usernames
     // lower-cased), so that each later row can name it: each item's keys read and folded once.
     // Each item's members read once, for its checks and for the duplicates.
-    let members: Vec<Option<Members<'_, J>>> = items.iter().map(members).collect();
     fn given<'a, J: JsonView>(m: &Option<Members<'a, J>>, k: usize) -> Option<&'a str> {
-        m.as_ref()
-            .and_then(|m| m.fields[k])
-            .and_then(J::as_str)
-            .map(trim)
-            .filter(|s| !s.is_empty())
+        let s = trim(m.as_ref()?.fields.get(k).copied().flatten()?.as_str()?);
+        (!s.is_empty()).then_some(s)
     }
-    let emails: Vec<Option<Cow<'_, str>>> = members.iter().map(|m| given(m, 2).map(fold)).collect();
-    let usernames: Vec<Option<&str>> = members.iter().map(|m| given(m, 1)).collect();
-    let usernames_ci: Vec<Option<Cow<'_, str>>> = usernames.iter().map(|u| u.map(fold)).collect();
-    let n = members.len();
+    // (One loop filling the four: a `collect` each brought the wasm a copy of the collecting.)
+    let n = items.len();
+    let mut all = Vec::with_capacity(n);
+    let mut emails: Vec<Option<Cow<'_, str>>> = Vec::with_capacity(n);
+    let mut usernames: Vec<Option<&str>> = Vec::with_capacity(n);
+    let mut usernames_ci: Vec<Option<Cow<'_, str>>> = Vec::with_capacity(n);
+    let mut folded = false;
+    for item in items {
+        let m = members(item);
+        emails.push(given(&m, 2).map(fold));
+        let username = given(&m, 1);
+        let username_ci = username.map(fold);
+        folded |= matches!(username_ci, Some(Cow::Owned(_)));
+        usernames.push(username);
+        usernames_ci.push(username_ci);
+        all.push(m);
+    }
     let first_emails = FirstSeen::earlier(n, &mut emails.iter().map(|e| e.as_deref()));
     let first_usernames = FirstSeen::earlier(n, &mut usernames.iter().copied());
     // Read only where the exact table found nothing; when folding changed no username it is the
     // exact table again, so it is made only when one changed.
-    let first_usernames_ci = match usernames_ci
-        .iter()
-        .any(|u| matches!(u, Some(Cow::Owned(_))))
-    {
+    let first_usernames_ci = match folded {
         true => FirstSeen::earlier(n, &mut usernames_ci.iter().map(|u| u.as_deref())),
         false => Vec::new(),
     };
-    for (i, m) in members.iter().enumerate() {
+    for (i, m) in all.iter().enumerate() {
         let prefix = [PathSegment::Index(i)];
         check_members(m.as_ref(), &prefix, &mut sink);
 

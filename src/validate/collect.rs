@@ -46,10 +46,19 @@ impl Sink {
 
 /// `prefix` followed by `seg`.
 pub(super) fn at(prefix: &[PathSegment], seg: PathSegment) -> Vec<PathSegment> {
-    let mut path = Vec::with_capacity(prefix.len() + 1);
-    path.extend_from_slice(prefix);
+    let mut path = copy(prefix, 1);
     path.push(seg);
     path
+}
+
+/// A copy of `path` with room for `more` steps (a loop: `to_vec` and `extend_from_slice` each
+/// bring the wasm a cloning fold of their own).
+pub(super) fn copy(path: &[PathSegment], more: usize) -> Vec<PathSegment> {
+    let mut out = Vec::with_capacity(path.len() + more);
+    for seg in path {
+        out.push(seg.clone());
+    }
+    out
 }
 
 /// The path `prefix` + `key`, built only when an issue is pushed (a valid batch allocates no
@@ -78,17 +87,16 @@ pub(super) fn required_str<'a, J: JsonView>(
     field: Field,
     sink: &mut Sink,
 ) -> Option<&'a str> {
-    match value.map(J::kind) {
-        Some(Kind::Str(s)) if !trim(s).is_empty() => Some(s),
-        None | Some(Kind::Null) | Some(Kind::Str(_)) => {
-            sink.push(path, IssueCode::Required, Level::Contract, field, 0);
-            None
-        }
-        Some(_) => {
-            sink.push(path, IssueCode::NotString, Level::Contract, field, 0);
-            None
-        }
-    }
+    let code = match value {
+        None => IssueCode::Required,
+        Some(v) => match v.kind() {
+            Kind::Str(s) if !trim(s).is_empty() => return Some(s),
+            Kind::Null | Kind::Str(_) => IssueCode::Required,
+            _ => IssueCode::NotString,
+        },
+    };
+    sink.push(path, code, Level::Contract, field, 0);
+    None
 }
 
 /// `s.trim()`, without decoding characters when `s` starts and ends with a visible ASCII
@@ -169,9 +177,12 @@ impl<'k> FirstSeen<'k> {
     /// A table sized for `n` keys, empty.
     fn with_room(n: usize) -> Self {
         let size = (n * 2).next_power_of_two().max(2);
-        FirstSeen {
-            slots: vec![None; size],
+        // (Pushed: `vec![None; size]` brings the wasm a generic filler.)
+        let mut slots = Vec::with_capacity(size);
+        for _ in 0..size {
+            slots.push(None);
         }
+        FirstSeen { slots }
     }
 
     /// Records `key` at index `i` unless it is there already: then its first index.
