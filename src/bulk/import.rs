@@ -482,8 +482,8 @@ impl ImportJob {
                 chunk,
                 rows,
                 request,
-            } => match request.check(status, body).map(|_| answer::created(body)) {
-                Ok(Some(items)) => self.created(chunk, &rows, &items),
+            } => match request.check(status, body).map(|_| answer::tree(body)) {
+                Ok(Some(answer)) => self.created(chunk, &rows, &answer::created(&answer)),
                 Err(Error::Api(e)) => self.refused(now, chunk, &rows, &e),
                 Ok(None) | Err(_) => {
                     self.lost(now, chunk, rows, DoubtReason::Unreadable { status })
@@ -542,17 +542,12 @@ impl ImportJob {
             let slot = &self.slots[row];
             // Items are matched by position, and must echo the row's e-mail and username.
             let item = items.get(i).filter(|it| {
-                it.email
-                    .as_deref()
-                    .is_none_or(|e| fold(e.trim()) == slot.email_key)
-                    && it
-                        .username
-                        .as_deref()
-                        .is_none_or(|u| u.trim() == slot.username)
+                it.email.is_none_or(|e| fold(e.trim()) == slot.email_key)
+                    && it.username.is_none_or(|u| u.trim() == slot.username)
             });
             let doubt = match item {
                 None => Some(DoubtReason::NoMatchingItem),
-                Some(it) if it.success => match it.user_id.as_deref().filter(|id| !id.is_empty()) {
+                Some(it) if it.success => match it.user_id.filter(|id| !id.is_empty()) {
                     Some(id) => {
                         outcomes.push((
                             row,
@@ -566,10 +561,10 @@ impl ImportJob {
                 },
                 Some(it) => {
                     let in_use = matches!(
-                        CreateStatus::from(it.status.as_str()),
+                        CreateStatus::from(it.status),
                         CreateStatus::EmailInUse | CreateStatus::UsernameInUse
                     );
-                    let status = it.status.clone();
+                    let status = it.status.to_owned();
                     if in_use && self.ledger.doubted.contains(&row) {
                         Some(DoubtReason::AlreadyInUse { status })
                     } else {
