@@ -330,17 +330,22 @@ impl GrantJob {
                 let result = answer::granted(&answer);
                 // Results are matched by account id, not by position (the first for an id).
                 let by_id = FirstSeen::new(result.iter().map(|o| Some(o.user_id)));
+                let mut outcomes = Vec::with_capacity(f.rows.len());
                 for &row in &f.rows {
                     let found = by_id.before(&self.ids[row], usize::MAX);
-                    let outcome = match found.and_then(|i| result.get(i)) {
+                    outcomes.push(match found.and_then(|i| result.get(i)) {
                         Some(o) if o.success => Outcome::Granted,
                         Some(o) => Outcome::Failed {
                             status: o.status.to_owned(),
                         },
                         None => Outcome::NoResult,
-                    };
-                    self.ledger.record(Event::RowOutcome { row, outcome });
+                    });
                 }
+                self.ledger.record(Event::ChunkOutcomes {
+                    chunk: f.chunk,
+                    rows: f.rows,
+                    outcomes,
+                });
             }
             Err(Error::Api(e)) => {
                 self.ledger.record(Event::ChunkRefused {

@@ -537,7 +537,7 @@ impl ImportJob {
     fn created(&mut self, chunk: u32, rows: &[usize], items: &[answer::Created]) {
         self.ledger.failures = 0;
         let mut doubts: Vec<(DoubtReason, Vec<usize>)> = Vec::new();
-        let mut outcomes = Vec::new();
+        let (mut done, mut outcomes) = (Vec::new(), Vec::new());
         for (i, &row) in rows.iter().enumerate() {
             let slot = &self.slots[row];
             // Items are matched by position, and must echo the row's e-mail and username.
@@ -549,12 +549,10 @@ impl ImportJob {
                 None => Some(DoubtReason::NoMatchingItem),
                 Some(it) if it.success => match it.user_id.filter(|id| !id.is_empty()) {
                     Some(id) => {
-                        outcomes.push((
-                            row,
-                            Outcome::Created {
-                                user_id: id.to_owned(),
-                            },
-                        ));
+                        done.push(row);
+                        outcomes.push(Outcome::Created {
+                            user_id: id.to_owned(),
+                        });
                         None
                     }
                     None => Some(DoubtReason::NoUserId),
@@ -568,7 +566,8 @@ impl ImportJob {
                     if in_use && self.ledger.doubted.contains(&row) {
                         Some(DoubtReason::AlreadyInUse { status })
                     } else {
-                        outcomes.push((row, Outcome::Failed { status }));
+                        done.push(row);
+                        outcomes.push(Outcome::Failed { status });
                         None
                     }
                 }
@@ -580,8 +579,12 @@ impl ImportJob {
                 }
             }
         }
-        for (row, outcome) in outcomes {
-            self.ledger.record(Event::RowOutcome { row, outcome });
+        if !done.is_empty() {
+            self.ledger.record(Event::ChunkOutcomes {
+                chunk,
+                rows: done,
+                outcomes,
+            });
         }
         for (reason, rows) in doubts {
             self.ledger.record(Event::RowsInDoubt {
