@@ -92,8 +92,8 @@ done
 # engine issue set: at most 60 KB, aim 45; set to what it reaches: 51,839 B). The one place it is
 # written; the build fails above it.
 budget_kb=50.7
-# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (76,932 B).
-bulk_budget_kb=75.2
+# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (76,490 B).
+bulk_budget_kb=74.7
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb
