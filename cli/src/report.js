@@ -40,11 +40,16 @@ const plain = (cell) => typeof cell === 'number' || cell === undefined || (typeo
  * work was ~100 ms of the job, and nearly every row is plain. Any other record is the library's.
  */
 export function csvLines(records) {
-  let text = '';
-  for (const record of records) {
-    text += record.every(plain) ? `${record.join(',')}\n` : stringify([record]);
+  // Plain loops and one join at the end: this runs once, on 10,000 rows, mostly before the
+  // engine's optimising tiers reach it.
+  const out = new Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    let ok = true;
+    for (let k = 0; ok && k < record.length; k++) ok = plain(record[k]);
+    out[i] = ok ? `${record.join(',')}\n` : stringify([record]);
   }
-  return text;
+  return out.join('');
 }
 
 /**
@@ -59,12 +64,16 @@ export function writeReport(file, report, { lines = [], kind = 'import' } = {}) 
     const head = kind === 'import'
       ? ['row', 'line', 'email', 'username', 'result', 'detail', 'warnings']
       : ['row', 'line', 'user_id', 'result', 'detail'];
-    const body = report.rows.map((r) => kind === 'import'
-      ? [r.row + 1, lines[r.row] ?? '', r.email, r.username, r.result.kind, detail(r.result),
-        (r.warnings ?? []).map((i) => `${fieldOf(i)}${i.message}`).join('; ')]
-      : [r.row + 1, lines[r.row] ?? '', r.userId, r.result.kind, detail(r.result)]);
+    const records = new Array(report.rows.length + 1);
+    records[0] = head;
+    report.rows.forEach((r, i) => {
+      records[i + 1] = kind === 'import'
+        ? [r.row + 1, lines[r.row] ?? '', r.email, r.username, r.result.kind, detail(r.result),
+          r.warnings ? r.warnings.map((w) => `${fieldOf(w)}${w.message}`).join('; ') : '']
+        : [r.row + 1, lines[r.row] ?? '', r.userId, r.result.kind, detail(r.result)];
+    });
     // The BOM makes Excel read the Vietnamese in it as UTF-8.
-    text = `\uFEFF${csvLines([head, ...body])}`;
+    text = `\uFEFF${csvLines(records)}`;
   }
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
