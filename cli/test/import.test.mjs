@@ -114,6 +114,26 @@ test('Ctrl-C stops cleanly: report written, exit 130; --resume finishes; a used 
   await assertCreatedOnce(rows, readReport(path.join(dir, 'a.report.csv')));
 });
 
+test('a journal with the rowOutcome lines of an earlier format is refused (exit 2, another version), nothing sent', async () => {
+  await emu.reset('empty');
+  const seeded = (await emu.state()).records.users.length;
+  const dir = tempDir();
+  const file = path.join(dir, 'old.csv');
+  writeFileSync(file, sheet(HEAD.slice(0, 4), goodRows(2, 'oldfmt')));
+  const journal = path.join(dir, 'old.jsonl');
+  const lines = [
+    { event: 'started', job: 'import', rows: 2 },
+    { event: 'chunkPlanned', chunk: 0, rows: [0, 1].map((row) => ({ row, email: `oldfmt${row}@school.test`, username: `oldfmt${row}` })) },
+    { event: 'chunkSending', chunk: 0, at: 1 },
+    { event: 'rowOutcome', row: 0, outcome: { kind: 'created', userId: 'u1' } },
+  ];
+  writeFileSync(journal, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const r = await lpm(['import', file, '--journal', journal, '--resume', '--interval-ms', '0'], { env });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^lpm import: ConfigError: the journal was refused: event 4 cannot be read \(another version, or damaged\)$/m);
+  assert.equal((await emu.state()).records.users.length, seeded);
+});
+
 test('killed with SIGKILL at 24 points of an import (each kind of journal event, lost answers, look-ups, waits), resumed each time: every good row created exactly once', async (t) => {
   await emu.reset('empty');
   const seeded = (await emu.state()).records.users.length;
