@@ -126,8 +126,8 @@ done
 # engine issue set: at most 60 KB, aim 45; set to what it reaches: 46,239 B). The one place it is
 # written; the build fails above it.
 budget_kb=45.2
-# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,734 B).
-bulk_budget_kb=70.1
+# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,214 B).
+bulk_budget_kb=69.6
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb

@@ -92,7 +92,7 @@ printf '[%s]\n\006\001\002' "$started" >"$seeds/bulk/started"
 printf '[%s,%s,%s]\n\001\002\006' "$started" "$planned" "$sending" >"$seeds/bulk/sent"
 printf '[%s,%s,%s,{"event":"rowsInDoubt","chunk":0,"rows":[0,1],"reason":{"kind":"transport","failure":"timeout"}},{"event":"lookupResult","row":0,"result":{"kind":"created","userId":"U1"}}]\n\001\002' \
   "$started" "$planned" "$sending" >"$seeds/bulk/doubt"
-printf '[{"event":"started","job":"grant","rows":5,"courses":["c1"]},{"event":"chunkPlanned","chunk":0,"rows":[{"row":0,"userId":"u1"},{"row":1,"userId":"u2"}]},{"event":"chunkSending","chunk":0,"at":1},{"event":"rowOutcome","row":0,"outcome":{"kind":"granted"}}]\n\003\004' >"$seeds/bulk/grant"
+printf '[{"event":"started","job":"grant","rows":5,"courses":["c1"]},{"event":"chunkPlanned","chunk":0,"rows":[{"row":0,"userId":"u1"},{"row":1,"userId":"u2"}]},{"event":"chunkSending","chunk":0,"at":1},{"event":"chunkOutcomes","chunk":0,"rows":[0],"outcomes":[{"kind":"granted"}]}]\n\003\004' >"$seeds/bulk/grant"
 
 # --- run -------------------------------------------------------------------------------------
 total=0

@@ -1,7 +1,15 @@
 // The final report file of a bulk job: one line per input row (CSV, or the whole report as JSON
 // when the file name ends in .json), written to a new file renamed over the old one.
 import { renameSync, writeFileSync } from 'node:fs';
-import { stringify } from 'csv-stringify/sync';
+import { createRequire } from 'node:module';
+
+/** csv-stringify's `stringify`, loaded the first time a record needs it (nearly no report's
+ * record does, and its load is ~7 ms of CPU at every start). */
+let library;
+const stringify = (records) => {
+  library ??= createRequire(import.meta.url)('csv-stringify/sync');
+  return library.stringify(records);
+};
 
 /** What to show of a row's result beside its kind. */
 export function detail(result) {
@@ -32,11 +40,16 @@ const plain = (cell) => typeof cell === 'number' || cell === undefined || (typeo
  * work was ~100 ms of the job, and nearly every row is plain. Any other record is the library's.
  */
 export function csvLines(records) {
-  let text = '';
-  for (const record of records) {
-    text += record.every(plain) ? `${record.join(',')}\n` : stringify([record]);
+  // Plain loops and one join at the end: this runs once, on 10,000 rows, mostly before the
+  // engine's optimising tiers reach it.
+  const out = new Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    let ok = true;
+    for (let k = 0; ok && k < record.length; k++) ok = plain(record[k]);
+    out[i] = ok ? `${record.join(',')}\n` : stringify([record]);
   }
-  return text;
+  return out.join('');
 }
 
 /**
@@ -51,12 +64,16 @@ export function writeReport(file, report, { lines = [], kind = 'import' } = {}) 
     const head = kind === 'import'
       ? ['row', 'line', 'email', 'username', 'result', 'detail', 'warnings']
       : ['row', 'line', 'user_id', 'result', 'detail'];
-    const body = report.rows.map((r) => kind === 'import'
-      ? [r.row + 1, lines[r.row] ?? '', r.email, r.username, r.result.kind, detail(r.result),
-        (r.warnings ?? []).map((i) => `${fieldOf(i)}${i.message}`).join('; ')]
-      : [r.row + 1, lines[r.row] ?? '', r.userId, r.result.kind, detail(r.result)]);
+    const records = new Array(report.rows.length + 1);
+    records[0] = head;
+    report.rows.forEach((r, i) => {
+      records[i + 1] = kind === 'import'
+        ? [r.row + 1, lines[r.row] ?? '', r.email, r.username, r.result.kind, detail(r.result),
+          r.warnings ? r.warnings.map((w) => `${fieldOf(w)}${w.message}`).join('; ') : '']
+        : [r.row + 1, lines[r.row] ?? '', r.userId, r.result.kind, detail(r.result)];
+    });
     // The BOM makes Excel read the Vietnamese in it as UTF-8.
-    text = `\uFEFF${csvLines([head, ...body])}`;
+    text = `\uFEFF${csvLines(records)}`;
   }
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text);

@@ -41,13 +41,20 @@ export function detectDelimiter(text) {
  */
 function plainLines(text) {
   if (text.includes('"')) return undefined;
-  const lf = text.split('\n').length - 1;
-  const cr = text.split('\r').length - 1;
-  const crlf = text.split('\r\n').length - 1;
-  if (!(cr === 0 || (cr === lf && crlf === lf))) return undefined;
+  // Counted with indexOf (splitting a big sheet three times made ~30,000 strings a 10,000 rows).
+  const count = (s) => { let n = 0; for (let i = text.indexOf(s); i !== -1; i = text.indexOf(s, i + s.length)) n += 1; return n; };
+  const lf = count('\n');
+  const cr = count('\r');
+  if (!(cr === 0 || (cr === lf && count('\r\n') === lf))) return undefined;
+  const brk = cr === 0 ? '\n' : '\r\n';
   const lines = [];
-  text.split(cr === 0 ? '\n' : '\r\n').forEach((l, i) => { if (l !== '') lines.push(i + 1); });
-  return lines;
+  let from = 0;
+  for (let line = 1; ; line += 1) {
+    const end = text.indexOf(brk, from);
+    if ((end === -1 ? text.length : end) > from) lines.push(line);
+    if (end === -1) return lines;
+    from = end + brk.length;
+  }
 }
 
 /** Every record of `text` with its line number, as arrays of cells. */

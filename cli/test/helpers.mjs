@@ -70,6 +70,15 @@ export function journalEvents(file) {
   return out;
 }
 
+/** How many rows have an outcome in `events` (each chunk's `chunkOutcomes`). */
+export function outcomeRows(events) {
+  let n = 0;
+  for (const e of events) {
+    if (e.event === 'chunkOutcomes') n += e.rows.length;
+  }
+  return n;
+}
+
 /**
  * Runs `lpm base...` (with --resume once `journal` holds events) and kills it with SIGKILL when
  * `point.when(fresh, ms, seen)` says so: `fresh` the events this run appended, `ms` its age,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { TOKEN, emulator, goodRows, journalEvents, killAtEach, lpm, sheet, tempDir } from './helpers.mjs';
+import { TOKEN, emulator, goodRows, journalEvents, killAtEach, lpm, outcomeRows, sheet, tempDir } from './helpers.mjs';
 
 const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'SĐT', 'Tỉnh/Thành phố'];
 let emu;
@@ -114,6 +114,26 @@ test('Ctrl-C stops cleanly: report written, exit 130; --resume finishes; a used 
   await assertCreatedOnce(rows, readReport(path.join(dir, 'a.report.csv')));
 });
 
+test('a journal with the rowOutcome lines of an earlier format is refused (exit 2, another version), nothing sent', async () => {
+  await emu.reset('empty');
+  const seeded = (await emu.state()).records.users.length;
+  const dir = tempDir();
+  const file = path.join(dir, 'old.csv');
+  writeFileSync(file, sheet(HEAD.slice(0, 4), goodRows(2, 'oldfmt')));
+  const journal = path.join(dir, 'old.jsonl');
+  const lines = [
+    { event: 'started', job: 'import', rows: 2 },
+    { event: 'chunkPlanned', chunk: 0, rows: [0, 1].map((row) => ({ row, email: `oldfmt${row}@school.test`, username: `oldfmt${row}` })) },
+    { event: 'chunkSending', chunk: 0, at: 1 },
+    { event: 'rowOutcome', row: 0, outcome: { kind: 'created', userId: 'u1' } },
+  ];
+  writeFileSync(journal, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const r = await lpm(['import', file, '--journal', journal, '--resume', '--interval-ms', '0'], { env });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^lpm import: ConfigError: the journal was refused: event 4 cannot be read \(another version, or damaged\)$/m);
+  assert.equal((await emu.state()).records.users.length, seeded);
+});
+
 test('killed with SIGKILL at 24 points of an import (each kind of journal event, lost answers, look-ups, waits), resumed each time: every good row created exactly once', async (t) => {
   await emu.reset('empty');
   const seeded = (await emu.state()).records.users.length;
@@ -139,10 +159,10 @@ test('killed with SIGKILL at 24 points of an import (each kind of journal event,
     { name: 'create committed, its answer dropped: in the wait before look-ups', fault: fault('create-multi-user', 'drop'), when: (f) => n(f, 'rowsInDoubt') >= 1 },
     { name: 'during a held look-up', fault: fault('search-user', 'delay', { delayMs: 3000 }), when: (f, ms) => ms > 900 },
     { name: 'after a look-up', when: (f) => n(f, 'lookupResult') >= 1 },
-    { name: 'among a chunk\'s outcomes', when: (f) => n(f, 'rowOutcome') >= 2 },
-    { name: 'in the interval wait', when: (f) => n(f, 'rowOutcome') >= 5 },
+    { name: 'after a chunk\'s outcomes', when: (f) => outcomeRows(f) >= 2 },
+    { name: 'in the interval wait', when: (f) => outcomeRows(f) >= 5 },
     { name: 'after a second chunkSending', when: (f) => n(f, 'chunkSending') >= 2 },
-    { name: 'an outcome line torn', when: (f) => n(f, 'rowOutcome') >= 3, tear: true },
+    { name: 'an outcome line torn', when: (f) => outcomeRows(f) >= 3, tear: true },
     { name: 'a create cut mid-body (close)', fault: fault('create-multi-user', 'close'), when: (f) => n(f, 'rowsInDoubt') >= 1 },
   ];
   const points = [...kinds, ...kinds];
@@ -160,7 +180,7 @@ test('killed with SIGKILL at 24 points of an import (each kind of journal event,
   assert.ok(distinct.size >= 20, `${distinct.size} distinct points: ${JSON.stringify(kills)}`);
   const lasts = new Set(kills.map((k) => k.last));
   t.diagnostic(`${kills.length} kills at ${distinct.size} distinct points; last event on disk: ${[...lasts].join(', ')}`);
-  for (const kind of ['chunkPlanned', 'chunkSending', 'rowsInDoubt', 'lookupResult', 'rowOutcome']) assert.ok(lasts.has(kind), `no kill right after ${kind}: ${[...lasts]}`);
+  for (const kind of ['chunkPlanned', 'chunkSending', 'rowsInDoubt', 'lookupResult', 'chunkOutcomes']) assert.ok(lasts.has(kind), `no kill right after ${kind}: ${[...lasts]}`);
   const evs = events(journal);
   assert.ok(evs.some((e) => e.event === 'lookupResult' && e.result.kind === 'created'), 'a dropped create was found by a look-up');
 });

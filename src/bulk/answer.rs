@@ -5,14 +5,15 @@
 
 use crate::json::{self, JsonView, Kind, Value};
 
-/// One item of a create-multi-user answer (`users[i]`).
+/// One item of a create-multi-user answer (`users[i]`), borrowed from the answer's tree (a
+/// hundred items an answer: no copies of their strings).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Created {
-    pub email: Option<String>,
-    pub username: Option<String>,
-    pub user_id: Option<String>,
+pub(super) struct Created<'v> {
+    pub email: Option<&'v str>,
+    pub username: Option<&'v str>,
+    pub user_id: Option<&'v str>,
     pub success: bool,
-    pub status: String,
+    pub status: &'v str,
 }
 
 /// The account of a search-user answer (`user`).
@@ -23,16 +24,16 @@ pub(super) struct Found {
     pub emails: Vec<String>,
 }
 
-/// One outcome of an add-courses answer (`result[i]`).
+/// One outcome of an add-courses answer (`result[i]`), borrowed from the answer's tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Granted {
-    pub user_id: String,
+pub(super) struct Granted<'v> {
+    pub user_id: &'v str,
     pub success: bool,
-    pub status: String,
+    pub status: &'v str,
 }
 
 /// The body as a tree (a byte order mark dropped, as the gate drops it).
-fn tree(body: &[u8]) -> Option<Value<'_>> {
+pub(super) fn tree(body: &[u8]) -> Option<Value<'_>> {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     json::parse(core::str::from_utf8(body).ok()?).ok()
 }
@@ -52,21 +53,22 @@ fn items<'v, 'a>(v: &'v Value<'a>, key: &str) -> &'v [Value<'a>] {
     }
 }
 
-/// The items of a create-multi-user answer, `None` when it cannot be read.
-pub(super) fn created(body: &[u8]) -> Option<Vec<Created>> {
-    let v = tree(body)?;
-    let list = items(&v, "users");
-    Some(
-        list.iter()
-            .map(|it| Created {
-                email: string(it, "email"),
-                username: string(it, "username"),
-                user_id: string(it, "userId"),
-                success: flag(it, "success"),
-                status: string(it, "status").unwrap_or_default(),
-            })
-            .collect(),
-    )
+fn text<'v>(v: &'v Value<'_>, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(JsonView::as_str)
+}
+
+/// The items of a create-multi-user answer (its [`tree`]).
+pub(super) fn created<'v>(v: &'v Value<'_>) -> Vec<Created<'v>> {
+    items(v, "users")
+        .iter()
+        .map(|it| Created {
+            email: text(it, "email"),
+            username: text(it, "username"),
+            user_id: text(it, "userId"),
+            success: flag(it, "success"),
+            status: text(it, "status").unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// The account of a search-user answer.
@@ -83,19 +85,16 @@ pub(super) fn found(body: &[u8]) -> Option<Found> {
     })
 }
 
-/// The outcomes of an add-courses answer.
-pub(super) fn granted(body: &[u8]) -> Option<Vec<Granted>> {
-    let v = tree(body)?;
-    Some(
-        items(&v, "result")
-            .iter()
-            .map(|o| Granted {
-                user_id: string(o, "userId").unwrap_or_default(),
-                success: flag(o, "success"),
-                status: string(o, "status").unwrap_or_default(),
-            })
-            .collect(),
-    )
+/// The outcomes of an add-courses answer (its [`tree`]).
+pub(super) fn granted<'v>(v: &'v Value<'_>) -> Vec<Granted<'v>> {
+    items(v, "result")
+        .iter()
+        .map(|o| Granted {
+            user_id: text(o, "userId").unwrap_or_default(),
+            success: flag(o, "success"),
+            status: text(o, "status").unwrap_or_default(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -120,12 +119,13 @@ mod tests {
     #[test]
     fn agree_with_the_typed_replies() {
         for (body, reply) in bodies::<CreateUsersReply>("create-multi-user") {
-            let ours = created(&body).unwrap();
+            let v = tree(&body).unwrap();
+            let ours = created(&v);
             assert_eq!(ours.len(), reply.users.len());
             for (a, b) in ours.iter().zip(&reply.users) {
-                assert_eq!(a.email, b.email);
-                assert_eq!(a.username, b.username);
-                assert_eq!(a.user_id, b.user_id);
+                assert_eq!(a.email, b.email.as_deref());
+                assert_eq!(a.username, b.username.as_deref());
+                assert_eq!(a.user_id, b.user_id.as_deref());
                 assert_eq!(a.success, b.success);
                 assert_eq!(a.status, b.status.as_str());
             }
@@ -143,7 +143,8 @@ mod tests {
             assert_eq!(ours.emails, emails);
         }
         for (body, reply) in bodies::<AddCoursesReply>("add-multi-course-to-multi-user") {
-            let ours = granted(&body).unwrap();
+            let v = tree(&body).unwrap();
+            let ours = granted(&v);
             assert_eq!(ours.len(), reply.result.len());
             for (a, b) in ours.iter().zip(&reply.result) {
                 assert_eq!(a.user_id, b.user_id);
@@ -155,8 +156,8 @@ mod tests {
 
     #[test]
     fn unreadable_bodies_are_none() {
-        assert_eq!(created(b"\xff"), None);
+        assert_eq!(tree(b"\xff"), None);
         assert_eq!(found(b"{\"user\":{}}"), None);
-        assert_eq!(granted(b"{"), None);
+        assert_eq!(tree(b"{"), None);
     }
 }

@@ -324,22 +324,28 @@ impl GrantJob {
     /// Hands back the HTTP answer of the request the last action handed out.
     pub fn handle_response(&mut self, now: u64, status: u16, body: &[u8]) -> Result<(), BulkError> {
         let f = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
-        match f.request.check(status, body).map(|_| answer::granted(body)) {
-            Ok(Some(result)) => {
+        match f.request.check(status, body).map(|_| answer::tree(body)) {
+            Ok(Some(answer)) => {
                 self.ledger.failures = 0;
+                let result = answer::granted(&answer);
                 // Results are matched by account id, not by position (the first for an id).
-                let by_id = FirstSeen::new(result.iter().map(|o| Some(o.user_id.as_str())));
+                let by_id = FirstSeen::new(result.iter().map(|o| Some(o.user_id)));
+                let mut outcomes = Vec::with_capacity(f.rows.len());
                 for &row in &f.rows {
                     let found = by_id.before(&self.ids[row], usize::MAX);
-                    let outcome = match found.and_then(|i| result.get(i)) {
+                    outcomes.push(match found.and_then(|i| result.get(i)) {
                         Some(o) if o.success => Outcome::Granted,
                         Some(o) => Outcome::Failed {
-                            status: o.status.clone(),
+                            status: o.status.to_owned(),
                         },
                         None => Outcome::NoResult,
-                    };
-                    self.ledger.record(Event::RowOutcome { row, outcome });
+                    });
                 }
+                self.ledger.record(Event::ChunkOutcomes {
+                    chunk: f.chunk,
+                    rows: f.rows,
+                    outcomes,
+                });
             }
             Err(Error::Api(e)) => {
                 self.ledger.record(Event::ChunkRefused {

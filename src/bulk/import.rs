@@ -482,8 +482,8 @@ impl ImportJob {
                 chunk,
                 rows,
                 request,
-            } => match request.check(status, body).map(|_| answer::created(body)) {
-                Ok(Some(items)) => self.created(chunk, &rows, &items),
+            } => match request.check(status, body).map(|_| answer::tree(body)) {
+                Ok(Some(answer)) => self.created(chunk, &rows, &answer::created(&answer)),
                 Err(Error::Api(e)) => self.refused(now, chunk, &rows, &e),
                 Ok(None) | Err(_) => {
                     self.lost(now, chunk, rows, DoubtReason::Unreadable { status })
@@ -537,43 +537,37 @@ impl ImportJob {
     fn created(&mut self, chunk: u32, rows: &[usize], items: &[answer::Created]) {
         self.ledger.failures = 0;
         let mut doubts: Vec<(DoubtReason, Vec<usize>)> = Vec::new();
-        let mut outcomes = Vec::new();
+        let (mut done, mut outcomes) = (Vec::new(), Vec::new());
         for (i, &row) in rows.iter().enumerate() {
             let slot = &self.slots[row];
             // Items are matched by position, and must echo the row's e-mail and username.
             let item = items.get(i).filter(|it| {
-                it.email
-                    .as_deref()
-                    .is_none_or(|e| fold(e.trim()) == slot.email_key)
-                    && it
-                        .username
-                        .as_deref()
-                        .is_none_or(|u| u.trim() == slot.username)
+                it.email.is_none_or(|e| fold(e.trim()) == slot.email_key)
+                    && it.username.is_none_or(|u| u.trim() == slot.username)
             });
             let doubt = match item {
                 None => Some(DoubtReason::NoMatchingItem),
-                Some(it) if it.success => match it.user_id.as_deref().filter(|id| !id.is_empty()) {
+                Some(it) if it.success => match it.user_id.filter(|id| !id.is_empty()) {
                     Some(id) => {
-                        outcomes.push((
-                            row,
-                            Outcome::Created {
-                                user_id: id.to_owned(),
-                            },
-                        ));
+                        done.push(row);
+                        outcomes.push(Outcome::Created {
+                            user_id: id.to_owned(),
+                        });
                         None
                     }
                     None => Some(DoubtReason::NoUserId),
                 },
                 Some(it) => {
                     let in_use = matches!(
-                        CreateStatus::from(it.status.as_str()),
+                        CreateStatus::from(it.status),
                         CreateStatus::EmailInUse | CreateStatus::UsernameInUse
                     );
-                    let status = it.status.clone();
+                    let status = it.status.to_owned();
                     if in_use && self.ledger.doubted.contains(&row) {
                         Some(DoubtReason::AlreadyInUse { status })
                     } else {
-                        outcomes.push((row, Outcome::Failed { status }));
+                        done.push(row);
+                        outcomes.push(Outcome::Failed { status });
                         None
                     }
                 }
@@ -585,8 +579,12 @@ impl ImportJob {
                 }
             }
         }
-        for (row, outcome) in outcomes {
-            self.ledger.record(Event::RowOutcome { row, outcome });
+        if !done.is_empty() {
+            self.ledger.record(Event::ChunkOutcomes {
+                chunk,
+                rows: done,
+                outcomes,
+            });
         }
         for (reason, rows) in doubts {
             self.ledger.record(Event::RowsInDoubt {

@@ -396,15 +396,24 @@ impl Ledger {
                     self.set(r, next);
                 }
             }
-            Event::RowOutcome { row, outcome } => {
-                let r = self.row(index, *row)?;
-                if !matches!(self.states[r], State::Sent(_)) {
-                    return Err(out_of_order(
-                        index,
-                        ["row ", &num(r), " has an outcome but was not sent"].concat(),
-                    ));
+            Event::ChunkOutcomes {
+                chunk,
+                rows,
+                outcomes,
+            } => {
+                if rows.len() != outcomes.len() {
+                    return Err(out_of_order(index, "rows and outcomes differ in number"));
                 }
-                self.set(r, State::Done(outcome.clone()));
+                for (&row, outcome) in rows.iter().zip(outcomes) {
+                    let r = self.row(index, row)?;
+                    if self.states[r] != State::Sent(*chunk) {
+                        return Err(out_of_order(
+                            index,
+                            ["row ", &num(r), " has an outcome but was not sent"].concat(),
+                        ));
+                    }
+                    self.set(r, State::Done(outcome.clone()));
+                }
             }
             Event::LookupResult { row, result } => {
                 let r = self.row(index, *row)?;
@@ -651,9 +660,10 @@ mod tests {
 
     #[test]
     fn events_that_cannot_follow_are_refused() {
-        let outcome = Event::RowOutcome {
-            row: 0,
-            outcome: Outcome::Failed { status: "x".into() },
+        let outcome = Event::ChunkOutcomes {
+            chunk: 0,
+            rows: vec![0],
+            outcomes: vec![Outcome::Failed { status: "x".into() }],
         };
         // An outcome for a row never sent.
         let e = refused(&[started(3), planned(0, &[0]), outcome.clone()]);
@@ -681,6 +691,14 @@ mod tests {
             refused(&[started(3), planned(0, &[0]), sending(1)]),
             JournalError::OutOfOrder { .. }
         ));
+        // A chunk's outcomes naming a row of another chunk.
+        let outcomes = Event::ChunkOutcomes {
+            chunk: 1,
+            rows: vec![0],
+            outcomes: vec![Outcome::Granted],
+        };
+        let e = refused(&[started(3), planned(0, &[0]), sending(0), outcomes]);
+        assert!(matches!(e, JournalError::OutOfOrder { index: 3, .. }));
         // A look-up of a row not in doubt.
         let lookup = Event::LookupResult {
             row: 0,
@@ -709,11 +727,12 @@ mod tests {
             started(3),
             planned(0, &[0, 1]),
             Event::ChunkSending { chunk: 0, at: 50 },
-            Event::RowOutcome {
-                row: 0,
-                outcome: Outcome::Created {
+            Event::ChunkOutcomes {
+                chunk: 0,
+                rows: vec![0],
+                outcomes: vec![Outcome::Created {
                     user_id: "a".into(),
-                },
+                }],
             },
             planned(1, &[2]),
         ];

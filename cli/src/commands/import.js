@@ -54,14 +54,14 @@ export async function runImport(values, positionals, io) {
     reportFile: values.report ?? defaultReport(file),
     lines: sheet.rows.map((r) => r.line),
     io,
-    // A row the engine got as null (more cells than columns) is set aside for that reason.
-    patch: (report) => ({
-      ...report,
-      rows: report.rows.map((r) => {
-        const problem = sheet.rows[r.row].problem;
-        return problem ? { ...r, result: { kind: 'setAside', issues: [problemIssue(problem, lang)] } } : r;
-      }),
-    }),
+    // A row the engine got as null (more cells than columns) is set aside for that reason (the
+    // report, one entry per row in input order, is ours: its few such rows are changed in place).
+    patch: (report) => {
+      sheet.rows.forEach(({ problem }, i) => {
+        if (problem) report.rows[i] = { ...report.rows[i], result: { kind: 'setAside', issues: [problemIssue(problem, lang)] } };
+      });
+      return report;
+    },
     // The rows' issues listed as the engine judged them when the job started (the sheet is
     // validated once, by the engine that guarantees them), before anything is sent.
     onIssues: (listed) => listIssues(sheet, engineIssues(sheet, listed, lang), values.strict, io),
