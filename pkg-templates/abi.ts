@@ -22,7 +22,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function memory(): Uint8Array {
-  if (bytes.byteLength === 0) {
+  // A grown memory detaches the old views; another instance (an init again) has another buffer.
+  if (bytes.buffer !== w.memory.buffer) {
     bytes = new Uint8Array(w.memory.buffer);
     area = new Uint32Array(w.memory.buffer, w.lpm_result(), 2);
   }
@@ -33,6 +34,8 @@ function memory(): Uint8Array {
 export function args(...texts: (string | undefined)[]): number[] {
   let room = 0;
   for (const t of texts) if (t !== undefined) room += t.length * 3;
+  // Past what the wasm's 32-bit memory can hold: as the trap a full memory is (an `internal` error).
+  if (room > 0xffffffff) throw new WebAssembly.RuntimeError('arguments too large');
   let at = w.lpm_args(room);
   const m = memory();
   return texts.map((t) => {

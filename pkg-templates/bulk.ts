@@ -187,7 +187,10 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
   const text = m.toJson(engine);
   if (text === undefined) throw m.configError('options', 'an object of JSON values');
   const loaded = await loadJournal(journal);
-  const job = m.guard(() => bulkJob(m.core, kind, m.toJson(input) ?? '', text, loaded));
+  const { cfg, core } = m;
+  // Read before the job exists: a throw here leaves nothing to free.
+  const key = m.guard(() => core.guardKey);
+  const job = m.guard(() => bulkJob(core, kind, m.toJson(input) ?? '', text, loaded));
   if (onIssues !== undefined) {
     // The rows as the engine judged them (no second validation); a throw or rejection stops
     // the job here, before anything is journaled or sent.
@@ -199,8 +202,6 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
       throw e;
     }
   }
-  const { cfg, core } = m;
-  const key = core.guardKey;
   const io: JobIo = {
     // When the client's interval store lets the next create go (it also knows of creates made
     // outside this job).
@@ -212,7 +213,7 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
       } catch (e) {
         throw m.storeError('get', e, String);
       }
-      return core.nextCreateAllowedAt(Date.now(), last);
+      return m.guard(() => core.nextCreateAllowedAt(Date.now(), last));
     },
     // The client's own wait (timers beyond 2^31 ms cut and polled again); an abort ends it early
     // and the loop's next turn reports it.

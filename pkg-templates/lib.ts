@@ -203,7 +203,15 @@ function driverOptions(given: unknown, client: boolean): { headers?: Record<stri
 function emit(cfg: Cfg, options: Hooks | undefined, name: keyof Hooks, event: RequestEvent & Record<string, unknown>, redact: (text: unknown) => string): void {
   for (const fn of [cfg.hooks[name], options && options[name]] as (((event: RequestEvent) => unknown) | undefined)[]) {
     if (typeof fn !== 'function') continue;
-    const failed = (e: unknown) => log(cfg, 'error', redact(`lpm-client: the ${name} hook failed (ignored): ${message(e)}`));
+    const failed = (e: unknown) => {
+      let line = `lpm-client: the ${name} hook failed (ignored)`;
+      try {
+        line = redact(`${line}: ${message(e)}`);
+      } catch {
+        // The call has ended (its redaction is freed): the line goes without the hook's message.
+      }
+      log(cfg, 'error', line);
+    };
     try {
       const r = fn({ ...event, headers: { ...event.headers } }) as PromiseLike<unknown> | undefined;
       if (r && typeof r.then === 'function') r.then(undefined, failed);
@@ -687,7 +695,8 @@ export class Client {
   /** When the next bulk create of this base URL and token is allowed, or `null` when it is now.
    * With an asynchronous `intervalStore`, as far as this realm has seen. */
   nextCreateAllowedAt(): Date | null {
-    const key = this.#core.guardKey;
+    const c = this.#core;
+    const key = core(() => c.guardKey);
     const store = this.#cfg.store;
     let stored;
     try {
@@ -699,7 +708,7 @@ export class Client {
     // is not left unhandled.
     if (isThenable(stored)) stored.then(undefined, () => {});
     const last = later(time(stored), time(seen.get(key)));
-    const at = this.#core.nextCreateAllowedAt(Date.now(), last);
+    const at = core(() => c.nextCreateAllowedAt(Date.now(), last));
     return Number.isNaN(at) ? null : new Date(at);
   }
 

@@ -8,9 +8,10 @@
 //!   is the status `ERR` (a handle 0, a time -9) with the error's JSON text (`Failure::into_json`)
 //!   as the text result: the glue throws that text, as wasm-bindgen's did.
 //! - Objects (`Core`, `Pending`, `BulkJob`) live in slabs here; JS holds their handles (index + 1;
-//!   0 is none) and frees them explicitly. A handle that is free, or of the wrong slab, finds
-//!   nothing and the call fails with an `internal` error: a misused handle cannot reach memory
-//!   it should not.
+//!   0 is none) and frees them explicitly. A handle that is free or out of range finds
+//!   nothing: the export fails with an `internal` error, or answers as for an ended object
+//!   (`lpm_pending_handle`: final; a time: NaN). Each kind has its own slab and the glue passes a
+//!   handle only where its kind goes; a misused handle cannot reach memory it should not.
 //!
 //! Nothing here calls JS (the wasm imports nothing), so no call re-enters another. A trap (memory
 //! exhausted) may stop an export half-way: a `Pending` or `BulkJob` taken out of its slab for
@@ -201,13 +202,14 @@ impl Args {
         let mut texts = [None; 4];
         let mut at = 0usize;
         for (text, &len) in texts.iter_mut().zip(lens) {
+            // An absent text takes no bytes (the glue writes nothing for it).
             let from = at;
-            at = at.saturating_add(len as usize);
             if len != NONE {
+                at = at.saturating_add(len as usize);
                 // SAFETY: the glue writes a text argument only with `TextEncoder.encodeInto`
                 // (`args` in pkg-templates/abi.ts), which writes whole UTF-8 sequences; no other
                 // bytes are passed to an export as a text, and nothing outside the package's
-                // modules can call the exports (its `exports` map has one entry). Checking again
+                // modules can call the exports (its `exports` map names only the entries and package.json). Checking again
                 // here cost validating 100 accounts 16% (from_utf8 over ~18 KB of JSON text).
                 *text = self
                     .0
@@ -220,7 +222,11 @@ impl Args {
 
     /// Gives the buffer back for the next call.
     fn done(self) {
-        ARGS.with(|a| a.set(self.0));
+        // A buffer grown past 1 MiB (a large import's rows) is given back to the allocator rather
+        // than held for the instance's life (the next large call grows one again).
+        if self.0.len() <= 1 << 20 {
+            ARGS.with(|a| a.set(self.0));
+        }
     }
 }
 

@@ -114,3 +114,38 @@ test('allCourses stops at once when aborted mid-page', async () => {
   }, (e) => e instanceof lpm.AbortError && e.cause.message === 'enough');
   assert.equal(seen, 3);
 });
+
+test('an absent argument (a value JSON cannot write) does not hide the ones after it', async () => {
+  // The options after it are still read: the call's bad option, the validator's language.
+  const c = new Client({ baseUrl: emu.url, token: DEMO.adminToken });
+  await rejectsWith(c.getUsers({ start: NaN }, { timeoutMs: 'x' }), lpm.ConfigError, { option: 'timeoutMs' }, lpm);
+  const [vi] = lpm.validateCreateUsers([1n], { lang: 'vi' });
+  const [en] = lpm.validateCreateUsers([1n]);
+  assert.equal(vi.code, 'not_json');
+  assert.notEqual(vi.message, en.message, 'the Vietnamese message');
+});
+
+test('a hook that rejects after its call ended is logged, never an unhandled rejection', async () => {
+  const lines = [];
+  const unhandled = [];
+  const onUnhandled = (e) => unhandled.push(e);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const onRequest = () => new Promise((_, reject) => setTimeout(() => reject(new Error(`late ${DEMO.adminToken}`)), 30));
+    const c = new Client({ baseUrl: emu.url, token: DEMO.adminToken, onRequest, logger: { error: (l) => lines.push(l) } });
+    await c.getMe();
+    await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+  assert.deepEqual(unhandled, []);
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /onRequest hook failed/);
+  assert.ok(!lines[0].includes(DEMO.adminToken), 'never the token');
+});
+
+test('a freed client throws LpmError data, never a bare string', () => {
+  const c = new Client({ baseUrl: emu.url, token: DEMO.adminToken });
+  c.free();
+  assert.throws(() => c.nextCreateAllowedAt(), (e) => e instanceof lpm.LpmError);
+});
