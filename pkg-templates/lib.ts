@@ -20,6 +20,8 @@ export type { ErrorKind } from './errors.js';
 export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
+/** @internal The entries' way to hand lib.js the wasm's instance (abi.ts). */
+export { start as default } from './abi.js';
 
 // The bulk driver: in lpm-client-bulk, with the engines (they cost the wasm ~23 KB gzip, more
 // than a form or dashboard page should load); in lpm-client a stub (bulk-lean.ts, bundled in its place): `bulk` is `undefined`.
