@@ -31,11 +31,14 @@ const planners = [];
 for (const d of dirs) {
   libs.push(await import(pathToFileURL(path.join(d, 'node.js')).href));
   // The wasm of the same build, instantiated on its own, for the gate alone: through its own
-  // exports (the hand boundary: instance.js) or, in a build from before it, wasm-bindgen's glue.
-  const hand = existsSync(path.join(d, 'instance.js'));
-  const m = await import(`${pathToFileURL(path.join(d, hand ? 'instance.js' : 'wasm/lpm_client.js')).href}?ab`);
-  const w = m.initSync({ module: readFileSync(path.join(d, 'wasm/lpm_client_bg.wasm')) });
-  planners.push(hand ? handPlanner(w) : (opts) => new m.Core(opts, undefined));
+  // exports (the hand boundary: a lib.js of its own, ?ab, handed the instance as the entries do;
+  // instance.js in the builds between) or, in a build from before it, wasm-bindgen's glue.
+  const bytes = readFileSync(path.join(d, 'wasm/lpm_client_bg.wasm'));
+  const has = (f) => existsSync(path.join(d, f));
+  const glue = has('instance.js') ? 'instance.js' : has('wasm/lpm_client.js') ? 'wasm/lpm_client.js' : 'lib.js';
+  const m = await import(`${pathToFileURL(path.join(d, glue)).href}?ab`);
+  const w = glue === 'lib.js' ? m.default(new WebAssembly.Instance(new WebAssembly.Module(bytes), {})) : m.initSync({ module: bytes });
+  planners.push(glue !== 'wasm/lpm_client.js' ? handPlanner(w) : (opts) => new m.Core(opts, undefined));
 }
 
 /** `new Core(opts).plan(...)` with `decode` as pkg-templates/abi.ts calls the exports. */

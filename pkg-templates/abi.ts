@@ -1,16 +1,42 @@
 // The wasm's boundary, by hand (src/wasm/abi.rs is the other side; ARCHITECTURE.md says why it
 // replaced wasm-bindgen's generated glue): texts in and out of the instance's memory, and the
-// core's objects as the driver in lib.ts uses them (bundled into lib.js; the instance is
-// instance.ts's, a module of its own that the entries initialise). Only numbers cross: arguments are written into
+// core's objects as the driver in lib.ts uses them (bundled into lib.js; the entries instantiate
+// the wasm and hand the instance to `start`). Only numbers cross: arguments are written into
 // a buffer the wasm keeps (`lpm_args`) and passed as lengths (-1: absent); a text result is read
 // where the result area (`lpm_result`) says; a failure is a status (-1, a handle 0, a time -9)
 // with the error's data as the text result, thrown as that text (errors.ts's `fromThrown` parses
 // it). Handles never leave this module and lib.ts: a `Pending` is freed when its call ends, a
 // `Core` by `Client.free()` or, for a client dropped without it, a FinalizationRegistry.
 import type { Req } from './internal.js';
-import { w } from './instance.js';
 
-export { w };
+/** The exports of src/wasm/abi.rs (the bulk ones: abi-bulk.ts). */
+export interface Exports {
+  memory: WebAssembly.Memory;
+  lpm_args(len: number): number;
+  lpm_result(): number;
+  lpm_core_new(options: number, base: number): number;
+  lpm_core_with_token(core: number, token: number): number;
+  lpm_core_free(core: number): void;
+  lpm_core_text(core: number, which: number): number;
+  lpm_core_next_create_allowed_at(core: number, now: number, last: number): number;
+  lpm_plan(core: number, method: number, a: number, b: number, options: number): number;
+  lpm_pending_free(pending: number): void;
+  lpm_pending_poll(pending: number, now: number, last: number): number;
+  lpm_pending_handle(pending: number, now: number, status: number, retryAfterMs: number, jitter: number, timedOut: number): number;
+  lpm_pending_decode(pending: number, status: number, body: number, utf8Known: number): number;
+  lpm_pending_failure(pending: number, kind: number): number;
+  lpm_pending_redact(pending: number, text: number): number;
+  lpm_validate(kind: number, value: number, options: number): number;
+  lpm_column_of(header: number): number;
+  [bulk: string]: unknown;
+}
+
+export let w: Exports;
+
+/** The wasm's instance (it imports nothing), as an entry made it; once: later calls, with it or
+ * without, give the first's exports (without, before any: `undefined`). lib.js's default export,
+ * for the entries (node.ts, index.ts, workerd.ts) only: their `export *` leaves a default out. */
+export const start = (instance?: WebAssembly.Instance): Exports => (w ||= instance?.exports as unknown as Exports);
 
 /** The memory's bytes, and the result area's two u32 (address, length); views made anew when the
  * memory grows (which detaches the old ones). */

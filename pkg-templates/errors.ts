@@ -33,7 +33,6 @@ export class LpmError extends Error {
     }
   }
 }
-LpmError.prototype.name = 'LpmError';
 
 /** The input was refused before anything was sent. */
 export class ValidationError extends LpmError {
@@ -49,7 +48,6 @@ export class ValidationError extends LpmError {
     delete (this as { report?: unknown }).report;
   }
 }
-ValidationError.prototype.name = 'ValidationError';
 
 /** The server answered with an error `respCode`. */
 export class ApiError extends LpmError {
@@ -57,7 +55,6 @@ export class ApiError extends LpmError {
   declare readonly kind: 'api';
 }
 export interface ApiError extends Readonly<Omit<ApiErrorInfo, 'kind' | 'endpoint'>> {}
-ApiError.prototype.name = 'ApiError';
 
 /** The server answered non-2xx without an API envelope. */
 export class HttpError extends LpmError {
@@ -65,7 +62,6 @@ export class HttpError extends LpmError {
   declare readonly kind: 'http';
 }
 export interface HttpError extends Readonly<Omit<HttpErrorInfo, 'kind' | 'endpoint'>> {}
-HttpError.prototype.name = 'HttpError';
 
 /** The body does not fit what the endpoint promises; `path` names where. */
 export class DecodeError extends LpmError {
@@ -73,14 +69,12 @@ export class DecodeError extends LpmError {
   declare readonly kind: 'decode';
 }
 export interface DecodeError extends Readonly<Omit<DecodeErrorInfo, 'kind' | 'endpoint'>> {}
-DecodeError.prototype.name = 'DecodeError';
 
 /** The request did not complete; `cause` is the host's error. */
 export class NetworkError extends LpmError {
   declare readonly kind: 'network';
   declare readonly endpoint: Endpoint;
 }
-NetworkError.prototype.name = 'NetworkError';
 
 /** No complete answer within `timeoutMs` (after any retries). */
 export class TimeoutError extends LpmError {
@@ -88,7 +82,6 @@ export class TimeoutError extends LpmError {
   declare readonly endpoint: Endpoint;
   declare readonly timeoutMs: number;
 }
-TimeoutError.prototype.name = 'TimeoutError';
 
 /** The caller's AbortSignal fired; `cause` is its reason. */
 export class AbortError extends LpmError {
@@ -98,7 +91,6 @@ export class AbortError extends LpmError {
   /** A bulk job (`importUsers`, `grantCourses`): its rows as they stood; the journal resumes it. */
   declare readonly report?: ImportReport | GrantReport;
 }
-AbortError.prototype.name = 'AbortError';
 
 /** A bulk create inside the contract's 10-minute interval. */
 export class IntervalError extends LpmError {
@@ -115,7 +107,6 @@ export class IntervalError extends LpmError {
     this.nextAllowedAt = new Date(data.nextAllowedAt);
   }
 }
-IntervalError.prototype.name = 'IntervalError';
 
 /** The client's options cannot be used. */
 export class ConfigError extends LpmError {
@@ -128,7 +119,6 @@ export class ConfigError extends LpmError {
    * `"character"` (outside `A-Z a-z 0-9 - . _ ~`) or `"tooShort"` (fewer than 8). */
   declare readonly reason?: string;
 }
-ConfigError.prototype.name = 'ConfigError';
 
 /** The response body is larger than the client's `maxResponseBytes`; it was not read (further). */
 export class ResponseTooLargeError extends LpmError {
@@ -136,7 +126,6 @@ export class ResponseTooLargeError extends LpmError {
   declare readonly endpoint: Endpoint;
   declare readonly maxResponseBytes: number;
 }
-ResponseTooLargeError.prototype.name = 'ResponseTooLargeError';
 
 // The class of each kind the core gives. The kinds are defined once, in Rust (`ErrorKind` in
 // src/error.rs); this table's type is their generated union, so a kind added, renamed or dropped
@@ -154,10 +143,12 @@ const classes: { [K in CoreErrorKind]: typeof LpmError } = {
   tooLarge: ResponseTooLargeError,
 };
 
-// Every class's own name, as its prototype's `name` says, so it survives minification too.
-for (const C of [LpmError, ...Object.values(classes)]) {
-  Object.defineProperty(C, 'name', { value: C.prototype.name });
-}
+// Every class's name, its own and its prototype's (the instances' `name`), written out so that
+// it survives minification; in the order of `classes`, after their base.
+const NAMES = 'LpmError ValidationError ApiError HttpError DecodeError NetworkError TimeoutError AbortError IntervalError ConfigError ResponseTooLargeError'.split(' ');
+[LpmError, ...Object.values(classes)].forEach((C, i) => {
+  Object.defineProperty(C, 'name', { value: (C.prototype.name = NAMES[i]!) });
+});
 
 /** @internal Builds the error of `kind` (`internal`: a trap; any other: its class). */
 export function makeError(kind: ErrorKind, message: string, data?: object, cause?: unknown): LpmError {

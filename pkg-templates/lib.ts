@@ -20,6 +20,8 @@ export type { ErrorKind } from './errors.js';
 export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
+/** @internal The entries' way to hand lib.js the wasm's instance (abi.ts). */
+export { start as default } from './abi.js';
 
 // The bulk driver: in lpm-client-bulk, with the engines (they cost the wasm ~23 KB gzip, more
 // than a form or dashboard page should load); in lpm-client a stub (bulk-lean.ts, bundled in its place): `bulk` is `undefined`.
@@ -388,24 +390,21 @@ function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal | undef
   });
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** Decodes as the core reads (a byte order mark dropped); an invalid byte becomes U+FFFD. */
+const utf8 = new TextDecoder();
 
 /** The reply: the checked body as received, parsed by JSON.parse, plus the derived fields. */
 function reply(pending: Pending, answer: Answer): unknown {
-  // The strict decode JSON.parse needs anyway also tells the core the bytes are UTF-8 (it drops
-  // a byte order mark, as the core does); when it fails, the core finds why.
-  let text: string | undefined;
-  try {
-    text = strictUtf8.decode(answer.body);
-  } catch {
-    text = undefined;
-  }
-  const derived = core(() => pending.decode(answer.status, answer.body, text !== undefined));
+  // The decode JSON.parse needs anyway also tells the core whether the bytes are UTF-8: a text
+  // without U+FFFD came from valid UTF-8 (an invalid byte would have become one), so the core
+  // need not check them again; with one (sent, or made here) it checks, and finds why.
+  const text = utf8.decode(answer.body);
+  const derived = core(() => pending.decode(answer.status, answer.body, !text.includes('\uFFFD')));
   // The core checked the text, so only the engine's limits can fail here (a string over 512 MB
   // with the bound off).
   let value;
   try {
-    value = JSON.parse(text!);
+    value = JSON.parse(text);
   } catch (e) {
     throw internalError(e);
   }

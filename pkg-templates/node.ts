@@ -1,8 +1,8 @@
 // Node 18+: instantiate the wasm synchronously from the file beside this one.
 import { readFileSync } from 'node:fs';
-import { initSync } from './instance.js';
+import start from './lib.js';
 
-initSync({ module: readFileSync(new URL('./wasm/lpm_client_bg.wasm', import.meta.url)) });
+start(new WebAssembly.Instance(new WebAssembly.Module(readFileSync(new URL('./wasm/lpm_client_bg.wasm', import.meta.url))), {}));
 
 export * from './lib.js';
 // Replaces lib.js's placeholder, which tells other runtimes that a file store needs Node.

@@ -1,9 +1,9 @@
 // Cloudflare Workers (workerd): compiling wasm from bytes at run time is forbidden there, so the
 // module is imported precompiled. Wrangler (and any bundler rule for Workers) turns this `.wasm`
-// import into a WebAssembly.Module, which initSync instantiates without compiling.
+// import into a WebAssembly.Module, which is instantiated here without compiling.
 import module from './wasm/lpm_client_bg.wasm';
-import { initSync } from './instance.js';
+import start from './lib.js';
 
-initSync({ module });
+start(new WebAssembly.Instance(module, {}));
 
 export * from './lib.js';

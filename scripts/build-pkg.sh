@@ -74,12 +74,12 @@ require("fs").writeFileSync(process.argv[2], JSON.stringify(graph));
 "$root/node_modules/.bin/wasm-opt" -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
   --strip-target-features "${features_opt[@]}" \
   "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm"
-# instance.ts instantiates the wasm with no imports: one appearing (a js-sys or web-sys call on a
+# The entries instantiate the wasm with no imports: one appearing (a js-sys or web-sys call on a
 # wasm path) fails the build here rather than every instantiation.
 [ -z "$bench" ] && node -e '
 const found = WebAssembly.Module.imports(new WebAssembly.Module(require("fs").readFileSync(process.argv[1])));
 if (found.length > 0) {
-  console.error(`the wasm imports ${found.map((i) => `${i.module}.${i.name}`).join(", ")}: the package gives it nothing (pkg-templates/instance.ts)`);
+  console.error(`the wasm imports ${found.map((i) => `${i.module}.${i.name}`).join(", ")}: the package gives it nothing (pkg-templates/node.ts, index.ts, workerd.ts)`);
   process.exit(1);
 }' "$out/wasm/lpm_client_bg.wasm"
 
@@ -106,19 +106,16 @@ if [ "$flavour" = bulk ]; then rm "$stage/bulk-lean.ts"; else mv "$stage/bulk-le
 # are not shipped; the entries share index.d.ts).
 cp "$stage.d/"{index,lib,errors,journal}.d.ts "$out/"
 # The shared module (lib.js: the client, errors, journals, validators, the bulk driver, the
-# boundary's glue abi.ts) bundled on its own with its public names, the wasm's instance
-# (instance.js), and the three entries beside them, each importing both: three modules to load, as
-# with code splitting, but an entry is its init and `export *` rather than a list of every name
-# renamed (code splitting's minified chunk names: ~0.9 KB gzip more). instance.js is a module of
-# its own so that the entries can instantiate the wasm without lib.js exporting how.
-common=(--bundle --minify --format=esm --target=es2022 --platform=neutral --log-level=warning
-  '--external:./instance.js')
+# boundary's glue abi.ts) bundled on its own with its public names, and the three entries beside
+# it, each importing it: each entry instantiates the wasm its own way and hands lib.js the instance
+# (lib.js's default export, which the entry's `export *` leaves out), then is `export *` rather
+# than a list of every name renamed (code splitting's minified chunk names: ~0.9 KB gzip more).
+common=(--bundle --minify --format=esm --target=es2022 --platform=neutral --log-level=warning)
 "$root/node_modules/.bin/esbuild" "$stage/lib.ts" "${common[@]}" --outfile="$out/lib.js"
-"$root/node_modules/.bin/esbuild" "$stage/instance.ts" "${common[@]}" --outfile="$out/instance.js"
 "$root/node_modules/.bin/esbuild" "$stage/index.ts" "$stage/node.ts" "$stage/workerd.ts" \
   "${common[@]}" '--external:node:*' '--external:*.wasm' '--external:./lib.js' --outdir="$out"
 # Then terser over esbuild's output: its compressor folds more (0.2 KB gzip less).
-for f in "$out"/{lib,instance,index,node,workerd}.js; do
+for f in "$out"/{lib,index,node,workerd}.js; do
   "$root/node_modules/.bin/terser" "$f" --module --compress passes=2 --mangle -o "$f"
 done
 

@@ -157,7 +157,7 @@ test('a grant whose answer is lost is sent again (granting twice is harmless), t
 test('an answer handed to a job with no request out is an internal error of the driver, for an import and a grant alike', async () => {
   // The boundary the package drives (node.js has instantiated the wasm), called as
   // pkg-templates/abi-bulk.ts calls it: a driver that misuses a job.
-  const w = (await import('../../pkg-bulk/instance.js')).initSync({ module: new Uint8Array() });
+  const w = (await import('../../pkg-bulk/lib.js')).default();
   const { put, result } = boundary(w);
   const core = w.lpm_core_new(...put(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined));
   const job = (kind, input) => {

@@ -1,6 +1,6 @@
 // The wasm's own exports driven directly (tests of the boundary itself, bench/ab.mjs's gate rows).
 /**
- * The wasm's exports (`w`, from the package's instance.js) driven as pkg-templates/abi.ts drives
+ * The wasm's exports (`w`, from the package's lib.js: its default export gives them) driven as pkg-templates/abi.ts drives
  * them, for tests of the boundary itself: `put(...parts)` writes the arguments (texts or bytes;
  * `undefined`: absent) and gives their lengths, `result(status)` the text result (or nothing), or
  * throws the error's data as the glue does.

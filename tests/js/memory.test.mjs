@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { initSync } from '../../pkg/instance.js';
+import start from '../../pkg/lib.js';
 import { lpm, fakeResponse, boundary } from './helpers.mjs';
 
 const fixture = (p) => readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8');
@@ -29,7 +29,7 @@ test('a client doing the same work again and again does not grow the wasm memory
     await assert.rejects(client.getUsers({ limit: 500 }), lpm.ValidationError);
     await assert.rejects(client.getUser('u1'), lpm.DecodeError); // a page where one account goes
   };
-  const { memory } = initSync({ module: new Uint8Array() });
+  const { memory } = start();
   for (let i = 0; i < 20; i += 1) await round();
   const after = memory.buffer.byteLength;
   for (let i = 0; i < 300; i += 1) await round();
@@ -67,12 +67,12 @@ test('calls that fail, are aborted, time out or are refused free their wasm side
   const item = [{ name: 'x', username: 'x', email: 'x@example.test', password: 'secret-123' }];
   // The first create is sent (its answer does not matter here); every later one is refused.
   await client.createUsers(item).catch(() => {});
-  const { memory } = initSync({ module: new Uint8Array() });
+  const { memory } = start();
   for (let i = 0; i < 10; i += 1) await round();
   const after = memory.buffer.byteLength;
   for (let i = 0; i < 150; i += 1) await round();
   assert.equal(memory.buffer.byteLength, after, 'the memory grew under a repeated workload of failing calls');
-  const w = initSync({ module: new Uint8Array() });
+  const w = start();
   const { put } = boundary(w);
   const core = w.lpm_core_new(...put(JSON.stringify({ baseUrl: 'http://127.0.0.1:9', token: 'memory-test-token-0123456789' }), undefined));
   assert.ok(core > 0);

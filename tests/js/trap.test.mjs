@@ -4,7 +4,7 @@
 // maximum (address space only; untouched pages cost no RAM).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initSync } from '../../pkg/instance.js';
+import start from '../../pkg/lib.js';
 import { lpm, rejectsWith } from './helpers.mjs';
 
 const TOKEN = 'trap-test-token-0123456789';
@@ -31,7 +31,7 @@ test('a wasm trap (memory exhausted) rejects with an internal LpmError; the clie
   try {
     assert.deepEqual((await client(0).getUsers()).users, []);
     // Leave the allocator 16 MiB below the 4 GiB maximum (65536 pages of 64 KiB).
-    const { memory } = initSync({ module: new Uint8Array() });
+    const { memory } = start();
     const target = 65536 - 256;
     while (memory.buffer.byteLength / 65536 < target) memory.grow(Math.min(4096, target - memory.buffer.byteLength / 65536));
     // 32 MiB with the bound off: copying it into the wasm traps.
