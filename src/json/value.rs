@@ -224,13 +224,17 @@ impl JsonView for Value<'_> {
     fn get(&self, key: &str) -> Option<&Self> {
         match self {
             // Keys are short: compared in place, length first.
-            Value::Obj(entries) => entries
-                .iter()
-                .rev()
-                .find(|(k, _)| {
-                    k.len() == key.len() && k.bytes().zip(key.bytes()).all(|(a, b)| a == b)
-                })
-                .map(|(_, v)| v),
+            // (The last one, as `JSON.parse` keeps; a plain loop, iterator adapters bring the
+            // wasm generic folds.)
+            Value::Obj(entries) => {
+                let mut found = None;
+                for (k, v) in entries {
+                    if super::same(text(k).as_bytes(), key.as_bytes()) {
+                        found = Some(v);
+                    }
+                }
+                found
+            }
             _ => None,
         }
     }
