@@ -104,10 +104,12 @@ impl Value<'_> {
         match self {
             Value::Null => false,
             Value::Bool(b) => *b,
-            Value::Num(n) => n
-                .bytes()
-                .take_while(|&b| b != b'e' && b != b'E')
-                .any(|b| (b'1'..=b'9').contains(&b)),
+            Value::Num(n) => {
+                // A digit other than 0 before any exponent.
+                let mut digits = 0;
+                literal(n, &mut |d| digits |= d);
+                digits != 0
+            }
             Value::Str(s) => !s.is_empty(),
             Value::Arr(_) | Value::Obj(_) => true,
         }
