@@ -516,7 +516,10 @@ pub fn envelope_of(
     accepts: fn(&str) -> bool,
 ) -> Envelope {
     // RFC 8259 lets a parser ignore a leading byte order mark (JS's TextDecoder drops it too).
-    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    let body = match body {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => rest,
+        _ => body,
+    };
     match read_envelope(body, utf8_known, reply, accepts) {
         Err(f) => Envelope::NotEnvelope(f.into_mismatch(body)),
         Ok((head, _, _)) if !accepts(&head.code) => Envelope::Error(head),

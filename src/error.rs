@@ -196,7 +196,11 @@ display_by_message!(
 /// `[..].concat()` brings the wasm the generic `join` (1.4 KB).
 #[inline(never)]
 pub(crate) fn cat(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    let mut len = 0;
+    for p in parts {
+        len += p.len();
+    }
+    let mut out = String::with_capacity(len);
     for p in parts {
         out.push_str(p);
     }

@@ -139,7 +139,7 @@ pub mod read {
         let Some(v) = obj.get(name) else {
             return Ok(None);
         };
-        let found = v.as_str().and_then(|s| names.iter().position(|n| *n == s));
+        let found = v.as_str().and_then(|s| crate::text::position(names, s));
         found.map(Some).ok_or(bad(name, expected))
     }
 

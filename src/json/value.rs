@@ -104,10 +104,12 @@ impl Value<'_> {
         match self {
             Value::Null => false,
             Value::Bool(b) => *b,
-            Value::Num(n) => n
-                .bytes()
-                .take_while(|&b| b != b'e' && b != b'E')
-                .any(|b| (b'1'..=b'9').contains(&b)),
+            Value::Num(n) => {
+                // A digit other than 0 before any exponent.
+                let mut digits = 0;
+                literal(n, &mut |d| digits |= d);
+                digits != 0
+            }
             Value::Str(s) => !s.is_empty(),
             Value::Arr(_) | Value::Obj(_) => true,
         }
@@ -224,13 +226,17 @@ impl JsonView for Value<'_> {
     fn get(&self, key: &str) -> Option<&Self> {
         match self {
             // Keys are short: compared in place, length first.
-            Value::Obj(entries) => entries
-                .iter()
-                .rev()
-                .find(|(k, _)| {
-                    k.len() == key.len() && k.bytes().zip(key.bytes()).all(|(a, b)| a == b)
-                })
-                .map(|(_, v)| v),
+            // (The last one, as `JSON.parse` keeps; a plain loop, iterator adapters bring the
+            // wasm generic folds.)
+            Value::Obj(entries) => {
+                let mut found = None;
+                for (k, v) in entries {
+                    if super::same(text(k).as_bytes(), key.as_bytes()) {
+                        found = Some(v);
+                    }
+                }
+                found
+            }
             _ => None,
         }
     }

@@ -96,7 +96,13 @@ fn check_members<J: JsonView>(
         key: "username",
     };
     if let Some(u) = required_str(fields[1], path, Field::Username, sink) {
-        let plain = u.bytes().all(|b| b.is_ascii_alphanumeric());
+        let mut plain = true;
+        for b in u.bytes() {
+            if !b.is_ascii_alphanumeric() {
+                plain = false;
+                break;
+            }
+        }
         let len = if plain { u.len() } else { chars(u) };
         if len < USERNAME_MIN {
             sink.push(

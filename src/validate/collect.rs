@@ -117,7 +117,16 @@ pub(super) fn trim(s: &str) -> &str {
 pub(super) fn plausible_email(s: &str) -> bool {
     // (ASCII, most addresses: by the byte; the same test.)
     let spaced = match s.is_ascii() {
-        true => s.bytes().any(|b| b <= b' ' || b == 0x7f),
+        true => {
+            let mut spaced = false;
+            for b in s.bytes() {
+                if b <= b' ' || b == 0x7f {
+                    spaced = true;
+                    break;
+                }
+            }
+            spaced
+        }
         false => s.chars().any(|c| c.is_whitespace() || c.is_control()),
     };
     if spaced {

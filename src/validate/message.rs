@@ -36,18 +36,22 @@ pub(super) enum Field {
 
 impl Field {
     pub(super) fn of_key(key: &str) -> Field {
-        match key {
-            "name" => Field::Name,
-            "username" => Field::Username,
-            "email" => Field::Email,
-            "password" => Field::Password,
-            "phone" => Field::Phone,
-            "city" => Field::City,
-            "district" => Field::District,
-            "street" => Field::Street,
-            "gender" => Field::Gender,
-            "job" => Field::Job,
-            _ => Field::Item,
+        // The creation fields, in the order of FIELDS.
+        const BY_FIELD: [Field; FIELDS.len()] = [
+            Field::Name,
+            Field::Username,
+            Field::Email,
+            Field::Password,
+            Field::Phone,
+            Field::City,
+            Field::District,
+            Field::Street,
+            Field::Gender,
+            Field::Job,
+        ];
+        match crate::text::position(&FIELDS, key) {
+            Some(i) => BY_FIELD.get(i).copied().unwrap_or(Field::Item),
+            None => Field::Item,
         }
     }
 
