@@ -1,8 +1,8 @@
 // The bulk engines' side of the wasm's boundary (src/wasm/abi.rs, feature `bulk`): in
 // lpm-client-bulk only, bundled with its driver (bulk.ts). As abi.ts: only numbers cross, a job is
 // freed by its driver when it ends.
-import { argBytes, args, Core, fail, failureCode, pending, result, w } from './abi.js';
-import type { HostFailure, Pending } from './abi.js';
+import { argBytes, args, Core, fail, failureCode, Pending, result, text, w } from './abi.js';
+import type { HostFailure } from './abi.js';
 
 interface BulkExports {
   lpm_bulk_job(core: number, kind: number, input: number, options: number, journal: number): number;
@@ -29,19 +29,11 @@ export class BulkJob {
     if (r === -9) fail();
     return r;
   }
-  /** The events to persist, as JSON lines. */
-  events(): string {
-    return result(b().lpm_job_text(this.h, 0))!;
-  }
-  report(): string {
-    return result(b().lpm_job_text(this.h, 1))!;
-  }
-  issues(): string {
-    return result(b().lpm_job_text(this.h, 2))!;
-  }
-  /** The next progress event (JSON text), if one is queued. */
-  progress(): string | undefined {
-    return result(b().lpm_job_text(this.h, 3));
+  /** A text of the job (`lpm_job_text`): 0 the events to persist (JSON lines), 1 the report, 2
+   * the rows' issues, 3 the next progress event (`undefined`: none queued). One method for the
+   * four: the package's size. */
+  text(which: 0 | 1 | 2 | 3): string | undefined {
+    return result(b().lpm_job_text(this.h, which));
   }
   mayPlan(now: number): boolean {
     return b().lpm_job_may_plan(this.h, now) !== 0;
@@ -74,5 +66,10 @@ export function bulkRequest(core: Core, job: BulkJob): Pending | undefined {
   const h = b().lpm_bulk_request(core.h, job.h);
   if (h === 0) return undefined;
   if (h < 0) fail();
-  return pending(h);
+  // The description, then a newline and the body if there is one (not escaped into it and back).
+  const t = text();
+  const at = t.indexOf('\n');
+  const p = new Pending(h, JSON.parse(at < 0 ? t : t.slice(0, at)));
+  if (at >= 0) p.req.body = t.slice(at + 1);
+  return p;
 }

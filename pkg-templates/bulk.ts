@@ -6,7 +6,7 @@ import type { JournalEvent, RowIssues } from './wasm/lpm_client.js';
 import type { Pending } from './abi.js';
 import { bulkJob, bulkRequest } from './abi-bulk.js';
 import type { BulkJob } from './abi-bulk.js';
-import { fromThrown, makeError } from './errors.js';
+import { makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
 import type { JournalStore } from './journal.js';
 import type { BulkFn, Machinery } from './internal.js';
@@ -80,21 +80,12 @@ interface JobIo {
   send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array }>;
 }
 
-/** An answer handed back to the job: what it throws (an `internal` error: the driver's misuse)
- * as the package's error. */
-function handed(fn: () => void): void {
-  try {
-    fn();
-  } catch (e) {
-    throw fromThrown(e);
-  }
-}
-
-/** Drives `job` to its end through `io`; frees the job. */
-
-async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: Driver, name: string): Promise<unknown> {
+/** Drives `job` to its end through `io`; `handed(fn)` runs a handing back of an answer (what the
+ * job throws, an `internal` error of the driver's misuse, as the package's error: the client's
+ * `guard`). */
+async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: Driver, name: string, handed: Machinery['guard']): Promise<unknown> {
   const tell = () => {
-    for (let p = job.progress(); p !== undefined; p = job.progress()) {
+    for (let p; (p = job.text(3)) !== undefined;) {
       if (onProgress === undefined) continue;
       try {
         onProgress(JSON.parse(p));
@@ -108,7 +99,7 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
   // is sent) holds, with one append per chunk instead of two. A store with `appendLines` gets
   // the text as it is.
   let unwritten = '';
-  const take = () => { unwritten += job.events(); };
+  const take = () => { unwritten += job.text(0)!; };
   const persist = async () => {
     if (unwritten === '') return;
     const lines = unwritten;
@@ -131,7 +122,7 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
       // The journal as it stands resumes the job.
     }
     tell();
-    const report = JSON.parse(job.report());
+    const report = JSON.parse(job.text(1)!);
     return makeError('abort', `${name}: the job was aborted; its journal resumes it`, { report }, reason);
   };
   try {
@@ -150,7 +141,7 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
       } else if (next === DONE) {
         await persist();
         tell();
-        return JSON.parse(job.report());
+        return JSON.parse(job.text(1)!);
       } else if (next === REQUEST || next === LOOKUP) {
         await persist();
         let answer;
@@ -195,7 +186,7 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
     // The rows as the engine judged them (no second validation); a throw or rejection stops
     // the job here, before anything is journaled or sent.
     try {
-      await onIssues(JSON.parse(job.issues()) as RowIssues[]);
+      await onIssues(JSON.parse(job.text(2)!) as RowIssues[]);
     } catch (e) {
       job.free();
       if (typeof journal.close === 'function') await journal.close();
@@ -236,5 +227,5 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
       return m.run(cfg, () => pending, { signal: sig }, m.ANSWER);
     },
   };
-  return runJob(job, io, { journal, onProgress, signal }, name);
+  return runJob(job, io, { journal, onProgress, signal }, name, m.guard);
 };

@@ -31,6 +31,8 @@ pub struct BulkJob {
     job: Job,
     ready: Option<Ready>,
     events: Vec<Event>,
+    /// The final report the engine handed out with its end, as JSON (not built again).
+    report: Option<String>,
 }
 
 /// `BulkJob.poll` answers besides a time to wait until (ms since the epoch, >= 0).
@@ -172,6 +174,7 @@ impl Core {
             job,
             ready: None,
             events: Vec::new(),
+            report: None,
         })
     }
 
@@ -200,17 +203,17 @@ enum Step {
     Persist(Vec<Event>),
     Wait(u64),
     Busy,
-    Done,
+    Done(String),
 }
 
-fn step<L, R>(action: Action<L, R>, send: fn(Request<L>) -> Ready) -> Step {
+fn step<L, R: serde::Serialize>(action: Action<L, R>, send: fn(Request<L>) -> Ready) -> Step {
     match action {
         Action::Send(r) => Step::Ready(send(r)),
         Action::Lookup(r) => Step::Lookup(Ready::Lookup(r)),
         Action::Persist(events) => Step::Persist(events),
         Action::Wait { until } => Step::Wait(until),
         Action::Busy => Step::Busy,
-        Action::Done(_) => Step::Done,
+        Action::Done(report) => Step::Done(ser::to_string(&report)),
     }
 }
 
@@ -239,7 +242,10 @@ impl BulkJob {
             }
             Step::Wait(until) => until as f64,
             Step::Busy => BUSY,
-            Step::Done => DONE,
+            Step::Done(report) => {
+                self.report = Some(report);
+                DONE
+            }
         }
     }
 
@@ -255,7 +261,10 @@ impl BulkJob {
     }
 
     /// The report as things stand (the final one once `poll` said done), as JSON.
-    pub fn report(&self) -> String {
+    pub fn report(&mut self) -> String {
+        if let Some(report) = self.report.take() {
+            return report;
+        }
         match &self.job {
             Job::Import(j) => ser::to_string(&j.report()),
             Job::Grant(j) => ser::to_string(&j.report()),

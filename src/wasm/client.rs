@@ -272,6 +272,13 @@ impl Pending {
         })
     }
 
+    /// The body, taken out: `describe` then leaves it out (a bulk request's body, ~10 KB a
+    /// chunk, crosses as a text of its own instead of escaped inside the description and back).
+    #[cfg(feature = "bulk")]
+    pub fn take_body(&mut self) -> Option<String> {
+        self.body.take()
+    }
+
     /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
     /// wait that many ms. `last`: when the guard's key last sent, as the interval store says
     /// (NaN: never). A call refused by its interval guard throws its `IntervalError` data.
