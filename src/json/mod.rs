@@ -289,9 +289,17 @@ impl<'a> Scanner<'a> {
         self.b.get(self.i).copied()
     }
 
-    /// Skips whitespace.
+    /// Skips whitespace: inline, one comparison when there is none (compact JSON, the usual
+    /// body); the loop out of line.
     #[inline(always)]
     pub fn ws(&mut self) {
+        if matches!(self.peek(), Some(c) if c <= b' ') {
+            self.ws_run();
+        }
+    }
+
+    #[inline(never)]
+    fn ws_run(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.i += 1;
         }
