@@ -147,10 +147,13 @@ impl<'a> Str<'a> {
 /// (the words overlap), not through a memcmp call or byte by byte.
 #[inline]
 pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && same_len(a, b)
+}
+
+/// [`same`] for strings of one length, inlined where the gate matches a key (once per key).
+#[inline(always)]
+fn same_len(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
-    if n != b.len() {
-        return false;
-    }
     let w8 = |s: &[u8], at: usize| {
         u64::from_le_bytes(
             s.get(at..at + 8)
@@ -376,7 +379,10 @@ impl<'a> Scanner<'a> {
         let (open, end) = (self.i, self.i + 1 + name.len());
         if matches!(self.b.get(open), Some(b'"'))
             && matches!(self.b.get(end), Some(b'"'))
-            && self.b.get(open + 1..end).is_some_and(|raw| same(raw, name))
+            && self
+                .b
+                .get(open + 1..end)
+                .is_some_and(|raw| same_len(raw, name))
         {
             self.i = end + 1;
             if self.expect(b':').is_ok() {
