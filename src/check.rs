@@ -460,7 +460,7 @@ impl<'a> Checker<'a> {
             // Strings, the most common field, checked here rather than in a call to `value`.
             self.s.ws();
             if let (Ty::Str | Ty::Opt(Ty::Str), Some(b'"')) = (ty, self.s.peek()) {
-                Self::syntax(self.s.skip_string())?;
+                Self::syntax(self.s.skip_string_here())?;
                 continue;
             }
             at(self.value(ty, depth), Seg::Key(pos))?;

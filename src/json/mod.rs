@@ -500,6 +500,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// [`Scanner::skip_string`] when the next byte is known to be the opening quote, inlined:
+    /// the gate's string fields (the most common value).
+    #[inline(always)]
+    pub(crate) fn skip_string_here(&mut self) -> Result<(), Syntax> {
+        self.i += 1;
+        self.rest_of_string().map(|_| ())
+    }
+
     /// From just inside a string's opening quote to just past its closing one, checked; whether
     /// it holds an escape.
     #[inline(always)]
