@@ -428,26 +428,25 @@ impl<'a> Checker<'a> {
                 .and_then(|l| l.get(prev))
                 .map_or(0, |&k| usize::from(k));
             // The key the last object had here, matched in place; else read and looked up.
-            let k = match fields.get(hint) {
-                Some(f) if self.s.key_is(f.name.as_bytes()) => hint,
+            // (`get` and `matches!` rather than indexing and `==` on options: with the size
+            // profile those stay calls, one per key.)
+            let (k, field) = match fields.get(hint) {
+                Some(f) if self.s.key_is(f.name.as_bytes()) => (hint, f),
                 _ => {
                     let key = Self::syntax(self.s.key())?;
-                    let Some(k) = shape.find(&key) else {
+                    let Some((k, f)) = shape.find(&key).and_then(|k| Some((k, fields.get(k)?)))
+                    else {
                         Self::syntax(self.s.skip(depth))?;
                         continue;
                     };
-                    k
+                    // Learned only on a miss: a hit found what is learned already.
+                    if let Some(next) = self.learned.get_mut(li).and_then(|l| l.get_mut(prev)) {
+                        *next = k as u8;
+                    }
+                    (k, f)
                 }
             };
-            if let Some(next) = self.learned.get_mut(li).and_then(|l| l.get_mut(prev)) {
-                *next = k as u8;
-            }
             prev = k;
-            // (`get` and `matches!` rather than indexing and `==` on options: with the size
-            // profile those stay calls, one per key.)
-            let Some(field) = fields.get(k) else {
-                continue;
-            };
             let bit = 1u64 << (k % 64);
             if seen & bit != 0 {
                 return fail_at(Why::Duplicate(field.name), pos);
@@ -461,7 +460,7 @@ impl<'a> Checker<'a> {
             // Strings, the most common field, checked here rather than in a call to `value`.
             self.s.ws();
             if let (Ty::Str | Ty::Opt(Ty::Str), Some(b'"')) = (ty, self.s.peek()) {
-                Self::syntax(self.s.skip_string())?;
+                Self::syntax(self.s.skip_string_here())?;
                 continue;
             }
             at(self.value(ty, depth), Seg::Key(pos))?;

@@ -147,10 +147,13 @@ impl<'a> Str<'a> {
 /// (the words overlap), not through a memcmp call or byte by byte.
 #[inline]
 pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && same_len(a, b)
+}
+
+/// [`same`] for strings of one length, inlined where the gate matches a key (once per key).
+#[inline(always)]
+fn same_len(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
-    if n != b.len() {
-        return false;
-    }
     let w8 = |s: &[u8], at: usize| {
         u64::from_le_bytes(
             s.get(at..at + 8)
@@ -289,9 +292,17 @@ impl<'a> Scanner<'a> {
         self.b.get(self.i).copied()
     }
 
-    /// Skips whitespace.
+    /// Skips whitespace: inline, one comparison when there is none (compact JSON, the usual
+    /// body); the loop out of line.
     #[inline(always)]
     pub fn ws(&mut self) {
+        if matches!(self.peek(), Some(c) if c <= b' ') {
+            self.ws_run();
+        }
+    }
+
+    #[inline(never)]
+    fn ws_run(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.i += 1;
         }
@@ -368,7 +379,10 @@ impl<'a> Scanner<'a> {
         let (open, end) = (self.i, self.i + 1 + name.len());
         if matches!(self.b.get(open), Some(b'"'))
             && matches!(self.b.get(end), Some(b'"'))
-            && self.b.get(open + 1..end).is_some_and(|raw| same(raw, name))
+            && self
+                .b
+                .get(open + 1..end)
+                .is_some_and(|raw| same_len(raw, name))
         {
             self.i = end + 1;
             if self.expect(b':').is_ok() {
@@ -484,6 +498,14 @@ impl<'a> Scanner<'a> {
             Some(_) => Err(Syntax::Unexpected),
             None => Err(Syntax::Eof),
         }
+    }
+
+    /// [`Scanner::skip_string`] when the next byte is known to be the opening quote, inlined:
+    /// the gate's string fields (the most common value).
+    #[inline(always)]
+    pub(crate) fn skip_string_here(&mut self) -> Result<(), Syntax> {
+        self.i += 1;
+        self.rest_of_string().map(|_| ())
     }
 
     /// From just inside a string's opening quote to just past its closing one, checked; whether
