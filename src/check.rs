@@ -361,7 +361,9 @@ impl<'a> Checker<'a> {
     }
 
     /// The slot of `learned` that is `shape`'s: found from its address, the next free one
-    /// taken when it has none yet (when all are taken, one past the end: no guesses).
+    /// taken when it has none yet. When all are taken it is some other shape's: a learned key is
+    /// checked before it is trusted, so a shared slot costs speed, never correctness (a test
+    /// checks that no reply has more shapes than slots).
     fn slot(&mut self, shape: &Shape) -> usize {
         let key = shape as *const Shape as usize;
         let mut i = key / core::mem::size_of::<Shape>();

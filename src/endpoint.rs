@@ -371,6 +371,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn get_user_route_is_spelled_users_so_the_user_path_can_drop_its_s() {
+        // `Planner::plan` writes the `user/...` spelling as "user" + the route's path from byte 5.
+        assert!(Endpoint::GetUser.route().path.starts_with("users/"));
+    }
+
+    #[test]
     fn every_client_method_plans_its_endpoint() {
         let api = Planner::new("https://x.example")
             .unwrap()

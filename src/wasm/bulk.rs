@@ -1,6 +1,6 @@
 //! `BulkJob`: the resumable import and grant engines (`crate::bulk`) as the package's JS drives
 //! them. The JS persists the events, waits, and sends each request through the `Pending` the
-//! core builds for it (`Core.bulkRequest`), so a bulk request gets the client's timeouts,
+//! core builds for it (`bulkRequest`, the export `lpm_bulk_request`), so a bulk request gets the client's timeouts,
 //! hooks, logging and redaction like any other call; every decision stays in the engine.
 
 use crate::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob};
@@ -19,7 +19,7 @@ enum Job {
     Grant(GrantJob),
 }
 
-/// The request the last poll handed out, until `Core.bulkRequest` takes it.
+/// The request the last poll handed out, until `bulkRequest` (`lpm_bulk_request`) takes it.
 enum Ready {
     Create(Request<CreateUsersReply>),
     Lookup(Request<UserReply>),
@@ -219,7 +219,7 @@ fn step<L, R: serde::Serialize>(action: Action<L, R>, send: fn(Request<L>) -> Re
 
 impl BulkJob {
     /// What to do at `now`: -1 send the job's request (a create or a grant;
-    /// `Core.bulkRequest`), -5 send a look-up (the same way), -2 persist `events()` then poll
+    /// `bulkRequest` (`lpm_bulk_request`)), -5 send a look-up (the same way), -2 persist `events()` then poll
     /// again, -3 done (`report()`), -4 a request is out; else poll again at that time (ms since
     /// the epoch).
     pub fn poll(&mut self, now: f64) -> f64 {
