@@ -179,8 +179,8 @@ endpoints! {
 pub(crate) fn plan_js(
     api: &Planner,
     method: &str,
-    a: &Option<String>,
-    b: &Option<String>,
+    a: Option<&str>,
+    b: Option<&str>,
 ) -> Result<Planned, Error> {
     let Some(&(endpoint, args, guard)) =
         crate::text::position(NAMES, method).and_then(|i| CALLS.get(i))
@@ -190,8 +190,8 @@ pub(crate) fn plan_js(
     let item;
     let first = match args {
         Args::Item => {
-            item = a.as_deref().map(|u| cat(&["[", u, "]"]));
-            &item
+            item = a.map(|u| cat(&["[", u, "]"]));
+            item.as_deref()
         }
         _ => a,
     };
@@ -348,9 +348,8 @@ pub(crate) fn not_json(endpoint: Endpoint) -> Error {
 /// or the validation error a non-JSON value deserves.
 #[inline(never)]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn tree(endpoint: Endpoint, text: &Option<String>) -> Result<json::Value<'_>, Error> {
-    text.as_deref()
-        .and_then(|t| json::parse(t).ok())
+fn tree(endpoint: Endpoint, text: Option<&str>) -> Result<json::Value<'_>, Error> {
+    text.and_then(|t| json::parse(t).ok())
         .ok_or_else(|| not_json(endpoint))
 }
 
@@ -398,7 +397,7 @@ mod tests {
         };
         for (method, &(endpoint, ..)) in NAMES.iter().zip(CALLS) {
             let (a, b) = args(method);
-            let Ok(p) = plan_js(&api, method, &a, &b) else {
+            let Ok(p) = plan_js(&api, method, a.as_deref(), b.as_deref()) else {
                 panic!("{method} was refused")
             };
             assert_eq!(p.req.endpoint(), endpoint, "{method}");
@@ -406,10 +405,10 @@ mod tests {
             let guarded = matches!(*method, "createUsers" | "createUser" | "createLoginToken");
             assert_eq!(p.guard != Guard::None, guarded, "{method}");
         }
-        assert!(plan_js(&api, "nope", &None, &None).is_err());
+        assert!(plan_js(&api, "nope", None, None).is_err());
         // A value the JS could not write as JSON is a validation error of the method's endpoint.
         assert!(matches!(
-            plan_js(&api, "getUser", &None, &None),
+            plan_js(&api, "getUser", None, None),
             Err(Error::Validation(ValidationError {
                 endpoint: Endpoint::GetUser,
                 ..

@@ -302,14 +302,9 @@ pub extern "C" fn lpm_core_next_create_allowed_at(core: u32, now: f64, last: f64
 pub extern "C" fn lpm_plan(core: u32, method: u32, a: u32, b: u32, options: u32) -> u32 {
     let args = Args::take();
     let [method, x, y, options] = args.texts(&[method, a, b, options]);
-    let planned = core_of(core).ok_or_else(gone).and_then(|c| {
-        c.plan(
-            method.unwrap_or(""),
-            x.map(str::to_owned),
-            y.map(str::to_owned),
-            options.unwrap_or(""),
-        )
-    });
+    let planned = core_of(core)
+        .ok_or_else(gone)
+        .and_then(|c| c.plan(method.unwrap_or(""), x, y, options.unwrap_or("")));
     args.done();
     pending(planned)
 }

@@ -488,8 +488,8 @@ impl Core {
     pub fn plan(
         &self,
         method: &str,
-        a: Option<String>,
-        b: Option<String>,
+        a: Option<&str>,
+        b: Option<&str>,
         options: &str,
     ) -> Result<Pending, String> {
         self.plan_call(method, a, b, options)
@@ -524,12 +524,12 @@ impl Core {
     fn plan_call(
         &self,
         method: &str,
-        a: Option<String>,
-        b: Option<String>,
+        a: Option<&str>,
+        b: Option<&str>,
         options: &str,
     ) -> Result<Pending, Error> {
         let per = self.per_call(options)?;
-        let p = crate::endpoint::plan_js(&self.inner.api, method, &a, &b)?;
+        let p = crate::endpoint::plan_js(&self.inner.api, method, a, b)?;
         let per = PerCall {
             guard: p.guard,
             ..per
