@@ -126,12 +126,18 @@ fn core_of(handle: u32) -> Option<Rc<Core>> {
     })
 }
 
+/// Runs `f` on the object of `handle` (taken out of its slab for the while); `None` when there is
+/// none.
+fn with<T, R>(slab: &'static Slab<Box<T>>, handle: u32, f: impl FnOnce(&mut T) -> R) -> Option<R> {
+    let mut t = take(slab, handle)?;
+    let r = f(&mut t);
+    put(slab, handle, t);
+    Some(r)
+}
+
 /// Runs `f` on the pending call of `handle`; `None` when there is none.
 fn with_pending<R>(handle: u32, f: impl FnOnce(&mut Pending) -> R) -> Option<R> {
-    let mut p = take(&PENDING, handle)?;
-    let r = f(&mut p);
-    put(&PENDING, handle, p);
-    Some(r)
+    with(&PENDING, handle, f)
 }
 
 /// The error data of a handle that finds nothing: the glue's defect, an `internal` error.
@@ -404,10 +410,7 @@ pub extern "C" fn lpm_column_of(header: u32) -> i32 {
 /// Runs `f` on the bulk job of `handle`; `None` when there is none.
 #[cfg(feature = "bulk")]
 fn with_job<R>(handle: u32, f: impl FnOnce(&mut BulkJob) -> R) -> Option<R> {
-    let mut j = take(&JOBS, handle)?;
-    let r = f(&mut j);
-    put(&JOBS, handle, j);
-    Some(r)
+    with(&JOBS, handle, f)
 }
 
 /// A bulk job of the core (arguments: its kind, input, engine options and journal, as
