@@ -52,7 +52,7 @@ fn ms(t: f64) -> u64 {
 }
 
 fn thrown(e: Error) -> String {
-    Failure::Core(e).into_json(None)
+    Failure::Core(e).into_json()
 }
 
 /// `handleResponse`/`handleFailure` while no request is out ([`BulkError::NothingInFlight`],

@@ -308,7 +308,7 @@ impl Pending {
                 next_allowed_at,
                 wait_ms,
             }
-            .into_json(None)),
+            .into_json()),
         }
     }
 
@@ -354,7 +354,7 @@ impl Pending {
             ..self.reply
         };
         let checked = check_reply(&plan, status, body, utf8_known)
-            .map_err(|e| Failure::Core(e).into_json(None))?;
+            .map_err(|e| Failure::Core(e).into_json())?;
         Ok((plan.derived)(&checked.head, checked.tally))
     }
 
@@ -375,7 +375,7 @@ impl Pending {
             },
             _ => Failure::Network { endpoint },
         }
-        .into_json(None)
+        .into_json()
     }
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
@@ -460,20 +460,20 @@ impl Core {
     /// `guard_base`: the base URL normalised by the host's WHATWG URL parser (the JS `Client`
     /// passes it), so that spellings of one origin and path share one create-interval window.
     pub fn new(options: &str, guard_base: Option<&str>) -> Result<Core, String> {
-        let mut inner = parse_options(options).map_err(|e| Failure::Core(e).into_json(None))?;
+        let mut inner = parse_options(options).map_err(|e| Failure::Core(e).into_json())?;
         inner.guard_base = guard_base.map(str::to_owned);
         Ok(Core { inner })
     }
 
     /// The same core with another token. `token`: `None` when the caller's is not a string.
     pub fn with_token(&self, token: Option<&str>) -> Result<Core, String> {
-        let token = token
-            .ok_or_else(|| Failure::Core(option_error("token", "a string")).into_json(None))?;
+        let token =
+            token.ok_or_else(|| Failure::Core(option_error("token", "a string")).into_json())?;
         let mut inner = self.inner.clone();
         inner.api = inner
             .api
             .with_token(token)
-            .map_err(|e| Failure::Core(e).into_json(None))?;
+            .map_err(|e| Failure::Core(e).into_json())?;
         Ok(Core { inner })
     }
 
@@ -493,7 +493,7 @@ impl Core {
         options: &str,
     ) -> Result<Pending, String> {
         self.plan_call(method, a, b, options)
-            .map_err(|e| Failure::Core(e).into_json(None))
+            .map_err(|e| Failure::Core(e).into_json())
     }
 
     /// The interval store's key of this client's bulk creates.

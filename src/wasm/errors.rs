@@ -73,9 +73,9 @@ fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
 }
 
 impl Failure {
-    /// The error's data as JSON text `{lpmKind, message, data}`, which the JS driver throws.
-    /// (`_secret` is unused: every text here is already token-free.)
-    pub fn into_json(self, _secret: Option<&str>) -> String {
+    /// The error's data as JSON text `{lpmKind, message, data}`, which the JS driver throws
+    /// (every text here is already token-free).
+    pub fn into_json(self) -> String {
         match self {
             Failure::Core(e) => thrown(e.error_kind(), &e.message(), &e.to_json()),
             Failure::Network { endpoint } => thrown(

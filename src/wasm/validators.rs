@@ -31,7 +31,7 @@ pub fn validate(kind: &str, text: Option<&str>, options: &str) -> Result<String,
                 option: "kind",
                 expected: "a validator of the package",
             }))
-            .into_json(None),
+            .into_json(),
         );
     };
     Ok(json::ser::to_string(&report.issues))
