@@ -1,7 +1,7 @@
 // The bulk engines' side of the wasm's boundary (src/wasm/abi.rs, feature `bulk`): in
 // lpm-client-bulk only, bundled with its driver (bulk.ts). As abi.ts: only numbers cross, a job is
 // freed by its driver when it ends.
-import { argBytes, args, Core, fail, failureCode, Pending, result, text, w } from './abi.js';
+import { argBytes, args, Core, fail, failureCode, Pending, result, text, time, w } from './abi.js';
 import type { HostFailure } from './abi.js';
 
 interface BulkExports {
@@ -25,9 +25,7 @@ export class BulkJob {
   /** -1 send the job's request, -5 a look-up, -2 persist `events()`, -3 done, -4 a request is
    * out; else poll again at that time (ms since the epoch). */
   poll(now: number): number {
-    const r = b().lpm_job_poll(this.h, now);
-    if (r === -9) fail();
-    return r;
+    return time(b().lpm_job_poll(this.h, now));
   }
   /** A text of the job (`lpm_job_text`): 0 the events to persist (JSON lines), 1 the report, 2
    * the rows' issues, 3 the next progress event (`undefined`: none queued). One method for the

@@ -90,6 +90,12 @@ export function fail(): never {
   throw text();
 }
 
+/** A time's result (`ERR_TIME` in abi.rs): the time, or the error thrown (-9). */
+export function time(r: number): number {
+  if (r === -9) fail();
+  return r;
+}
+
 /** A status's result: the text (1), nothing (0), or the error thrown (-1). */
 export function result(status: number): string | undefined {
   if (status < 0) fail();
@@ -158,9 +164,7 @@ export class Pending {
   /** -1 send, -2 finish (-3, -4: and record `now`), else wait that many ms; throws an
    * `IntervalError`'s data when the guard refuses. */
   poll(now: number, last: number): number {
-    const r = w.lpm_pending_poll(this.h, now, last);
-    if (r === -9) fail();
-    return r;
+    return time(w.lpm_pending_poll(this.h, now, last));
   }
   /** The attempt's answer: -1 final, else the retry's delay in ms. */
   handleResponse(now: number, status: number, retryAfterMs: number, jitter: number): number {
