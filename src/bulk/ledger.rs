@@ -29,7 +29,6 @@ pub(super) enum State {
 }
 
 /// Counts of rows by where they stand.
-#[derive(Default)]
 pub(super) struct Tally {
     pub done: usize,
     pub failed: usize,
@@ -146,6 +145,8 @@ pub(super) struct Ledger {
     /// A grant sends rows in doubt again; an import looks them up.
     resend_in_doubt: bool,
     pub states: Vec<State>,
+    /// Rows by where they stand, in [`Tally`]'s order (which [`count`] gives).
+    counts: [usize; 5],
     pub pending: Rows,
     pub in_doubt: Rows,
     /// Rows an earlier send of which was in doubt: they may exist already.
@@ -160,6 +161,28 @@ pub(super) struct Ledger {
     pub halted: Option<String>,
     /// Calls in a row that failed in a way that may pass.
     pub failures: u32,
+}
+
+/// Which of a [`Tally`]'s counts, in its order, a row in `state` adds to.
+fn count(state: &State) -> usize {
+    match state {
+        State::Done(Outcome::Created { .. } | Outcome::Granted) => 0,
+        State::Done(_) => 1,
+        State::SetAside => 2,
+        State::Unresolved(_) => 3,
+        _ => 4,
+    }
+}
+
+/// The counts of rows in `states`, in a [`Tally`]'s order.
+fn recount(states: &[State]) -> [usize; 5] {
+    let mut counts = [0; 5];
+    for s in states {
+        if let Some(n) = counts.get_mut(count(s)) {
+            *n += 1;
+        }
+    }
+    counts
 }
 
 fn out_of_order(index: usize, detail: impl Into<String>) -> JournalError {
@@ -191,6 +214,7 @@ impl Ledger {
             courses,
             keys,
             resend_in_doubt,
+            counts: recount(&states),
             states,
             pending,
             in_doubt: Rows::default(),
@@ -264,6 +288,12 @@ impl Ledger {
                 self.pending.remove(&row);
                 self.in_doubt.remove(&row);
             }
+        }
+        if let Some(n) = self.counts.get_mut(count(&self.states[row])) {
+            *n -= 1;
+        }
+        if let Some(n) = self.counts.get_mut(count(&state)) {
+            *n += 1;
         }
         self.states[row] = state;
     }
@@ -488,19 +518,18 @@ impl Ledger {
         }
     }
 
-    /// Rows by where they stand.
+    /// Rows by where they stand (kept as rows move: counting every row for each progress event
+    /// cost an import of 10,000 rows ~5 ms).
     pub fn tally(&self) -> Tally {
-        let mut t = Tally::default();
-        for s in &self.states {
-            match s {
-                State::SetAside => t.set_aside += 1,
-                State::Done(Outcome::Created { .. } | Outcome::Granted) => t.done += 1,
-                State::Done(_) => t.failed += 1,
-                State::Unresolved(_) => t.unresolved += 1,
-                _ => t.remaining += 1,
-            }
+        debug_assert_eq!(self.counts, recount(&self.states));
+        let [done, failed, set_aside, unresolved, remaining] = self.counts;
+        Tally {
+            done,
+            failed,
+            set_aside,
+            unresolved,
+            remaining,
         }
-        t
     }
 
     /// Where the job stands at `now`, chunks of `chunk_size`.

@@ -136,7 +136,8 @@ impl Core {
         if !options.is_object() {
             return Err(option_error("options", "an object"));
         }
-        let input = json::parse(input);
+        let text = input;
+        let input = json::parse(text);
         let job = if kind == "grant" {
             let endpoint = Endpoint::AddCoursesToUsers;
             let opts = read::grant_options(&options, Default::default())
@@ -156,8 +157,10 @@ impl Core {
             let opts = read::import_options(&options, base)
                 .map_err(|key| option_error(key, "a value of its documented type"))?;
             let lang = opts.lang;
-            let rows = match input.as_ref().map(JsonView::kind) {
-                Ok(Kind::Arr(rows)) => rows,
+            // Each row's text as given (`read::items` of the text the parser read as this array:
+            // the same items).
+            let (rows, ranges) = match (input.as_ref().map(JsonView::kind), read::items(text)) {
+                (Ok(Kind::Arr(rows)), Some(ranges)) if ranges.len() == rows.len() => (rows, ranges),
                 _ => {
                     return Err(setup_error(
                         endpoint,
@@ -166,8 +169,15 @@ impl Core {
                 }
             };
             Job::Import(
-                ImportJob::resume_rows(s.api.clone(), rows, opts, &journal)
-                    .map_err(|e| setup_error(endpoint, e))?,
+                ImportJob::resume_texts(
+                    s.api.clone(),
+                    rows,
+                    text.to_owned(),
+                    ranges,
+                    opts,
+                    &journal,
+                )
+                .map_err(|e| setup_error(endpoint, e))?,
             )
         };
         Ok(BulkJob {
