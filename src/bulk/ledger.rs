@@ -555,12 +555,16 @@ impl Ledger {
         self.progress.push_back(p);
     }
 
+    /// Why rows not finished did not finish, in a report.
+    pub fn stop(&self) -> String {
+        self.halted
+            .clone()
+            .unwrap_or_else(|| "the run stopped".to_owned())
+    }
+
     /// Each row's result and the counts; `issues(row)` gives a set-aside row's issues.
     pub fn results<'a>(&self, issues: impl Fn(usize) -> &'a [Issue]) -> (Vec<RowResult>, Counts) {
-        let stop = self
-            .halted
-            .clone()
-            .unwrap_or_else(|| "the run stopped".to_owned());
+        let stop = self.stop();
         let mut c = Counts {
             total: self.states.len(),
             ..Counts::default()
@@ -569,60 +573,66 @@ impl Ledger {
             .states
             .iter()
             .enumerate()
-            .map(|(row, state)| match state {
-                State::SetAside => {
-                    c.set_aside += 1;
-                    RowResult::SetAside {
-                        issues: issues(row).to_vec(),
-                    }
-                }
-                State::Done(Outcome::Created { user_id }) => {
-                    c.created += 1;
-                    RowResult::Created {
-                        user_id: user_id.clone(),
-                    }
-                }
-                State::Done(Outcome::Granted) => {
-                    c.granted += 1;
-                    RowResult::Granted
-                }
-                State::Done(Outcome::Failed { status }) => {
-                    c.failed += 1;
-                    RowResult::Failed {
-                        status: status.clone(),
-                    }
-                }
-                State::Done(Outcome::NoResult) => {
-                    c.failed += 1;
-                    RowResult::NoResult
-                }
-                State::Done(Outcome::Conflict { existing }) => {
-                    c.conflicts += 1;
-                    RowResult::Conflict {
-                        existing: existing.clone(),
-                    }
-                }
-                State::Unresolved(reason) => {
-                    c.in_doubt += 1;
-                    RowResult::InDoubt {
-                        reason: reason.clone(),
-                    }
-                }
-                State::InDoubt { .. } | State::Sent(_) => {
-                    c.in_doubt += 1;
-                    RowResult::InDoubt {
-                        reason: stop.clone(),
-                    }
-                }
-                State::Pending | State::Planned(_) => {
-                    c.not_sent += 1;
-                    RowResult::NotSent {
-                        reason: stop.clone(),
-                    }
-                }
-            })
+            .map(|(row, state)| result(state, &stop, issues(row), &mut c))
             .collect();
         (results, c)
+    }
+}
+
+/// A row's result in a report (`stop`: [`Ledger::stop`]; `issues`: a set-aside row's), counted
+/// in `c`.
+pub(super) fn result(state: &State, stop: &str, issues: &[Issue], c: &mut Counts) -> RowResult {
+    match state {
+        State::SetAside => {
+            c.set_aside += 1;
+            RowResult::SetAside {
+                issues: issues.to_vec(),
+            }
+        }
+        State::Done(Outcome::Created { user_id }) => {
+            c.created += 1;
+            RowResult::Created {
+                user_id: user_id.clone(),
+            }
+        }
+        State::Done(Outcome::Granted) => {
+            c.granted += 1;
+            RowResult::Granted
+        }
+        State::Done(Outcome::Failed { status }) => {
+            c.failed += 1;
+            RowResult::Failed {
+                status: status.clone(),
+            }
+        }
+        State::Done(Outcome::NoResult) => {
+            c.failed += 1;
+            RowResult::NoResult
+        }
+        State::Done(Outcome::Conflict { existing }) => {
+            c.conflicts += 1;
+            RowResult::Conflict {
+                existing: existing.clone(),
+            }
+        }
+        State::Unresolved(reason) => {
+            c.in_doubt += 1;
+            RowResult::InDoubt {
+                reason: reason.clone(),
+            }
+        }
+        State::InDoubt { .. } | State::Sent(_) => {
+            c.in_doubt += 1;
+            RowResult::InDoubt {
+                reason: stop.to_owned(),
+            }
+        }
+        State::Pending | State::Planned(_) => {
+            c.not_sent += 1;
+            RowResult::NotSent {
+                reason: stop.to_owned(),
+            }
+        }
     }
 }
 

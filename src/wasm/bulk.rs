@@ -216,14 +216,18 @@ enum Step {
     Done(String),
 }
 
-fn step<L, R: serde::Serialize>(action: Action<L, R>, send: fn(Request<L>) -> Ready) -> Step {
+fn step<L, R>(
+    action: Action<L, R>,
+    send: fn(Request<L>) -> Ready,
+    report: impl FnOnce(R) -> String,
+) -> Step {
     match action {
         Action::Send(r) => Step::Ready(send(r)),
         Action::Lookup(r) => Step::Lookup(Ready::Lookup(r)),
         Action::Persist(events) => Step::Persist(events),
         Action::Wait { until } => Step::Wait(until),
         Action::Busy => Step::Busy,
-        Action::Done(report) => Step::Done(ser::to_string(&report)),
+        Action::Done(r) => Step::Done(report(r)),
     }
 }
 
@@ -234,8 +238,9 @@ impl BulkJob {
     /// the epoch).
     pub fn poll(&mut self, now: f64) -> f64 {
         let step = match &mut self.job {
-            Job::Import(j) => step(j.poll(ms(now)), Ready::Create),
-            Job::Grant(j) => step(j.poll(ms(now)), Ready::Grant),
+            // (The import's report written from its state: `report_json`.)
+            Job::Import(j) => step(j.next(ms(now)), Ready::Create, |()| j.report_json()),
+            Job::Grant(j) => step(j.poll(ms(now)), Ready::Grant, |r| ser::to_string(&r)),
         };
         match step {
             Step::Ready(ready) => {
@@ -264,7 +269,7 @@ impl BulkJob {
     pub fn events(&mut self) -> String {
         let mut lines = String::new();
         for e in core::mem::take(&mut self.events) {
-            lines.push_str(&ser::to_string(&e));
+            e.write_json(&mut lines);
             lines.push('\n');
         }
         lines
@@ -276,7 +281,7 @@ impl BulkJob {
             return report;
         }
         match &self.job {
-            Job::Import(j) => ser::to_string(&j.report()),
+            Job::Import(j) => j.report_json(),
             Job::Grant(j) => ser::to_string(&j.report()),
         }
     }
