@@ -19,12 +19,14 @@ if (process.env.LPM_ENGINE_BENCH_PKG) {
   // The stub's own CPU (reading the request, writing the answer), the server's share: counted
   // apart, so the second figure is the package's alone.
   let stub = 0;
+  const utf8 = new TextEncoder();
   const fetch = async (url, init) => {
     const c0 = process.cpuUsage();
     const { users } = JSON.parse(init.body);
     const items = users.map((u) => ({ ...u, status: 'Success created', success: true, userId: `u${String(created++).padStart(16, '0')}` }));
     const body = JSON.stringify({ msg: `${items.length} success, 0 error`, respCode: '00', users: items });
-    const answer = new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+    // As bytes, as a server's answer arrives (a string body is encoded when the package reads it).
+    const answer = new Response(utf8.encode(body), { status: 200, headers: { 'content-type': 'application/json' } });
     const c = process.cpuUsage(c0);
     stub += c.user + c.system;
     return answer;
