@@ -123,8 +123,11 @@ done
 # engine issue set: at most 60 KB, aim 45; set to what it reaches: 45,887 B). The one place it is
 # written; the build fails above it.
 budget_kb=44.9
-# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (70,919 B).
-bulk_budget_kb=69.3
+# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,679 B). Raised
+# from 69.3 for an import's speed (issue 9's 1.1x; CPU of cli/bench/engine.mjs's 10,000 rows): the
+# rows' texts sent as JS gave them (+453 B, ~-15 ms), progress counts kept (+135 B, ~-5 ms), the
+# report and the chunks' journal events written by hand (+173 B, ~-20 ms).
+bulk_budget_kb=70.0
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb

@@ -286,8 +286,12 @@ impl World {
     }
 
     /// Persists as JSON lines, as a store would.
-    fn persist<E: serde::Serialize>(&mut self, events: &[E]) {
+    fn persist(&mut self, events: &[Event]) {
         for e in events {
+            // Each event's text as the wasm writes it is its serde text.
+            let mut line = String::new();
+            e.write_json(&mut line);
+            assert_eq!(line, lpm_client::json::ser::to_string(e));
             self.journal
                 .push(serde_json::to_string(e).expect("events serialize"));
         }
@@ -373,6 +377,9 @@ fn drive(
             }
             Action::Busy => panic!("the driver always answers"),
             Action::Done(report) => {
+                // The report the wasm hands JS, written from the job's state, is the report's
+                // serde text.
+                assert_eq!(job.report_json(), lpm_client::json::ser::to_string(&report));
                 return Some(report);
             }
         }

@@ -29,7 +29,6 @@ pub(super) enum State {
 }
 
 /// Counts of rows by where they stand.
-#[derive(Default)]
 pub(super) struct Tally {
     pub done: usize,
     pub failed: usize,
@@ -146,6 +145,8 @@ pub(super) struct Ledger {
     /// A grant sends rows in doubt again; an import looks them up.
     resend_in_doubt: bool,
     pub states: Vec<State>,
+    /// Rows by where they stand, in [`Tally`]'s order (which [`count`] gives).
+    counts: [usize; 5],
     pub pending: Rows,
     pub in_doubt: Rows,
     /// Rows an earlier send of which was in doubt: they may exist already.
@@ -160,6 +161,28 @@ pub(super) struct Ledger {
     pub halted: Option<String>,
     /// Calls in a row that failed in a way that may pass.
     pub failures: u32,
+}
+
+/// Which of a [`Tally`]'s counts, in its order, a row in `state` adds to.
+fn count(state: &State) -> usize {
+    match state {
+        State::Done(Outcome::Created { .. } | Outcome::Granted) => 0,
+        State::Done(_) => 1,
+        State::SetAside => 2,
+        State::Unresolved(_) => 3,
+        _ => 4,
+    }
+}
+
+/// The counts of rows in `states`, in a [`Tally`]'s order.
+fn recount(states: &[State]) -> [usize; 5] {
+    let mut counts = [0; 5];
+    for s in states {
+        if let Some(n) = counts.get_mut(count(s)) {
+            *n += 1;
+        }
+    }
+    counts
 }
 
 fn out_of_order(index: usize, detail: impl Into<String>) -> JournalError {
@@ -191,6 +214,7 @@ impl Ledger {
             courses,
             keys,
             resend_in_doubt,
+            counts: recount(&states),
             states,
             pending,
             in_doubt: Rows::default(),
@@ -264,6 +288,12 @@ impl Ledger {
                 self.pending.remove(&row);
                 self.in_doubt.remove(&row);
             }
+        }
+        if let Some(n) = self.counts.get_mut(count(&self.states[row])) {
+            *n -= 1;
+        }
+        if let Some(n) = self.counts.get_mut(count(&state)) {
+            *n += 1;
         }
         self.states[row] = state;
     }
@@ -488,19 +518,18 @@ impl Ledger {
         }
     }
 
-    /// Rows by where they stand.
+    /// Rows by where they stand (kept as rows move: counting every row for each progress event
+    /// cost an import of 10,000 rows ~5 ms).
     pub fn tally(&self) -> Tally {
-        let mut t = Tally::default();
-        for s in &self.states {
-            match s {
-                State::SetAside => t.set_aside += 1,
-                State::Done(Outcome::Created { .. } | Outcome::Granted) => t.done += 1,
-                State::Done(_) => t.failed += 1,
-                State::Unresolved(_) => t.unresolved += 1,
-                _ => t.remaining += 1,
-            }
+        debug_assert_eq!(self.counts, recount(&self.states));
+        let [done, failed, set_aside, unresolved, remaining] = self.counts;
+        Tally {
+            done,
+            failed,
+            set_aside,
+            unresolved,
+            remaining,
         }
-        t
     }
 
     /// Where the job stands at `now`, chunks of `chunk_size`.
@@ -526,12 +555,16 @@ impl Ledger {
         self.progress.push_back(p);
     }
 
+    /// Why rows not finished did not finish, in a report.
+    pub fn stop(&self) -> String {
+        self.halted
+            .clone()
+            .unwrap_or_else(|| "the run stopped".to_owned())
+    }
+
     /// Each row's result and the counts; `issues(row)` gives a set-aside row's issues.
     pub fn results<'a>(&self, issues: impl Fn(usize) -> &'a [Issue]) -> (Vec<RowResult>, Counts) {
-        let stop = self
-            .halted
-            .clone()
-            .unwrap_or_else(|| "the run stopped".to_owned());
+        let stop = self.stop();
         let mut c = Counts {
             total: self.states.len(),
             ..Counts::default()
@@ -540,60 +573,66 @@ impl Ledger {
             .states
             .iter()
             .enumerate()
-            .map(|(row, state)| match state {
-                State::SetAside => {
-                    c.set_aside += 1;
-                    RowResult::SetAside {
-                        issues: issues(row).to_vec(),
-                    }
-                }
-                State::Done(Outcome::Created { user_id }) => {
-                    c.created += 1;
-                    RowResult::Created {
-                        user_id: user_id.clone(),
-                    }
-                }
-                State::Done(Outcome::Granted) => {
-                    c.granted += 1;
-                    RowResult::Granted
-                }
-                State::Done(Outcome::Failed { status }) => {
-                    c.failed += 1;
-                    RowResult::Failed {
-                        status: status.clone(),
-                    }
-                }
-                State::Done(Outcome::NoResult) => {
-                    c.failed += 1;
-                    RowResult::NoResult
-                }
-                State::Done(Outcome::Conflict { existing }) => {
-                    c.conflicts += 1;
-                    RowResult::Conflict {
-                        existing: existing.clone(),
-                    }
-                }
-                State::Unresolved(reason) => {
-                    c.in_doubt += 1;
-                    RowResult::InDoubt {
-                        reason: reason.clone(),
-                    }
-                }
-                State::InDoubt { .. } | State::Sent(_) => {
-                    c.in_doubt += 1;
-                    RowResult::InDoubt {
-                        reason: stop.clone(),
-                    }
-                }
-                State::Pending | State::Planned(_) => {
-                    c.not_sent += 1;
-                    RowResult::NotSent {
-                        reason: stop.clone(),
-                    }
-                }
-            })
+            .map(|(row, state)| result(state, &stop, issues(row), &mut c))
             .collect();
         (results, c)
+    }
+}
+
+/// A row's result in a report (`stop`: [`Ledger::stop`]; `issues`: a set-aside row's), counted
+/// in `c`.
+pub(super) fn result(state: &State, stop: &str, issues: &[Issue], c: &mut Counts) -> RowResult {
+    match state {
+        State::SetAside => {
+            c.set_aside += 1;
+            RowResult::SetAside {
+                issues: issues.to_vec(),
+            }
+        }
+        State::Done(Outcome::Created { user_id }) => {
+            c.created += 1;
+            RowResult::Created {
+                user_id: user_id.clone(),
+            }
+        }
+        State::Done(Outcome::Granted) => {
+            c.granted += 1;
+            RowResult::Granted
+        }
+        State::Done(Outcome::Failed { status }) => {
+            c.failed += 1;
+            RowResult::Failed {
+                status: status.clone(),
+            }
+        }
+        State::Done(Outcome::NoResult) => {
+            c.failed += 1;
+            RowResult::NoResult
+        }
+        State::Done(Outcome::Conflict { existing }) => {
+            c.conflicts += 1;
+            RowResult::Conflict {
+                existing: existing.clone(),
+            }
+        }
+        State::Unresolved(reason) => {
+            c.in_doubt += 1;
+            RowResult::InDoubt {
+                reason: reason.clone(),
+            }
+        }
+        State::InDoubt { .. } | State::Sent(_) => {
+            c.in_doubt += 1;
+            RowResult::InDoubt {
+                reason: stop.to_owned(),
+            }
+        }
+        State::Pending | State::Planned(_) => {
+            c.not_sent += 1;
+            RowResult::NotSent {
+                reason: stop.to_owned(),
+            }
+        }
     }
 }
 

@@ -129,6 +129,19 @@ pub enum Action<L, R> {
     Done(R),
 }
 
+impl<L> Action<L, ()> {
+    /// The same action, of a job whose end carries a report (none: `Done` is not passed here).
+    pub(crate) fn without_report<R>(self) -> Action<L, R> {
+        match self {
+            Action::Persist(events) => Action::Persist(events),
+            Action::Send(r) => Action::Send(r),
+            Action::Lookup(r) => Action::Lookup(r),
+            Action::Wait { until } => Action::Wait { until },
+            Action::Busy | Action::Done(()) => Action::Busy,
+        }
+    }
+}
+
 /// The import's action: create chunks, look-ups, the import report.
 pub type ImportAction = Action<crate::reply::CreateUsersReply, ImportReport>;
 /// The grant's action (it never looks up).

@@ -165,12 +165,16 @@ pub(crate) struct FirstSeen<'k> {
 }
 
 /// A multiply-rotate hash (FxHash's step) over 8 bytes at a time: spreads short keys well
-/// enough for a table that is at most half full, at a fraction of a bytewise hash's cost.
+/// enough for a table that is at most half full, at a fraction of a bytewise hash's cost. The
+/// rotation is 26, not FxHash's 5: a multiply carries a difference only upwards, and with 5 keys
+/// that differ in their first word's high bytes (`bench17@…`, `bench18@…`) kept the slot bits
+/// nearly alike (10,000 such usernames: 330,000 extra probes; with 26, 2,300; an import of
+/// 10,000 rows spent 25 ms in the table). Seeded with the key's length (no step of its own).
 fn hash(key: &str) -> usize {
     const K: u64 = 0x517c_c1b7_2722_0a95;
-    let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let step = |h: u64, w: u64| (h.rotate_left(26) ^ w).wrapping_mul(K);
     let b = key.as_bytes();
-    let mut h = step(0, b.len() as u64);
+    let mut h = b.len() as u64;
     let mut words = b.chunks_exact(8);
     for w in &mut words {
         h = step(h, u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));

@@ -136,7 +136,8 @@ impl Core {
         if !options.is_object() {
             return Err(option_error("options", "an object"));
         }
-        let input = json::parse(input);
+        let text = input;
+        let input = json::parse(text);
         let job = if kind == "grant" {
             let endpoint = Endpoint::AddCoursesToUsers;
             let opts = read::grant_options(&options, Default::default())
@@ -156,8 +157,10 @@ impl Core {
             let opts = read::import_options(&options, base)
                 .map_err(|key| option_error(key, "a value of its documented type"))?;
             let lang = opts.lang;
-            let rows = match input.as_ref().map(JsonView::kind) {
-                Ok(Kind::Arr(rows)) => rows,
+            // Each row's text as given (`read::items` of the text the parser read as this array:
+            // the same items).
+            let (rows, ranges) = match (input.as_ref().map(JsonView::kind), read::items(text)) {
+                (Ok(Kind::Arr(rows)), Some(ranges)) if ranges.len() == rows.len() => (rows, ranges),
                 _ => {
                     return Err(setup_error(
                         endpoint,
@@ -166,8 +169,15 @@ impl Core {
                 }
             };
             Job::Import(
-                ImportJob::resume_rows(s.api.clone(), rows, opts, &journal)
-                    .map_err(|e| setup_error(endpoint, e))?,
+                ImportJob::resume_texts(
+                    s.api.clone(),
+                    rows,
+                    text.to_owned(),
+                    ranges,
+                    opts,
+                    &journal,
+                )
+                .map_err(|e| setup_error(endpoint, e))?,
             )
         };
         Ok(BulkJob {
@@ -206,14 +216,18 @@ enum Step {
     Done(String),
 }
 
-fn step<L, R: serde::Serialize>(action: Action<L, R>, send: fn(Request<L>) -> Ready) -> Step {
+fn step<L, R>(
+    action: Action<L, R>,
+    send: fn(Request<L>) -> Ready,
+    report: impl FnOnce(R) -> String,
+) -> Step {
     match action {
         Action::Send(r) => Step::Ready(send(r)),
         Action::Lookup(r) => Step::Lookup(Ready::Lookup(r)),
         Action::Persist(events) => Step::Persist(events),
         Action::Wait { until } => Step::Wait(until),
         Action::Busy => Step::Busy,
-        Action::Done(report) => Step::Done(ser::to_string(&report)),
+        Action::Done(r) => Step::Done(report(r)),
     }
 }
 
@@ -224,8 +238,9 @@ impl BulkJob {
     /// the epoch).
     pub fn poll(&mut self, now: f64) -> f64 {
         let step = match &mut self.job {
-            Job::Import(j) => step(j.poll(ms(now)), Ready::Create),
-            Job::Grant(j) => step(j.poll(ms(now)), Ready::Grant),
+            // (The import's report written from its state: `report_json`.)
+            Job::Import(j) => step(j.next(ms(now)), Ready::Create, |()| j.report_json()),
+            Job::Grant(j) => step(j.poll(ms(now)), Ready::Grant, |r| ser::to_string(&r)),
         };
         match step {
             Step::Ready(ready) => {
@@ -254,7 +269,7 @@ impl BulkJob {
     pub fn events(&mut self) -> String {
         let mut lines = String::new();
         for e in core::mem::take(&mut self.events) {
-            lines.push_str(&ser::to_string(&e));
+            e.write_json(&mut lines);
             lines.push('\n');
         }
         lines
@@ -266,7 +281,7 @@ impl BulkJob {
             return report;
         }
         match &self.job {
-            Job::Import(j) => ser::to_string(&j.report()),
+            Job::Import(j) => j.report_json(),
             Job::Grant(j) => ser::to_string(&j.report()),
         }
     }
