@@ -359,12 +359,8 @@ function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal | undef
   const ctrl = new AbortController();
   const init: Parameters<FetchFn>[1] = { method: req.method, headers, signal: ctrl.signal };
   if (req.body != null) init.body = req.body;
-  let sent: Promise<FetchResponse>;
-  try {
-    sent = Promise.resolve(fetchFn(req.url, init));
-  } catch (e) {
-    sent = Promise.reject(e);
-  }
+  // A fetch that throws rejects this instead (the executor runs now, in this turn).
+  const sent = new Promise<FetchResponse>((ok) => ok(fetchFn(req.url, init)));
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = <T>(fn: (value: T) => void, value: T) => {
@@ -395,10 +391,8 @@ function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal | undef
     sent.then(async (res) => {
       const header = (name: string) => (res.headers && typeof res.headers.get === 'function' ? res.headers.get(name) : null);
       // Content-Length is the size of the bytes read only when no Content-Encoding was undone
-      // (which a cross-origin response may hide: its type says so).
-      const length = Number(header('content-length'));
-      const exact = length > 0 && header('content-encoding') === null && res.type !== 'cors' && res.type !== 'opaque';
-      const bytes = await readBody(res, req.maxResponseBytes, length, exact);
+      // (which a cross-origin response hides; an opaque one has no body to read).
+      const bytes = await readBody(res, req.maxResponseBytes, Number(header('content-length')), header('content-encoding') === null && res.type !== 'cors');
       return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(header('retry-after')), headers: res.headers };
     }).then(
       (answer) => finish(resolve, answer),
@@ -408,16 +402,9 @@ function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal | undef
   });
 }
 
-/** Decodes as the core reads (a byte order mark dropped); an invalid byte becomes U+FFFD. */
-const utf8 = new TextDecoder();
-
 /** The reply: the checked body as received, parsed by JSON.parse, plus the derived fields. */
 function reply(pending: Pending, answer: Answer): unknown {
-  // The decode JSON.parse needs anyway also tells the core whether the bytes are UTF-8: a text
-  // without U+FFFD came from valid UTF-8 (an invalid byte would have become one), so the core
-  // need not check them again; with one (sent, or made here) it checks, and finds why.
-  const text = utf8.decode(answer.body);
-  const derived = core(() => pending.decode(answer.status, answer.body, !text.includes('\uFFFD')));
+  const [text, derived] = core(() => pending.decode(answer.status, answer.body));
   // The core checked the text, so only the engine's limits can fail here (a string over 512 MB
   // with the bound off).
   let value;

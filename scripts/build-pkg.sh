@@ -120,9 +120,9 @@ for f in "$out"/{lib,index,node,workerd}.js; do
 done
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
-# engine issue set: at most 60 KB, aim 45; set to what it reaches: 45,887 B). The one place it is
+# engine issue set: at most 60 KB, aim 45; set to what it reaches: 46,064 B). The one place it is
 # written; the build fails above it.
-budget_kb=44.9
+budget_kb=45.0
 # lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (70,919 B).
 bulk_budget_kb=69.3
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
