@@ -17,6 +17,8 @@ export interface Cfg {
 export type FetchFn = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<FetchResponse>;
 export interface FetchResponse {
   status: number;
+  /** A browser's `'cors'` or `'opaque'`: headers beyond the safelisted ones are hidden. */
+  type?: string;
   headers?: { get(name: string): string | null; forEach?(fn: (value: string, name: string) => void): void };
   body?: ReadableStream<Uint8Array> | null;
   arrayBuffer(): Promise<ArrayBuffer>;

@@ -52,8 +52,6 @@ pub struct Field {
 pub struct Shape {
     /// The known fields, in declaration order (bodies usually follow it).
     pub fields: &'static [Field],
-    /// Indexes into `fields`, sorted by wire name (bytewise): the lookup of a key.
-    pub by_name: &'static [u8],
     /// Bit `k` set when field `k` is required.
     pub required: u64,
     /// A boolean field counted over every object of this shape (`success` of per-item results),
@@ -75,7 +73,8 @@ impl Shape {
         self.fields.get(k as usize).map(|f| f.name)
     }
 
-    /// The index of the field named `key`: a binary search by name.
+    /// The index of the field named `key`: a scan of the fields (a few dozen at most, and most
+    /// keys are matched in place before this is asked: no sorted index is kept for it).
     fn find(&self, key: &json::Str<'_>) -> Option<usize> {
         let owned;
         let k: &[u8] = if key.escaped() {
@@ -84,29 +83,11 @@ impl Shape {
         } else {
             key.raw()
         };
-        let (mut lo, mut hi) = (0, self.by_name.len());
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let i = usize::from(*self.by_name.get(mid)?);
-            match bytes_cmp(self.fields.get(i)?.name.as_bytes(), k) {
-                core::cmp::Ordering::Less => lo = mid + 1,
-                core::cmp::Ordering::Greater => hi = mid,
-                core::cmp::Ordering::Equal => return Some(i),
-            }
-        }
-        None
+        // (The lengths first, inline: most names differ there.)
+        self.fields
+            .iter()
+            .position(|f| f.name.len() == k.len() && json::same(f.name.as_bytes(), k))
     }
-}
-
-/// Bytewise order of two short byte strings, compared in place (no memcmp call).
-#[inline(always)]
-fn bytes_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
-    for (x, y) in a.iter().zip(b) {
-        if x != y {
-            return x.cmp(y);
-        }
-    }
-    a.len().cmp(&b.len())
 }
 
 /// Which field followed which in the last object of a shape: records from one server list their

@@ -433,10 +433,11 @@ impl<R> Request<R> {
         self.endpoint.is_idempotent()
     }
 
-    /// The token this request carries (the wasm shell keeps it for redaction).
+    /// Its parts, moved out: the endpoint, the URL, the body and the token (the wasm shell keeps
+    /// them in its pending call, rather than copies).
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-    pub(crate) fn token(&self) -> Option<&Token> {
-        self.secret.as_ref()
+    pub(crate) fn into_parts(self) -> (Endpoint, String, Option<String>, Option<Token>) {
+        (self.endpoint, self.url, self.body, self.secret)
     }
 
     /// The token this request carries, for redaction.

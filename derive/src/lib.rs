@@ -115,7 +115,6 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
         ));
     }
     let mut fields = Vec::new();
-    let mut names: Vec<String> = Vec::new();
     let mut required_mask: u64 = 0;
     let mut tally = quote!(None);
     for f in &named.named {
@@ -141,7 +140,6 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             let i = fields.len();
             tally = quote!(Some(#i));
         }
-        names.push(wire.clone());
         fields.push(quote! {
             crate::check::Field {
                 name: #wire,
@@ -155,16 +153,11 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             "Shape: at most 64 fields (a u64 marks the seen ones)",
         ));
     }
-    // Field indexes sorted by wire name (bytewise), for a binary search per key.
-    let mut by_name: Vec<usize> = (0..names.len()).collect();
-    by_name.sort_by(|&a, &b| names[a].as_bytes().cmp(names[b].as_bytes()));
-    let by_name = by_name.into_iter().map(|i| i as u8);
     let name = &input.ident;
     Ok(quote! {
         impl crate::check::Described for #name {
             const TY: crate::check::Ty = crate::check::Ty::Obj(&crate::check::Shape {
                 fields: &[#(#fields),*],
-                by_name: &[#(#by_name),*],
                 required: #required_mask,
                 tally: #tally,
             });

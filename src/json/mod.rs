@@ -618,6 +618,61 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// The offset of the first byte at or after `i` that is not ASCII (`text.len()` when none),
+/// eight bytes at a time.
+fn next_non_ascii(text: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = text.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) & HIGHS;
+        if w != 0 {
+            return i + w.trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    while matches!(text.get(i), Some(b) if *b < 0x80) {
+        i += 1;
+    }
+    i
+}
+
+/// The JSON text `text` with each character beyond ASCII written as a `\\uXXXX` escape: the
+/// same JSON value in ASCII, which a JavaScript
+/// `TextDecoder` turns into a one-byte string ~10x faster than UTF-8 with other characters in it
+/// (Node 20: 35 KB of accounts 50 -> 4 us, 88 KB of courses 246 -> 11 us), and `JSON.parse` reads
+/// as fast. Only for a text that is well-formed JSON (outside strings it has nothing beyond
+/// ASCII; inside, an escape means the character). `None`: `text` is not UTF-8; empty: it is to
+/// be read as it is: all ASCII already, with a character beyond U+FFFF, or led by a byte
+/// order mark (which a `TextDecoder` drops; escaped, it would stand before the value). Decision:
+/// no size limit of its own: a body is bounded by `maxResponseBytes` (32 MiB by default), and its
+/// ASCII form at most three times as long (`é`, 2 bytes, is `\\u00e9`, 6).
+pub fn ascii(text: &[u8]) -> Option<Vec<u8>> {
+    let s = core::str::from_utf8(text).ok()?;
+    let mut i = next_non_ascii(text, 0);
+    if i == text.len() || matches!(text, [0xEF, 0xBB, 0xBF, ..]) {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) {
+        out.extend_from_slice(text.get(from..i)?);
+        i += c.len_utf8();
+        // Beyond U+FFFF (an emoji: rare, and a pair of escapes) the text is read as it is.
+        let u = u32::from(c);
+        if u > 0xFFFF {
+            return Some(Vec::new());
+        }
+        // The four nibbles, most significant first, a byte each; then each to its hex digit
+        // (`a`..`f` are 39 past where `9` + 1 would be).
+        let n = (u >> 12 & 15) | (u >> 8 & 15) << 8 | (u >> 4 & 15) << 16 | (u & 15) << 24;
+        let [a, b, c, d] =
+            (n + 0x3030_3030 + ((n + 0x0606_0606) >> 4 & 0x0101_0101) * 39).to_le_bytes();
+        out.extend_from_slice(&[b'\\', b'u', a, b, c, d]);
+        from = i;
+        i = next_non_ascii(text, i);
+    }
+    out.extend_from_slice(text.get(from..)?);
+    Some(out)
+}
+
 /// Appends `s` as a JSON string literal.
 pub fn push_str(out: &mut String, s: &str) {
     out.push('"');
@@ -666,6 +721,41 @@ pub fn push_uint(out: &mut String, mut n: u64) {
 #[cfg(test)]
 mod tests {
     use super::same;
+
+    #[test]
+    fn ascii_escapes_what_is_beyond_ascii_and_refuses_what_is_not_utf8() {
+        use super::ascii;
+        assert_eq!(ascii(br#"{"a":"plain"}"#), Some(Vec::new()));
+        let text = "{\"tên\":\"Nguyễn Văn A ✓\",\"n\":1,\"ok\":\"é\"}";
+        let out = ascii(text.as_bytes()).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"{"t\u00ean":"Nguy\u1ec5n V\u0103n A \u2713","n":1,"ok":"\u00e9"}"#
+        );
+        // Read as it is: beyond U+FFFF, led by a byte order mark.
+        assert_eq!(ascii("[\"é 😀\"]".as_bytes()), Some(Vec::new()));
+        assert_eq!(ascii("\u{feff}[\"é\"]".as_bytes()), Some(Vec::new()));
+        // The same value, as serde_json reads both; at every length (the word and byte scans).
+        for n in 0..40 {
+            let text = format!("[\"{}é{}\",\"ü\"]", "a".repeat(n), "b".repeat(n % 9));
+            let out = ascii(text.as_bytes()).unwrap();
+            let a: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let b: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(a, b, "{n}");
+        }
+        // Not UTF-8: a lone continuation byte, a cut sequence, an overlong form, a surrogate,
+        // beyond U+10FFFF, a lead without its continuation.
+        for bad in [
+            &b"\"\x80\""[..],
+            b"\"\xE1\x80",
+            b"\"\xC0\xAF\"",
+            b"\"\xED\xA0\x80\"",
+            b"\"\xF4\x90\x80\x80\"",
+            b"\"\xE1\x80a\"",
+        ] {
+            assert_eq!(ascii(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn same_is_slice_equality_at_every_length() {

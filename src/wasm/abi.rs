@@ -372,6 +372,24 @@ pub extern "C" fn lpm_pending_decode(pending: u32, status: u32, body: u32, utf8_
     self::status(r.unwrap_or_else(|| Err(gone())))
 }
 
+/// The argument's JSON text in ASCII (`json::ascii`), for `JSON.parse`: 1 with it as the text
+/// result, 0 when the text is to be read as it is, -1 when it is not UTF-8. The arguments stay
+/// for the next export (`lpm_pending_decode` checks the same bytes).
+#[no_mangle]
+pub extern "C" fn lpm_ascii(text: u32) -> i32 {
+    let a = Args::take();
+    let r = match a.bytes(text).and_then(crate::json::ascii) {
+        Some(ascii) => {
+            let r = i32::from(!ascii.is_empty());
+            out(ascii);
+            r
+        }
+        None => ERR,
+    };
+    ARGS.with(|args| args.set(a.0));
+    r
+}
+
 /// The error data of a failure the host saw (`Pending::failure`), as the text result.
 #[no_mangle]
 pub extern "C" fn lpm_pending_failure(pending: u32, kind: u32) -> i32 {

@@ -405,21 +405,21 @@ impl Core {
     #[inline(never)]
     fn untyped(&self, req: Request<()>, reply: ReplyPlan<'static>, per: &PerCall) -> Pending {
         let s = &self.inner;
-        let secret = req.token().cloned();
+        let (endpoint, url, body, secret) = req.into_parts();
         let policy = Policy {
             max_retries: per.max_retries,
             ..s.policy()
         };
         let call = match per.guard {
-            Guard::None => Call::new(req.is_idempotent(), policy),
+            Guard::None => Call::new(endpoint.is_idempotent(), policy),
             Guard::Create => Call::guarded(policy, s.guard_spec(false), per.wait),
             Guard::LoginToken => Call::guarded(policy, s.guard_spec(true), per.wait),
         };
         Pending {
-            endpoint: req.endpoint(),
-            method: req.method().as_str(),
-            url: req.url().to_owned(),
-            body: req.body().map(str::to_owned),
+            endpoint,
+            method: endpoint.method().as_str(),
+            url,
+            body,
             reply,
             secret,
             call,

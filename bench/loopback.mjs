@@ -1,0 +1,62 @@
+// One call on loopback to the release emulator, for builds side by side: getCourses and getUsers
+// of each package, interleaved call by call with the floor (`fetch(url).text()` then JSON.parse,
+// as bench/peers/run.mjs's loopback rows), the order rotated every round. For measuring one change
+// to the per-call path (lib.ts's driver, planning, the gate) on a shared machine: the ratios
+// between builds and to the floor survive the load, absolute times do not. Figures only.
+//
+//   cargo build --release -p lpm-emulator
+//   cp -r pkg /tmp/pkg-before; (change, then) bash scripts/build-pkg.sh
+//   node bench/loopback.mjs /tmp/pkg-before pkg
+//
+// Env: BENCH_LOOPBACK_ROUNDS (1000) rounds per endpoint; LPM_EMULATOR_BIN (default
+// target/release/lpm-emulator). BENCH_PROFILE=<n>: only the last package (with BENCH_PROFILE_FLOOR=1
+// the floor), n calls of each endpoint (for `node --cpu-prof`).
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.env.LPM_EMULATOR_BIN ||= path.join(root, 'target/release/lpm-emulator');
+const { startEmulator } = await import('../tests/js/emulator.mjs');
+
+const dirs = process.argv.slice(2).map((d) => path.resolve(d));
+if (dirs.length === 0) dirs.push(path.join(root, 'pkg'));
+const ROUNDS = Number(process.env.BENCH_LOOPBACK_ROUNDS || 1000);
+const PROFILE = Number(process.env.BENCH_PROFILE || 0);
+const libs = [];
+for (const d of dirs) libs.push(await import(pathToFileURL(path.join(d, 'node.js')).href));
+
+const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+const page = { start: 0, limit: 100 };
+const emu = await startEmulator();
+try {
+  const token = emu.printed['admin-token'];
+  const clients = libs.map((l) => new l.Client({ baseUrl: emu.url, token }));
+  const names = dirs.map((d, i) => `${String.fromCharCode(65 + i)} ${path.relative(process.cwd(), d) || '.'}`);
+  for (const [method, part] of [['getCourses', 'courses/get-multi-course'], ['getUsers', 'users/get-multi-user']]) {
+    const url = `${emu.url}/manage/api/${part}?token=${token}&start=0&limit=100`;
+    const variants = [async () => JSON.parse(await (await fetch(url)).text()), ...clients.map((c) => () => c[method](page))];
+    if (PROFILE) {
+      const only = variants[process.env.BENCH_PROFILE_FLOOR ? 0 : variants.length - 1];
+      for (let i = 0; i < PROFILE; i++) await only();
+      continue;
+    }
+    for (let w = 0; w < 50; w++) for (const v of variants) await v();
+    const samples = variants.map(() => []);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let j = 0; j < variants.length; j++) {
+        const k = (j + r) % variants.length;
+        const t0 = performance.now();
+        await variants[k]();
+        samples[k].push(performance.now() - t0);
+      }
+    }
+    const m = samples.map(median);
+    console.log(`${method} on loopback, medians of ${ROUNDS} interleaved calls: floor ${(m[0] * 1000).toFixed(0)} µs`);
+    for (let i = 1; i < m.length; i++) {
+      const vsA = i > 1 ? `  ${(m[i] / m[1]).toFixed(3)}× A` : '';
+      console.log(`  ${names[i - 1].padEnd(40)} ${(m[i] * 1000).toFixed(0).padStart(6)} µs  ${(m[i] / m[0]).toFixed(3)}× floor${vsA}`);
+    }
+  }
+} finally {
+  await emu.stop();
+}
