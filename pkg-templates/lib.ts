@@ -390,9 +390,11 @@ function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal | undef
     }
     sent.then(async (res) => {
       const header = (name: string) => (res.headers && typeof res.headers.get === 'function' ? res.headers.get(name) : null);
-      // Content-Length is the size of the bytes read only when no Content-Encoding was undone
-      // (which a cross-origin response hides; an opaque one has no body to read).
-      const bytes = await readBody(res, req.maxResponseBytes, Number(header('content-length')), header('content-encoding') === null && res.type !== 'cors');
+      // Content-Length is the size of the bytes read only when it was sent and no
+      // Content-Encoding was undone (which a cross-origin response hides; an opaque one has no
+      // body to read). Absent, it is no length (not 0: an empty chunk would end the read).
+      const length = header('content-length');
+      const bytes = await readBody(res, req.maxResponseBytes, length === null ? Number.NaN : Number(length), length !== null && header('content-encoding') === null && res.type !== 'cors');
       return { status: res.status, body: bytes, retryAfterMs: parseRetryAfter(header('retry-after')), headers: res.headers };
     }).then(
       (answer) => finish(resolve, answer),

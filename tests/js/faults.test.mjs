@@ -114,6 +114,21 @@ test('a body under maxResponseBytes resolves; an endless body stops being read a
   assert.throws(() => client({ maxResponseBytes: -1 }), lpm.ConfigError);
 });
 
+test('a body read to its end: chunks after an empty one, and past a Content-Length it stops at', async () => {
+  const text = '{"respCode":"00","msg":"ok","users":[],"total":0}';
+  const bytes = new TextEncoder().encode(text);
+  const streamed = (headers) => async () => ({
+    status: 200, headers: new Headers(headers), type: 'basic',
+    body: new ReadableStream({ start(ctrl) { ctrl.enqueue(new Uint8Array(0)); ctrl.enqueue(bytes.subarray(0, 9)); ctrl.enqueue(bytes.subarray(9)); ctrl.close(); } }),
+  });
+  // No Content-Length: an empty first chunk does not end the read.
+  assert.equal((await call(client({ fetch: streamed({}) }))).msg, 'ok');
+  // Its Content-Length: the read ends at the last announced byte, the body whole.
+  assert.equal((await call(client({ fetch: streamed({ 'content-length': String(bytes.length) }) }))).msg, 'ok');
+  // A Content-Encoding undone: the announced length is not the bytes' (read to the end).
+  assert.equal((await call(client({ fetch: streamed({ 'content-length': '5', 'content-encoding': 'gzip' }) }))).msg, 'ok');
+});
+
 test('unknown respCode → ApiError with the code as received, category "unknown"', async () => {
   await row({ kind: 'respcode', respCode: '42', msg: 'Something new' }, lpm.ApiError, { code: '42', category: 'unknown', msg: 'Something new' });
 });
