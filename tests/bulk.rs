@@ -867,6 +867,31 @@ fn the_chunk_size_option() {
 }
 
 #[test]
+fn odd_characters_in_rows_keep_the_report_and_journal_texts_equal_to_serde() {
+    // `drive` holds every journal event and the report, as the wasm writes them by hand, to
+    // their serde text: here with quotes, backslashes, control characters and characters
+    // beyond ASCII in what they carry (e-mails and usernames as given, issues' messages).
+    let mut rows: Vec<Value> = (0..4)
+        .map(|i| serde_json::to_value(new_user(i)).unwrap())
+        .collect();
+    rows[0]["email"] = json!(" Quote\"d@x.io ");
+    rows[1]["username"] = json!("back\\slash\u{1}\ttab");
+    rows[2]["name"] = json!("Nguyễn \"Ánh\" \u{7f}\u{2028}😀");
+    rows[3]["email"] = json!("ü@x.io\n");
+    rows.push(json!({"name": "Only", "username": "\u{0}", "email": "\\", "password": 7}));
+    for set_aside in [false, true] {
+        let mut w = World::new();
+        let o = ImportOptions {
+            set_aside_platform: set_aside,
+            ..opts(2)
+        };
+        let mut job = ImportJob::from_values(api(), rows.clone(), o).unwrap();
+        let report = drive(&mut job, &mut w, None).unwrap();
+        assert_eq!(report.rows.len(), rows.len());
+    }
+}
+
+#[test]
 fn platform_findings_are_reported_and_set_aside_by_option() {
     let mut rows: Vec<Value> = (0..3)
         .map(|i| serde_json::to_value(new_user(i)).unwrap())
