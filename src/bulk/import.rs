@@ -6,7 +6,9 @@ use core::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::answer::{self, Found};
-use super::journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
+use super::journal::{
+    push_created, DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow,
+};
 use super::ledger::{result, Ledger, State};
 use super::{
     check_chunk_size, repeat_issue, Action, BulkError, Counts, Failure, ImportAction, Progress,
@@ -764,9 +766,7 @@ impl ImportJob {
             let aside = matches!(state, State::SetAside);
             if let State::Done(Outcome::Created { user_id }) = state {
                 c.created += 1;
-                out.push_str("{\"kind\":\"created\",\"userId\":");
-                json::push_str(&mut out, user_id);
-                out.push('}');
+                push_created(&mut out, user_id);
             } else {
                 out.push_str(&ser::to_string(&result(state, &stop, &s.issues, &mut c)));
             }

@@ -206,6 +206,14 @@ pub enum Event {
     },
 }
 
+/// Appends `{"kind":"created","userId":…}`: an [`Outcome::Created`] as serde writes it, and a
+/// report's `RowResult::Created` (the same tag and member).
+pub(super) fn push_created(out: &mut String, user_id: &str) {
+    out.push_str("{\"kind\":\"created\",\"userId\":");
+    push_str(out, user_id);
+    out.push('}');
+}
+
 impl Event {
     /// Appends the event's JSON text (its serde shape) to `out`: the events a chunk makes
     /// (planned, sending, outcomes of created rows) written by hand, any other through serde.
@@ -268,9 +276,7 @@ impl Event {
                         out.push(',');
                     }
                     if let Outcome::Created { user_id } = o {
-                        out.push_str("{\"kind\":\"created\",\"userId\":");
-                        push_str(out, user_id);
-                        out.push('}');
+                        push_created(out, user_id);
                     } else {
                         out.push_str(&ser::to_string(o));
                     }
