@@ -4,12 +4,15 @@
 // JOURNAL, the durability lpm's journal gives: one line a chunk, written and fsync'ed before the
 // chunk is sent (the chunk's rows, and the outcomes of the chunk before it), and a last one for
 // the last chunk's outcomes: the same appends and fsyncs as lpm (chunks + 1). No validation, no
-// look-ups, no report.
-// Usage: node hand-loop.mjs FILE BASE_URL [JOURNAL] (token in LPM_TOKEN).
+// look-ups, no report. With --http, the POSTs go through node:http with a keep-alive agent, as
+// lpm's own transport sends them (src/transport.js), instead of fetch.
+// Usage: node hand-loop.mjs FILE BASE_URL [JOURNAL] [--http] (token in LPM_TOKEN).
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 
-const [file, base, journal] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const viaHttp = args.includes('--http');
+const [file, base, journal] = args.filter((a) => a !== '--http');
 const [head, ...records] = parse(readFileSync(file), { bom: true });
 const keys = head.map((h) => h.trim().toLowerCase());
 const rows = records.map((r) => Object.fromEntries(keys.map((k, i) => [k, r[i].trim()])));
@@ -20,17 +23,28 @@ const log = (value) => {
   writeSync(fd, `${JSON.stringify(value)}\n`);
   fsyncSync(fd);
 };
+const http = viaHttp ? (await import('node:http')).default : undefined;
+const agent = viaHttp ? new http.Agent({ keepAlive: true }) : undefined;
+/** POSTs `body` to `url` (node:http); resolves with the answer's parsed JSON. */
+const post = (body) => new Promise((resolve, reject) => {
+  const req = http.request(url, { agent, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const chunks = [];
+    res.on('data', (c) => chunks.push(c));
+    res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+    res.on('error', reject);
+  });
+  req.on('error', reject);
+  req.end(body);
+});
 let created = 0;
 let outcomes = [];
 for (let i = 0; i < rows.length; i += 100) {
   const chunk = rows.slice(i, i + 100);
   log({ done: outcomes, chunk: i / 100, rows: chunk.map((r) => [r.email, r.username]), at: Date.now() });
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ users: chunk }),
-  });
-  const body = await res.json();
+  const json = JSON.stringify({ users: chunk });
+  const body = viaHttp
+    ? await post(json)
+    : await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json })).json();
   if (body.respCode !== '00') throw new Error(`chunk ${i / 100}: ${body.respCode} ${body.msg}`);
   outcomes = body.users.map((u) => [u.userId, u.success]);
   created += body.users.filter((u) => u.success).length;

@@ -3,7 +3,9 @@
 // same CSV library, the same chunks of 100 with raw fetch), bare and with a journal line fsync'ed
 // a chunk as lpm's journal does; side by side in one run, each a fresh process, the ratios in one
 // table (goal: lpm <= 1.1x the journaled loop); and the CLI's peak RSS at 1,000 and 10,000 rows
-// (memory should stay flat).
+// (memory should stay flat). A fourth program, for context: the journaled loop sending through
+// node:http as lpm's own transport does (src/transport.js), where the loop the goal names uses
+// fetch: how much of the gap is the transport's.
 //
 // Both talk to a loopback server in this process that answers at once (server.mjs).
 // Usage: node cli/bench/import.mjs [ROUNDS=3] [OTHER_LPM]: OTHER_LPM another bin/lpm.js (e.g. a
@@ -27,9 +29,9 @@ const lpmRun = (file, cli = CLI) => {
   return run([cli, 'import', file, '--journal', journal, '--interval-ms', '0', '--report', path.join(dir, 'report.csv')]);
 };
 const handJournal = path.join(dir, 'hand-journal');
-const handRun = (file) => {
+const handRun = (file, ...more) => {
   rmSync(handJournal, { force: true });
-  return run([path.join(here, 'hand-loop.mjs'), file, base, handJournal]);
+  return run([path.join(here, 'hand-loop.mjs'), file, base, handJournal, ...more]);
 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -40,20 +42,24 @@ try {
   const handMs = [];
   const durableMs = [];
   const rss = [];
-  const cpu = [[], [], [], []];
+  const cpu = [[], [], [], [], []];
+  const httpMs = [];
   const otherMs = [];
   const handRss = [];
   for (let i = 0; i < rounds; i++) {
     const a = await lpmRun(big);
     const b = await run([path.join(here, 'hand-loop.mjs'), big, base]);
     const c = await handRun(big);
+    const h2 = await handRun(big, '--http');
     const o = other ? await lpmRun(big, path.resolve(other)) : undefined;
-    for (const x of [a, b, c, o]) if (x && x.created !== 10_000) throw new Error(`created ${x.created}, not 10000`);
+    for (const x of [a, b, c, h2, o]) if (x && x.created !== 10_000) throw new Error(`created ${x.created}, not 10000`);
     if (o) {
       otherMs.push(o.ms);
       cpu[3].push(o.cpuMs);
     }
     [a, b, c].forEach((x, k) => cpu[k].push(x.cpuMs));
+    cpu[4].push(h2.cpuMs);
+    httpMs.push(h2.ms);
     lpmMs.push(a.ms);
     handMs.push(b.ms);
     durableMs.push(c.ms);
@@ -73,6 +79,7 @@ try {
   console.log(row('lpm import (journal: 1 fsync a chunk, report)', l, lc));
   console.log(row('hand loop, raw fetch, same CSV library and chunks', h, hc, ' no journal'));
   console.log(row('hand loop + a journal line a chunk, fsync (as lpm)', d, dc, ' goal <= 1.1x'));
+  console.log(row('the same, node:http keep-alive (lpm\'s transport)', median(httpMs), median(cpu[4]), ' context'));
   if (other) console.log(row(`other lpm: ${other}`.slice(0, 52), median(otherMs), median(cpu[3])));
   const mib = (kib) => `${(kib / 1024).toFixed(0)} MiB`;
   const growth = (at1k, at10k) => `${mib(at1k)} at 1,000 rows, ${mib(at10k)} at 10,000 (${(at10k / at1k).toFixed(2)}x for 10x the rows)`;

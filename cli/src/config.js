@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { Client } from './lpm.js';
 import { authError, usage } from './exit.js';
+import { transport } from './transport.js';
 
 // Decision: `lpm login` keeps the token in $XDG_CONFIG_HOME/lpm/token (~/.config/lpm/token), mode 0600, as gh and docker keep theirs under ~/.config.
 export function defaultTokenFile(env = process.env) {
@@ -59,7 +60,8 @@ export function writeToken(file, token) {
 /** A client of `--base-url` with the token; `extra` options on top. */
 export function clientOf(values, extra = {}, { needToken = true } = {}) {
   const baseUrl = baseUrlOf(values);
-  const options = { baseUrl, ...extra };
+  const fetch = transport();
+  const options = { baseUrl, ...(fetch ? { fetch } : {}), ...extra };
   if (needToken) options.token = tokenOf(values).token;
   try {
     return new Client(options);

@@ -1,0 +1,147 @@
+// The command line's transport: the client's `fetch` option, on node:http and node:https with a
+// keep-alive agent, instead of Node's global fetch (undici).
+//
+// Decision: `lpm` is a Node program, so it talks HTTP through Node's own module. Undici's fetch
+// costs ~50 ms of CPU to load at the first call and ~1 ms of CPU a call more than node:http
+// (cli/bench/import.mjs prints both hand loops; 100 POSTs of 100 rows: ~280 vs ~185 ms, a fresh
+// process each). The package keeps the global fetch for every other caller; set
+// LPM_TRANSPORT=fetch to use it here too (a fault in this file is then told apart at once).
+//
+// What the client reads of an answer is all this gives: `status`, `headers.get`, and a `body`
+// read chunk by chunk (`getReader`: `read`, `cancel`). Failures are fetch's: a request that
+// cannot be sent or whose answer breaks off rejects with a TypeError ("fetch failed", its
+// cause the socket's error, which names no URL), an abort with the signal's reason.
+import http from 'node:http';
+import { createRequire } from 'node:module';
+
+// node:https (and TLS under it) loaded by the first https: request (~20 ms at every start).
+const modules = { 'http:': () => http, 'https:': () => createRequire(import.meta.url)('node:https') };
+const agents = {};
+/** The module and keep-alive agent of a protocol (undefined: not http: or https:). */
+function transportOf(protocol) {
+  if (!Object.hasOwn(modules, protocol)) return undefined;
+  const module = modules[protocol]();
+  agents[protocol] ??= new module.Agent({ keepAlive: true });
+  return { module, agent: agents[protocol] };
+}
+
+// Decision: redirects are followed for GET and HEAD (at most 20, as fetch does) and handed to
+// the client as they are for any other method: a create is never sent twice by the transport.
+const MAX_REDIRECTS = 20;
+
+const failed = (cause) => new TypeError('fetch failed', { cause });
+
+/** The answer's headers as fetch's `Headers.get` reads them (repeated ones joined by ", "). */
+function headersOf(raw) {
+  return {
+    get(name) {
+      const v = raw[String(name).toLowerCase()];
+      if (v === undefined) return null;
+      return Array.isArray(v) ? v.join(', ') : String(v);
+    },
+  };
+}
+
+/**
+ * The body as a reader of its chunks. The response flows (its data queued here) whether or not
+ * the reader is read to its end, so that the socket goes back to the agent when the answer
+ * ends: the client stops reading at the last announced byte.
+ */
+function bodyOf(res, signal) {
+  const queue = [];
+  let ended = false;
+  let error;
+  let waiting;
+  const wake = () => {
+    if (!waiting) return;
+    const w = waiting;
+    waiting = undefined;
+    w();
+  };
+  res.on('data', (chunk) => { queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)); wake(); });
+  res.on('end', () => { ended = true; wake(); });
+  res.on('error', (e) => { error ??= e; wake(); });
+  // A connection that closes before the answer's end (`complete` unset) broke it off.
+  res.on('close', () => { if (!res.complete) error ??= new Error('the connection closed before the end of the answer'); ended = true; wake(); });
+  const onAbort = () => { error ??= signal.reason; res.destroy(); wake(); };
+  if (signal) signal.addEventListener('abort', onAbort, { once: true });
+  res.on('close', () => { if (signal) signal.removeEventListener('abort', onAbort); });
+  return {
+    getReader() {
+      return {
+        async read() {
+          for (;;) {
+            if (queue.length > 0) return { done: false, value: queue.shift() };
+            if (error !== undefined) throw signal && signal.aborted && error === signal.reason ? error : failed(error);
+            if (ended) return { done: true, value: undefined };
+            await new Promise((resolve) => { waiting = resolve; });
+          }
+        },
+        async cancel() {
+          res.destroy();
+        },
+      };
+    },
+    cancel: async () => { res.destroy(); },
+  };
+}
+
+/** One request; resolves with the answer once its head is in (redirects of GET/HEAD followed). */
+function request(url, method, headers, body, signal, hops) {
+  return new Promise((resolve, reject) => {
+    if (signal && signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    let target;
+    try {
+      target = new URL(url);
+    } catch (e) {
+      reject(new TypeError('fetch failed: not a URL', { cause: e }));
+      return;
+    }
+    const via = transportOf(target.protocol);
+    if (!via) {
+      reject(new TypeError(`fetch failed: ${target.protocol} is not http: or https:`));
+      return;
+    }
+    const options = { agent: via.agent, method, headers: { ...headers } };
+    if (body !== undefined) options.headers['content-length'] = String(Buffer.byteLength(body));
+    const req = via.module.request(target, options);
+    const onAbort = () => {
+      req.destroy();
+      reject(signal.reason);
+    };
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (e) => {
+      if (signal) signal.removeEventListener('abort', onAbort);
+      reject(signal && signal.aborted ? signal.reason : failed(e));
+    });
+    req.on('response', (res) => {
+      if (signal) signal.removeEventListener('abort', onAbort);
+      const status = res.statusCode;
+      const location = res.headers.location;
+      if ((method === 'GET' || method === 'HEAD') && [301, 302, 303, 307, 308].includes(status) && location) {
+        res.resume();
+        if (hops >= MAX_REDIRECTS) {
+          reject(failed(new Error('too many redirects')));
+          return;
+        }
+        resolve(request(new URL(location, target).href, method, headers, undefined, signal, hops + 1));
+        return;
+      }
+      resolve({ status, statusText: res.statusMessage, headers: headersOf(res.headers), body: bodyOf(res, signal), url });
+    });
+    req.end(body);
+  });
+}
+
+/** `fetch(url, { method, headers, body, signal })` as the client calls it. */
+export function httpFetch(url, init = {}) {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const body = init.body === undefined || init.body === null ? undefined : String(init.body);
+  return request(String(url), method, init.headers ?? {}, body, init.signal, 0);
+}
+
+/** The transport `clientOf` gives the client: this one unless LPM_TRANSPORT=fetch. */
+export const transport = (env = process.env) => (env.LPM_TRANSPORT === 'fetch' ? undefined : httpFetch);
