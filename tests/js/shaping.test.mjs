@@ -116,8 +116,15 @@ test('headers: the client\'s with every request, a call\'s over them; never the 
   });
   await client.getUsers({}, { headers: { 'x-gateway': 'g2', 'X-Call': 'c' } });
   await client.getUsers();
-  assert.deepEqual(inits[0].headers, { accept: 'application/json', 'x-gateway': 'g2', 'x-team': 't', 'x-call': 'c' });
-  assert.deepEqual(inits[1].headers, { accept: 'application/json', 'x-gateway': 'g1', 'x-team': 't' });
+  assert.deepEqual(inits[0].headers, { 'x-gateway': 'g2', 'x-team': 't', 'x-call': 'c' });
+  assert.deepEqual(inits[1].headers, { 'x-gateway': 'g1', 'x-team': 't' });
+  // Without any: a GET carries none of the client's own (fetch's defaults go), a POST its
+  // Content-Type alone.
+  const bare = new Client({ baseUrl: base, token: TOKEN, fetch: (url, init) => { inits.push(init); return spy(url, init); } });
+  await bare.getUsers();
+  assert.deepEqual(inits[2].headers, {});
+  await bare.addCoursesToUsers({ users: ['u1'], courses: ['c1'] }).catch(() => {});
+  assert.deepEqual(inits[3].headers, { 'content-type': 'application/json' });
   for (const init of inits) assertNoToken(JSON.stringify(init.headers), 'headers');
   assert.throws(() => new Client({ baseUrl: base, headers: { a: 1 } }), ConfigError);
   assert.throws(() => new Client({ baseUrl: base, headers: 'x: y' }), ConfigError);
