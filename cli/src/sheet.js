@@ -2,11 +2,18 @@
 // UTF-16 "Unicode text" Excel also saves), the delimiter detected among comma, semicolon and
 // tab, the headers mapped to account fields by the package's one alias table (mapColumns).
 import { readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
 import { mapColumns } from './lpm.js';
 import { usage } from './exit.js';
 
 const REQUIRED = ['name', 'username', 'email', 'password'];
+/** csv-parse's `parse`, loaded the first time a sheet needs it (one with a quote or mixed line
+ * breaks; plainRecords reads the others): its load is ~10 ms of every start. */
+let library;
+const parse = (text, options) => {
+  library ??= createRequire(import.meta.url)('csv-parse/sync');
+  return library.parse(text, options);
+};
 const DELIMITERS = [',', ';', '\t'];
 
 /** The file's text: UTF-8 (a BOM is dropped by the parser), or UTF-16 LE/BE with its BOM. */
