@@ -149,3 +149,42 @@ test('LPM_TRANSPORT=fetch gives the client Node\'s global fetch (no transport op
   assert.equal(transport({}), httpFetch);
   assert.equal(transport({ LPM_TRANSPORT: 'fetch' }), undefined);
 });
+
+test('https: the answer through TLS with the CA the process trusts (NODE_EXTRA_CA_CERTS); a certificate it does not trust fails as fetch fails', async (t) => {
+  // A self-signed certificate for 127.0.0.1, made here by openssl (skipped where it is missing).
+  const { execFileSync, spawn, spawnSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const https = await import('node:https');
+  if (spawnSync('openssl', ['version']).status !== 0) {
+    t.skip('openssl is not installed');
+    return;
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'lpm-tls-'));
+  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => res.end(`tls ${req.method} ${req.url}`));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${server.address().port}/x`;
+  try {
+    // Not trusted by this process: rejected as fetch rejects (a TypeError, the TLS error as cause).
+    await assert.rejects(httpFetch(url), (e) => e instanceof TypeError && e.message === 'fetch failed' && /self[-_ ]signed/i.test(String(e.cause && (e.cause.code || e.cause.message))));
+    // Trusted by a process started with it as an extra CA: the answer.
+    const child = `import { httpFetch } from ${JSON.stringify(new URL('../src/transport.js', import.meta.url).href)};
+      const r = await httpFetch(${JSON.stringify(url)}); const b = r.body.getReader(); let s = '';
+      for (;;) { const { done, value } = await b.read(); if (done) break; s += Buffer.from(value); }
+      console.log(r.status, s);`;
+    const out = await new Promise((resolve, reject) => {
+      const p = spawn(process.execPath, ['--input-type=module', '-e', child], { env: { ...process.env, NODE_EXTRA_CA_CERTS: cert } });
+      let text = '';
+      p.stdout.on('data', (d) => { text += d; });
+      p.on('close', (code) => (code === 0 ? resolve(text.trim()) : reject(new Error(`exit ${code}`))));
+    });
+    assert.equal(out, '200 tls GET /x');
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
