@@ -21,7 +21,11 @@ const agents = {};
 function transportOf(protocol) {
   if (!Object.hasOwn(modules, protocol)) return undefined;
   const module = modules[protocol]();
-  agents[protocol] ??= new module.Agent({ keepAlive: true });
+  // Decision: an idle connection is closed after 4 s (as undici's fetch does), so that a create
+  // sent after the contract's 10-minute wait never goes out on a connection a middlebox dropped
+  // meanwhile (its answer would be lost, the row in doubt); within a burst of calls it is reused.
+  // (The agent's timeout closes idle sockets only: a slow answer is the client's timeout's.)
+  agents[protocol] ??= new module.Agent({ keepAlive: true, timeout: 4000 });
   return { module, agent: agents[protocol] };
 }
 
@@ -31,13 +35,17 @@ const MAX_REDIRECTS = 20;
 
 const failed = (cause) => new TypeError('fetch failed', { cause });
 
-/** The answer's headers as fetch's `Headers.get` reads them (repeated ones joined by ", "). */
+/** The answer's headers as fetch's `Headers` reads them (`get`, `forEach`; repeated ones joined
+ * by ", "). */
 function headersOf(raw) {
+  const value = (v) => (Array.isArray(v) ? v.join(', ') : String(v));
   return {
     get(name) {
-      const v = raw[String(name).toLowerCase()];
-      if (v === undefined) return null;
-      return Array.isArray(v) ? v.join(', ') : String(v);
+      const key = String(name).toLowerCase();
+      return Object.hasOwn(raw, key) ? value(raw[key]) : null;
+    },
+    forEach(fn) {
+      for (const key of Object.keys(raw)) fn(value(raw[key]), key);
     },
   };
 }
@@ -50,13 +58,11 @@ function headersOf(raw) {
 function bodyOf(res, signal) {
   const queue = [];
   let ended = false;
+  let cancelled = false;
   let error;
-  let waiting;
+  const waiting = [];
   const wake = () => {
-    if (!waiting) return;
-    const w = waiting;
-    waiting = undefined;
-    w();
+    for (const w of waiting.splice(0)) w();
   };
   res.on('data', (chunk) => { queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)); wake(); });
   res.on('end', () => { ended = true; wake(); });
@@ -64,6 +70,12 @@ function bodyOf(res, signal) {
   // A connection that closes before the answer's end (`complete` unset) broke it off.
   res.on('close', () => { if (!res.complete) error ??= new Error('the connection closed before the end of the answer'); ended = true; wake(); });
   const onAbort = () => { error ??= signal.reason; res.destroy(); wake(); };
+  const cancel = async () => {
+    cancelled = true;
+    queue.length = 0;
+    res.destroy();
+    wake();
+  };
   if (signal) signal.addEventListener('abort', onAbort, { once: true });
   res.on('close', () => { if (signal) signal.removeEventListener('abort', onAbort); });
   return {
@@ -71,18 +83,18 @@ function bodyOf(res, signal) {
       return {
         async read() {
           for (;;) {
+            // As a stream's reader: after cancel(), done.
+            if (cancelled) return { done: true, value: undefined };
             if (queue.length > 0) return { done: false, value: queue.shift() };
             if (error !== undefined) throw signal && signal.aborted && error === signal.reason ? error : failed(error);
             if (ended) return { done: true, value: undefined };
-            await new Promise((resolve) => { waiting = resolve; });
+            await new Promise((resolve) => { waiting.push(resolve); });
           }
         },
-        async cancel() {
-          res.destroy();
-        },
+        cancel,
       };
     },
-    cancel: async () => { res.destroy(); },
+    cancel,
   };
 }
 
@@ -93,21 +105,29 @@ function request(url, method, headers, body, signal, hops) {
       reject(signal.reason);
       return;
     }
+    // (Causes made here name no URL: its query holds the token.)
     let target;
     try {
       target = new URL(url);
-    } catch (e) {
-      reject(new TypeError('fetch failed: not a URL', { cause: e }));
+    } catch {
+      reject(failed(new Error('not a URL')));
       return;
     }
     const via = transportOf(target.protocol);
     if (!via) {
-      reject(new TypeError(`fetch failed: ${target.protocol} is not http: or https:`));
+      reject(failed(new Error(`${target.protocol} is not http: or https:`)));
       return;
     }
     const options = { agent: via.agent, method, headers: { ...headers } };
     if (body !== undefined) options.headers['content-length'] = String(Buffer.byteLength(body));
-    const req = via.module.request(target, options);
+    let req;
+    try {
+      req = via.module.request(target, options);
+    } catch (e) {
+      // A header Node refuses (a line break, a character beyond Latin-1): fetch's TypeError.
+      reject(failed(e));
+      return;
+    }
     const onAbort = () => {
       req.destroy();
       reject(signal.reason);
@@ -122,12 +142,21 @@ function request(url, method, headers, body, signal, hops) {
       const status = res.statusCode;
       const location = res.headers.location;
       if ((method === 'GET' || method === 'HEAD') && [301, 302, 303, 307, 308].includes(status) && location) {
-        res.resume();
+        // Its connection is not kept: a redirect's body left to trickle would hold the process.
+        res.destroy();
+        let next;
+        try {
+          next = new URL(location, target);
+        } catch {
+          reject(failed(new Error('the redirect\'s location is not a URL')));
+          return;
+        }
         if (hops >= MAX_REDIRECTS) {
           reject(failed(new Error('too many redirects')));
           return;
         }
-        resolve(request(new URL(location, target).href, method, headers, undefined, signal, hops + 1));
+        // To another origin, the caller's headers stay behind (as fetch drops credentials).
+        resolve(request(next.href, method, next.origin === target.origin ? headers : {}, undefined, signal, hops + 1));
         return;
       }
       resolve({ status, statusText: res.statusMessage, headers: headersOf(res.headers), body: bodyOf(res, signal), url });

@@ -145,6 +145,62 @@ test('redirects: followed for GET (to the same method), handed back for POST (a 
   }
 });
 
+test('a redirect: a location that is no URL fails as fetch fails (the token in no cause); its connection is closed, not left to trickle', async () => {
+  let closed = 0;
+  const s = await serve((req, res) => {
+    if (req.url.startsWith('/bad')) {
+      res.writeHead(302, { location: 'http://[bad' });
+      res.end();
+      return;
+    }
+    if (req.url === '/trickle') {
+      res.on('close', () => { closed += 1; });
+      res.writeHead(302, { location: '/ok', 'content-length': '100' });
+      res.write('x');
+      return;
+    }
+    res.end('ok');
+  });
+  try {
+    await assert.rejects(httpFetch(`${s.url}/bad?token=SECRET`), (e) => e instanceof TypeError && e.message === 'fetch failed'
+      && !JSON.stringify(e.cause, Object.getOwnPropertyNames(e.cause)).includes('SECRET') && !String(e.cause.message).includes('SECRET'));
+    const res = await httpFetch(`${s.url}/trickle`);
+    assert.equal(await bodyText(res), 'ok');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(closed, 1, 'the redirect\'s connection was closed');
+  } finally {
+    await s.close();
+  }
+});
+
+test('the reader as a stream\'s: reads waiting together all answered, done after cancel(); headers: own names only, forEach', async () => {
+  const s = await serve((req, res) => {
+    res.writeHead(200, { 'x-a': '1' });
+    res.write('a');
+    setTimeout(() => res.end('b'), 30);
+  });
+  try {
+    const res = await httpFetch(`${s.url}/x`);
+    assert.equal(res.headers.get('constructor'), null);
+    const seen = {};
+    res.headers.forEach((v, k) => { seen[k] = v; });
+    assert.equal(seen['x-a'], '1');
+    const reader = res.body.getReader();
+    const first = await reader.read();
+    assert.equal(Buffer.from(first.value).toString(), 'a');
+    // Two reads waiting at once: both settle (the second with the end or the next chunk).
+    const [second, third] = await Promise.all([reader.read(), reader.read()]);
+    assert.equal(Buffer.from(second.value).toString(), 'b');
+    assert.equal(third.done, true);
+    const again = await httpFetch(`${s.url}/y`);
+    const r2 = again.body.getReader();
+    await r2.cancel();
+    assert.deepEqual(await r2.read(), { done: true, value: undefined });
+  } finally {
+    await s.close();
+  }
+});
+
 test('LPM_TRANSPORT=fetch gives the client Node\'s global fetch (no transport option)', () => {
   assert.equal(transport({}), httpFetch);
   assert.equal(transport({ LPM_TRANSPORT: 'fetch' }), undefined);
