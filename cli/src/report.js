@@ -1,15 +1,10 @@
 // The final report file of a bulk job: one line per input row (CSV, or the whole report as JSON
 // when the file name ends in .json), written to a new file renamed over the old one.
 import { renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { lazy } from './lazy.js';
 
-/** csv-stringify's `stringify`, loaded the first time a record needs it (nearly no report's
- * record does, and its load is ~7 ms of CPU at every start). */
-let library;
-const stringify = (records) => {
-  library ??= createRequire(import.meta.url)('csv-stringify/sync');
-  return library.stringify(records);
-};
+/** csv-stringify, for a record with a cell to quote (nearly no report's record has one). */
+const csvStringify = lazy('csv-stringify/sync');
 
 /** What to show of a row's result beside its kind. */
 export function detail(result) {
@@ -80,7 +75,7 @@ export function csvLines(records) {
     const record = records[i];
     let ok = true;
     for (let k = 0; ok && k < record.length; k++) ok = plain(record[k]);
-    out[i] = ok ? `${record.join(',')}\n` : stringify([record]);
+    out[i] = ok ? `${record.join(',')}\n` : csvStringify().stringify([record]);
   }
   return out.join('');
 }

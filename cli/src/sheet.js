@@ -2,18 +2,13 @@
 // UTF-16 "Unicode text" Excel also saves), the delimiter detected among comma, semicolon and
 // tab, the headers mapped to account fields by the package's one alias table (mapColumns).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { mapColumns } from './lpm.js';
 import { usage } from './exit.js';
+import { lazy } from './lazy.js';
 
 const REQUIRED = ['name', 'username', 'email', 'password'];
-/** csv-parse's `parse`, loaded the first time a sheet needs it (one with a quote or mixed line
- * breaks; plainRecords reads the others): its load is ~10 ms of every start. */
-let library;
-const parse = (text, options) => {
-  library ??= createRequire(import.meta.url)('csv-parse/sync');
-  return library.parse(text, options);
-};
+/** csv-parse, for a sheet with a quote or mixed line breaks (plainRecords reads the others). */
+const csvParse = lazy('csv-parse/sync');
 const DELIMITERS = [',', ';', '\t'];
 
 /** The file's text: UTF-8 (a BOM is dropped by the parser), or UTF-16 LE/BE with its BOM. */
@@ -74,7 +69,7 @@ function records(text, file) {
   const plain = plainRecords(text, delimiter);
   if (plain) return { delimiter, records: plain };
   try {
-    const out = parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true, info: true });
+    const out = csvParse().parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true, info: true });
     return { delimiter, records: out.map(({ record, info }) => ({ cells: record, line: info.lines })) };
   } catch (e) {
     throw usage(`${file}: not readable as CSV${e.lines ? ` (line ${e.lines})` : ''}: ${e.message}`);

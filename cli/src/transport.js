@@ -12,10 +12,10 @@
 // cannot be sent or whose answer breaks off rejects with a TypeError ("fetch failed", its
 // cause the socket's error, which names no URL), an abort with the signal's reason.
 import http from 'node:http';
-import { createRequire } from 'node:module';
+import { lazy } from './lazy.js';
 
 // node:https (and TLS under it) loaded by the first https: request (~20 ms at every start).
-const modules = { 'http:': () => http, 'https:': () => createRequire(import.meta.url)('node:https') };
+const modules = { 'http:': () => http, 'https:': lazy('node:https') };
 const agents = {};
 /** The module and keep-alive agent of a protocol (undefined: not http: or https:). */
 function transportOf(protocol) {
