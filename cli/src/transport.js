@@ -7,10 +7,11 @@
 // process each). The package keeps the global fetch for every other caller; set
 // LPM_TRANSPORT=fetch to use it here too (a fault in this file is then told apart at once).
 //
-// What the client reads of an answer is all this gives: `status`, `headers.get`, and a `body`
-// read chunk by chunk (`getReader`: `read`, `cancel`). Failures are fetch's: a request that
-// cannot be sent or whose answer breaks off rejects with a TypeError ("fetch failed", its
-// cause the socket's error, which names no URL), an abort with the signal's reason.
+// What the client reads of an answer is all this gives: `status`, `headers` (`get`, `forEach`),
+// and a `body` read chunk by chunk (`getReader`: `read`, `cancel`); no `url`, which would hold
+// the token. Failures are fetch's: a request that cannot be sent or whose answer breaks off
+// rejects with a TypeError ("fetch failed", its cause the socket's error, which names no URL),
+// an abort with the signal's reason.
 import http from 'node:http';
 import { lazy } from './lazy.js';
 
@@ -67,8 +68,14 @@ function bodyOf(res, signal) {
   res.on('data', (chunk) => { queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)); wake(); });
   res.on('end', () => { ended = true; wake(); });
   res.on('error', (e) => { error ??= e; wake(); });
-  // A connection that closes before the answer's end (`complete` unset) broke it off.
-  res.on('close', () => { if (!res.complete) error ??= new Error('the connection closed before the end of the answer'); ended = true; wake(); });
+  // A connection that closes before the answer's end (`complete` unset) broke it off. The
+  // answer's last event: the abort no longer concerns it.
+  res.on('close', () => {
+    if (!res.complete) error ??= new Error('the connection closed before the end of the answer');
+    ended = true;
+    if (signal) signal.removeEventListener('abort', onAbort);
+    wake();
+  });
   const onAbort = () => { error ??= signal.reason; res.destroy(); wake(); };
   const cancel = async () => {
     cancelled = true;
@@ -77,7 +84,6 @@ function bodyOf(res, signal) {
     wake();
   };
   if (signal) signal.addEventListener('abort', onAbort, { once: true });
-  res.on('close', () => { if (signal) signal.removeEventListener('abort', onAbort); });
   return {
     getReader() {
       return {
@@ -159,7 +165,7 @@ function request(url, method, headers, body, signal, hops) {
         resolve(request(next.href, method, next.origin === target.origin ? headers : {}, undefined, signal, hops + 1));
         return;
       }
-      resolve({ status, statusText: res.statusMessage, headers: headersOf(res.headers), body: bodyOf(res, signal), url });
+      resolve({ status, headers: headersOf(res.headers), body: bodyOf(res, signal) });
     });
     req.end(body);
   });
