@@ -38,52 +38,37 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   const big = csv(10_000);
   const small = csv(1_000);
-  const lpmMs = [];
-  const handMs = [];
-  const durableMs = [];
-  const rss = [];
-  const cpu = [[], [], [], [], []];
-  const httpMs = [];
-  const otherMs = [];
-  const handRss = [];
+  // Each program's runs, in the order of the table; `other` only when given.
+  const programs = [
+    { name: 'lpm import (journal: 1 fsync a chunk, report)', run: () => lpmRun(big) },
+    { name: 'hand loop, raw fetch, same CSV library and chunks', note: ' no journal', run: () => run([path.join(here, 'hand-loop.mjs'), big, base]) },
+    { name: 'hand loop + a journal line a chunk, fsync (as lpm)', note: ' goal <= 1.1x', run: () => handRun(big) },
+    { name: 'the same, node:http keep-alive (lpm\'s transport)', note: ' context', run: () => handRun(big, '--http') },
+    ...(other ? [{ name: `other lpm: ${other}`.slice(0, 52), run: () => lpmRun(big, path.resolve(other)) }] : []),
+  ].map((p) => ({ ...p, ms: [], cpu: [], rss: [] }));
+  const [lpm, , durable] = programs;
   for (let i = 0; i < rounds; i++) {
-    const a = await lpmRun(big);
-    const b = await run([path.join(here, 'hand-loop.mjs'), big, base]);
-    const c = await handRun(big);
-    const h2 = await handRun(big, '--http');
-    const o = other ? await lpmRun(big, path.resolve(other)) : undefined;
-    for (const x of [a, b, c, h2, o]) if (x && x.created !== 10_000) throw new Error(`created ${x.created}, not 10000`);
-    if (o) {
-      otherMs.push(o.ms);
-      cpu[3].push(o.cpuMs);
+    for (const p of programs) {
+      const x = await p.run();
+      if (x.created !== 10_000) throw new Error(`${p.name}: created ${x.created}, not 10000`);
+      p.ms.push(x.ms);
+      p.cpu.push(x.cpuMs);
+      p.rss.push(x.rssKiB);
     }
-    [a, b, c].forEach((x, k) => cpu[k].push(x.cpuMs));
-    cpu[4].push(h2.cpuMs);
-    httpMs.push(h2.ms);
-    lpmMs.push(a.ms);
-    handMs.push(b.ms);
-    durableMs.push(c.ms);
-    rss.push(a.rssKiB);
-    handRss.push(c.rssKiB);
   }
   const smallRss = (await lpmRun(small)).rssKiB;
   const handSmallRss = (await handRun(small)).rssKiB;
-  const [l, h, d] = [median(lpmMs), median(handMs), median(durableMs)];
-  const [lc, hc, dc] = cpu.slice(0, 3).map(median);
+  const [l, lc] = [median(lpm.ms), median(lpm.cpu)];
   // CPU time (user + system of the process) beside the time: on a shared machine the time
   // varies with the load, the CPU time much less.
   const row = (name, ms, cpuMs, note = '') => `| ${name.padEnd(52)} | ${`${ms.toFixed(0)} ms`.padStart(8)} | ${`${(l / ms).toFixed(2)}x`.padStart(9)} | ${`${cpuMs.toFixed(0)} ms`.padStart(8)} | ${`${(lc / cpuMs).toFixed(2)}x`.padStart(9)} |${note}`;
   console.log(`10,000 rows, 100 calls, interval off, a loopback server answering at once (median of ${rounds}; each a fresh process)`);
   console.log(`| ${'program'.padEnd(52)} | ${'time'.padStart(8)} | ${'lpm / it'.padStart(9)} | ${'CPU'.padStart(8)} | ${'lpm / it'.padStart(9)} |`);
   console.log(`|${'-'.repeat(54)}|${'-'.repeat(10)}|${'-'.repeat(11)}|${'-'.repeat(10)}|${'-'.repeat(11)}|`);
-  console.log(row('lpm import (journal: 1 fsync a chunk, report)', l, lc));
-  console.log(row('hand loop, raw fetch, same CSV library and chunks', h, hc, ' no journal'));
-  console.log(row('hand loop + a journal line a chunk, fsync (as lpm)', d, dc, ' goal <= 1.1x'));
-  console.log(row('the same, node:http keep-alive (lpm\'s transport)', median(httpMs), median(cpu[4]), ' context'));
-  if (other) console.log(row(`other lpm: ${other}`.slice(0, 52), median(otherMs), median(cpu[3])));
+  for (const p of programs) console.log(row(p.name, median(p.ms), median(p.cpu), p.note));
   const mib = (kib) => `${(kib / 1024).toFixed(0)} MiB`;
   const growth = (at1k, at10k) => `${mib(at1k)} at 1,000 rows, ${mib(at10k)} at 10,000 (${(at10k / at1k).toFixed(2)}x for 10x the rows)`;
-  console.log(`peak RSS: lpm ${growth(smallRss, median(rss))}; the journaled hand loop ${growth(handSmallRss, median(handRss))}`);
+  console.log(`peak RSS: lpm ${growth(smallRss, median(lpm.rss))}; the journaled hand loop ${growth(handSmallRss, median(durable.rss))}`);
 } finally {
   server.close();
 }
