@@ -405,26 +405,48 @@ impl<'a> Checker<'a> {
         while Self::syntax(self.s.next_item(b'}', first))? {
             first = false;
             let pos = self.s.pos();
-            let hint = self
-                .learned
-                .get(li)
-                .and_then(|l| l.get(prev))
-                .map_or(0, |&k| usize::from(k));
-            // The key the last object had here, matched in place; else read and looked up.
+            // The key the last objects had after `prev`, matched in place; then the one learned
+            // after that (an optional field absent here), twice; else read and looked up.
             // (`get` and `matches!` rather than indexing and `==` on options: with the size
             // profile those stay calls, one per key.)
-            let (k, field) = match fields.get(hint) {
-                Some(f) if self.s.key_is(f.name.as_bytes()) => (hint, f),
-                _ => {
+            let mut hint = prev;
+            let mut found = None;
+            for _ in 0..3 {
+                hint = self
+                    .learned
+                    .get(li)
+                    .and_then(|l| l.get(hint))
+                    .map_or(0, |&k| usize::from(k));
+                match fields.get(hint) {
+                    Some(f) if self.s.key_is(f.name.as_bytes()) => {
+                        found = Some((hint, f));
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let (k, field) = match found {
+                Some(hit) => hit,
+                None => {
                     let key = Self::syntax(self.s.key())?;
                     let Some((k, f)) = shape.find(&key).and_then(|k| Some((k, fields.get(k)?)))
                     else {
                         Self::syntax(self.s.skip(depth))?;
                         continue;
                     };
-                    // Learned only on a miss: a hit found what is learned already.
-                    if let Some(next) = self.learned.get_mut(li).and_then(|l| l.get_mut(prev)) {
-                        *next = k as u8;
+                    // Learned only on a miss, inserted after `prev` in the order learned so far:
+                    // objects with different optional fields present share one order (the
+                    // union), which the tries above follow.
+                    if let Some(l) = self.learned.get_mut(li) {
+                        let after = l.get(prev).copied().unwrap_or(0);
+                        if let Some(next) = l.get_mut(prev) {
+                            *next = k as u8;
+                        }
+                        if usize::from(after) != k {
+                            if let Some(next) = l.get_mut(k) {
+                                *next = after;
+                            }
+                        }
                     }
                     (k, f)
                 }
@@ -693,6 +715,69 @@ mod tests {
             let mut own = Vec::new();
             walk(ty, &mut own);
             assert!(own.len() <= SLOTS, "{}", own.len());
+        }
+    }
+
+    /// The learned key order follows objects whose optional fields come and go and whose keys
+    /// change order: every such object is accepted, and a key written twice is refused at its
+    /// second place however it was found (in place, a try or two later, or by the lookup).
+    #[test]
+    fn objects_of_changing_keys_and_orders_are_checked_alike() {
+        let fields = [
+            r#""_id":"u1""#,
+            r#""createdAt":"2022-11-17T02:57:55.897Z""#,
+            r#""emails":[{"address":"a@b.test","verified":false}]"#,
+            r#""profile":{"name":"An","phone":"09"}"#,
+            r#""username":"an""#,
+            r#""myCart":[]"#,
+            r#""myCourses":[]"#,
+            r#""myTransactions":["t"]"#,
+            r#""other":{"kept":true}"#,
+        ];
+        let mut seed = 7u32;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize % n
+        };
+        for round in 0..300 {
+            // The required five, then optional ones; shuffled every few rounds, else in order.
+            let mut keys: Vec<usize> = (0..5).collect();
+            keys.extend((5..fields.len()).filter(|_| next(2) == 0));
+            if round % 3 == 0 {
+                for i in (1..keys.len()).rev() {
+                    keys.swap(i, next(i + 1));
+                }
+            }
+            let twice = (round % 5 == 0).then(|| keys[next(keys.len())]);
+            let mut users = Vec::new();
+            for i in 0..4 {
+                let mut ks = keys.clone();
+                if i == 3 {
+                    ks.extend(twice);
+                }
+                let parts: Vec<&str> = ks.iter().map(|&k| fields[k]).collect();
+                users.push(format!("{{{}}}", parts.join(",")));
+            }
+            let body = format!(
+                r#"{{"respCode":"00","msg":"Success","users":[{}]}}"#,
+                users.join(",")
+            );
+            let got = envelope(body.as_bytes(), shape(), |c| c == "00");
+            match twice {
+                None => assert!(matches!(got, Envelope::Ok(..)), "{body}: {got:?}"),
+                Some(k) => {
+                    let name = fields[k].split('"').nth(1).unwrap_or_default();
+                    match got {
+                        // An unknown key is kept as it is, even twice (JSON.parse keeps the last).
+                        Envelope::Ok(..) if name == "other" => {}
+                        Envelope::Mismatch(_, m) => {
+                            assert_eq!(m.path, format!("users[3].{name}"), "{body}");
+                            assert!(m.detail.contains("duplicate"), "{m:?}");
+                        }
+                        other => panic!("{body}: {other:?}"),
+                    }
+                }
+            }
         }
     }
 
