@@ -23,7 +23,7 @@ export interface Exports {
   lpm_pending_free(pending: number): void;
   lpm_pending_poll(pending: number, now: number, last: number): number;
   lpm_pending_handle(pending: number, now: number, status: number, retryAfterMs: number, jitter: number, timedOut: number): number;
-  lpm_pending_decode(pending: number, status: number, body: number, utf8Known: number): number;
+  lpm_pending_decode(pending: number, status: number, body: number, utf8: number): number;
   lpm_ascii(text: number): number;
   lpm_pending_failure(pending: number, kind: number): number;
   lpm_pending_redact(pending: number, text: number): number;

@@ -437,15 +437,14 @@ impl<'a> Checker<'a> {
                     // Learned only on a miss, inserted after `prev` in the order learned so far:
                     // objects with different optional fields present share one order (the
                     // union), which the tries above follow.
+                    // (A key found only here is not the one learned after `prev`, unless it is
+                    // written with escapes: then `k` follows itself, and is learned anew.)
                     if let Some(l) = self.learned.get_mut(li) {
-                        let after = l.get(prev).copied().unwrap_or(0);
+                        if let (Some(after), Some(next)) = (l.get(prev).copied(), l.get_mut(k)) {
+                            *next = after;
+                        }
                         if let Some(next) = l.get_mut(prev) {
                             *next = k as u8;
-                        }
-                        if usize::from(after) != k {
-                            if let Some(next) = l.get_mut(k) {
-                                *next = after;
-                            }
                         }
                     }
                     (k, f)
@@ -508,23 +507,19 @@ pub enum Envelope {
 /// data checked against `reply` (keys of the reply are checked in document order, the first
 /// mismatch is the one reported, as a typed decode would).
 pub fn envelope(body: &[u8], reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
-    envelope_of(body, false, reply, accepts)
+    envelope_of(body, core::str::from_utf8(body).is_ok(), reply, accepts)
 }
 
-/// As [`envelope`], for a body already known to be UTF-8 (`utf8_known`), which is then not
-/// checked again.
-pub fn envelope_of(
-    body: &[u8],
-    utf8_known: bool,
-    reply: &Shape,
-    accepts: fn(&str) -> bool,
-) -> Envelope {
+/// As [`envelope`], for a body whose caller has found whether it is UTF-8 (`utf8`; the wasm's
+/// driver, in the pass that writes its ASCII form), which is then not checked again: one that is
+/// not is not well-formed JSON.
+pub fn envelope_of(body: &[u8], utf8: bool, reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
     // RFC 8259 lets a parser ignore a leading byte order mark (JS's TextDecoder drops it too).
     let body = match body {
         [0xEF, 0xBB, 0xBF, rest @ ..] => rest,
         _ => body,
     };
-    match read_envelope(body, utf8_known, reply, accepts) {
+    match read_envelope(body, utf8, reply, accepts) {
         Err(f) => Envelope::NotEnvelope(f.into_mismatch(body)),
         Ok((head, _, _)) if !accepts(&head.code) => Envelope::Error(head),
         Ok((head, Some(f), _)) => Envelope::Mismatch(head, f.into_mismatch(body)),
@@ -536,16 +531,15 @@ pub fn envelope_of(
 /// is not an envelope (one place turns every such reason into [`Envelope::NotEnvelope`]).
 fn read_envelope(
     body: &[u8],
-    utf8_known: bool,
+    utf8: bool,
     reply: &Shape,
     accepts: fn(&str) -> bool,
 ) -> R<(Head, Option<Box<Fail>>, Tally)> {
-    let s = match utf8_known {
-        true => json::Scanner::from_utf8_bytes(body),
-        false => Checker::syntax(json::Scanner::from_bytes(body))?,
-    };
+    if !utf8 {
+        return fail(Why::Syntax(Syntax::BadUtf8));
+    }
     let mut c = Checker {
-        s,
+        s: json::Scanner::from_utf8_bytes(body),
         tally: Tally::default(),
         learned: [[0; 65]; SLOTS],
         owners: [0; SLOTS],

@@ -24,7 +24,12 @@ impl<R: Reply> Request<R> {
     /// Checks the response without building the reply: `Ok` when it is a success that fits the
     /// endpoint's reply type, else the error `decode` would give. Never panics.
     pub fn check(&self, status: u16, body: &[u8]) -> Result<Checked, Error> {
-        check_reply(&self.plan(), status, body, false)
+        check_reply(
+            &self.plan(),
+            status,
+            body,
+            core::str::from_utf8(body).is_ok(),
+        )
     }
 
     /// What decoding this request's reply needs, with the reply type erased.
@@ -74,16 +79,16 @@ pub struct ReplyPlan<'a> {
 }
 
 /// Checks a response against a reply plan: `Ok` when it is a success that fits, else the error.
-/// `utf8_known`: the caller has found the body to be UTF-8 already.
+/// `utf8`: whether the body is UTF-8, as the caller found (`check::envelope_of`).
 pub fn check_reply(
     p: &ReplyPlan<'_>,
     status: u16,
     body: &[u8],
-    utf8_known: bool,
+    utf8: bool,
 ) -> Result<Checked, Error> {
     let endpoint = p.endpoint;
     let clean = |text: &str| bounded(text.as_bytes(), p.secret);
-    let m = match check::envelope_of(body, utf8_known, p.shape, p.accepts) {
+    let m = match check::envelope_of(body, utf8, p.shape, p.accepts) {
         Envelope::Ok(head, tally) => return Ok(Checked { head, tally }),
         Envelope::Mismatch(_, m) => m,
         Envelope::NotEnvelope(m) if (200..300).contains(&status) => check::Mismatch {

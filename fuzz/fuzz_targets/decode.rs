@@ -5,7 +5,8 @@
 //! endpoint and status are derived from the input, and the whole input is the body.
 //!
 //! Checks: `decode` never panics, and no text of an error (Display, Debug, JSON, each string
-//! field) holds the token, whatever the server sends (bodies that echo it included).
+//! field) holds the token, whatever the server sends (bodies that echo it included); the wasm's
+//! ASCII pass (`json::ascii`) refuses exactly the bodies that are not UTF-8.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -99,6 +100,11 @@ fn decode(endpoint: Endpoint, token: &str, status: u16, body: &[u8]) -> Option<E
 
 fuzz_target!(|data: &[u8]| {
     let case = parse(data);
+    // The wasm's pass before its check: it refuses exactly what is not UTF-8, never panics.
+    assert_eq!(
+        lpm_client::json::ascii(case.body).is_some(),
+        std::str::from_utf8(case.body).is_ok()
+    );
     if let Some(err) = decode(case.endpoint, case.token, case.status, case.body) {
         assert_error_clean(&err, case.token);
     }

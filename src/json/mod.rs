@@ -645,32 +645,61 @@ fn next_non_ascii(text: &[u8], mut i: usize) -> usize {
 /// no size limit of its own: a body is bounded by `maxResponseBytes` (32 MiB by default), and its
 /// ASCII form at most three times as long (`é`, 2 bytes, is `\\u00e9`, 6).
 pub fn ascii(text: &[u8]) -> Option<Vec<u8>> {
-    let s = core::str::from_utf8(text).ok()?;
-    let mut i = next_non_ascii(text, 0);
-    if i == text.len() || matches!(text, [0xEF, 0xBB, 0xBF, ..]) {
-        return Some(Vec::new());
-    }
+    // One pass: runs of ASCII are found a word at a time and copied; only the characters
+    // beyond them are decoded, and checked (`char_at`), so a text that is not UTF-8 is refused
+    // without a separate pass over all of it. Read as it is, a text is checked whole.
     let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) {
-        out.extend_from_slice(text.get(from..i)?);
-        i += c.len_utf8();
-        // Beyond U+FFFF (an emoji: rare, and a pair of escapes) the text is read as it is.
-        let u = u32::from(c);
-        if u > 0xFFFF {
+    let (mut i, mut from) = (0, 0);
+    loop {
+        i = next_non_ascii(text, i);
+        if i == text.len() {
+            break;
+        }
+        // Led by four bytes or more: beyond U+FFFF (an emoji: rare, and a pair of escapes), or
+        // not UTF-8. First: a byte order mark (JSON cannot start with any other such
+        // character). Either way the text is read as it is, once checked whole.
+        if text.get(i) >= Some(&0xF0) || i == 0 {
+            core::str::from_utf8(text).ok()?;
             return Some(Vec::new());
         }
+        let (u, n) = char_at(text, i)?;
+        out.extend_from_slice(text.get(from..i).unwrap_or_default());
         // The four nibbles, most significant first, a byte each; then each to its hex digit
         // (`a`..`f` are 39 past where `9` + 1 would be).
-        let n = (u >> 12 & 15) | (u >> 8 & 15) << 8 | (u >> 4 & 15) << 16 | (u & 15) << 24;
+        let n4 = (u >> 12 & 15) | (u >> 8 & 15) << 8 | (u >> 4 & 15) << 16 | (u & 15) << 24;
         let [a, b, c, d] =
-            (n + 0x3030_3030 + ((n + 0x0606_0606) >> 4 & 0x0101_0101) * 39).to_le_bytes();
+            (n4 + 0x3030_3030 + ((n4 + 0x0606_0606) >> 4 & 0x0101_0101) * 39).to_le_bytes();
         out.extend_from_slice(&[b'\\', b'u', a, b, c, d]);
+        i += n;
         from = i;
-        i = next_non_ascii(text, i);
     }
-    out.extend_from_slice(text.get(from..)?);
+    if from > 0 {
+        out.extend_from_slice(text.get(from..).unwrap_or_default());
+    }
     Some(out)
+}
+
+/// The character of two or three bytes of UTF-8 (RFC 3629) that starts at `i`, and its length;
+/// `None` when the bytes there are no such character (a lone continuation byte, a lead of four
+/// or more, a cut sequence, an overlong form, a surrogate) or `i` is the end.
+fn char_at(t: &[u8], i: usize) -> Option<(u32, usize)> {
+    let b0 = *t.get(i)?;
+    // The lead's high ones count the bytes; its other bits start the character, which must
+    // need them: more bits than the form one byte shorter holds.
+    let n = b0.leading_ones() as usize;
+    let fewer = match n {
+        2 => 7,
+        3 => 11,
+        _ => return None,
+    };
+    let mut u = u32::from(b0) & 0x7F >> n;
+    for b in t.get(i + 1..i + n)? {
+        if b & 0xC0 != 0x80 {
+            return None;
+        }
+        u = u << 6 | u32::from(b & 0x3F);
+    }
+    (u >> fewer != 0 && !(0xD800..0xE000).contains(&u)).then_some((u, n))
 }
 
 /// Appends `s` as a JSON string literal.
@@ -754,6 +783,39 @@ mod tests {
             b"\"\xE1\x80a\"",
         ] {
             assert_eq!(ascii(bad), None, "{bad:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// `ascii` refuses exactly what is not UTF-8 (it checks only the characters beyond
+        /// ASCII it meets), and what it writes is the same text.
+        #[test]
+        fn ascii_refuses_exactly_what_is_not_utf8(bytes in proptest::collection::vec(proptest::prop_oneof![
+            // (No backslash: the check below undoes the escapes `ascii` writes.)
+            4 => proptest::strategy::Strategy::prop_map(0x20u8..0x7f, |b| if b == b'\\' { b'/' } else { b }),
+            1 => 0x80u8..=0xff,
+            1 => proptest::sample::select(vec![0xC3u8, 0xA9, 0xE1, 0xBB, 0x85, 0xED, 0xF0, 0x9F, 0xF4, 0x90, 0xEF, 0xBF]),
+        ], 0..48)) {
+            let got = super::ascii(&bytes);
+            let utf8 = core::str::from_utf8(&bytes);
+            proptest::prop_assert_eq!(got.is_some(), utf8.is_ok());
+            if let (Some(out), Ok(text)) = (got, utf8) {
+                if !out.is_empty() {
+                    proptest::prop_assert!(out.is_ascii());
+                    // Undo the escapes: the same characters.
+                    let back = String::from_utf8(out).unwrap();
+                    let mut undone = String::new();
+                    let mut rest = back.as_str();
+                    while let Some(at) = rest.find("\\u") {
+                        undone.push_str(&rest[..at]);
+                        let u = u32::from_str_radix(&rest[at + 2..at + 6], 16).unwrap();
+                        undone.push(char::from_u32(u).unwrap());
+                        rest = &rest[at + 6..];
+                    }
+                    undone.push_str(rest);
+                    proptest::prop_assert_eq!(undone, text);
+                }
+            }
         }
     }
 

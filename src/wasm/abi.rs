@@ -359,14 +359,14 @@ pub extern "C" fn lpm_pending_handle(
     r.unwrap_or(-1.0)
 }
 
-/// Checks the final answer (argument: the body's bytes): a status (1: the derived fields are
-/// the text result).
+/// Checks the final answer (argument: the body's bytes; `utf8`: 0 when `lpm_ascii` found them
+/// not UTF-8): a status (1: the derived fields are the text result).
 #[no_mangle]
-pub extern "C" fn lpm_pending_decode(pending: u32, status: u32, body: u32, utf8_known: u32) -> i32 {
+pub extern "C" fn lpm_pending_decode(pending: u32, status: u32, body: u32, utf8: u32) -> i32 {
     let a = Args::take();
     let body = a.bytes(body);
     let r = with_pending(pending, |p| {
-        p.decode(status as u16, body.unwrap_or(&[]), utf8_known != 0)
+        p.decode(status as u16, body.unwrap_or(&[]), utf8 != 0)
     });
     a.done();
     self::status(r.unwrap_or_else(|| Err(gone())))

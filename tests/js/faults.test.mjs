@@ -148,6 +148,27 @@ test('a UTF-8 byte order mark before the JSON is ignored (RFC 8259) → resolves
   assert.deepEqual((await call(client({ fetch: bom }))).users, []);
 });
 
+test('characters beyond ASCII arrive as sent: two- and three-byte, beyond U+FFFF, after a byte order mark; bytes that are not UTF-8 → DecodeError', async () => {
+  const user = (name) => `{"_id":"u1","createdAt":"2022-11-17T02:57:55.897Z","username":"an","emails":[{"address":"a@b.test","verified":false}],"profile":{"name":${JSON.stringify(name)}}}`;
+  const page = (name) => new TextEncoder().encode(`{"respCode":"00","msg":"Thành công","users":[${user(name)}]}`);
+  const answer = (bytes) => once(async () => ({ status: 200, headers: new Headers(), arrayBuffer: async () => bytes.buffer }));
+  const bom = [0xef, 0xbb, 0xbf];
+  for (const name of ['Nguyễn Văn Ân', 'Đặng Thị Ýến 😀 ✓', 'plain', 'é'.repeat(300) + '𝄞'.repeat(3)]) {
+    for (const lead of [[], bom]) {
+      const r = await call(client({ fetch: answer(new Uint8Array([...lead, ...page(name)])) }));
+      assert.equal(r.users[0].profile.name, name, `${lead.length ? 'BOM, ' : ''}${name.slice(0, 20)}`);
+      assert.equal(r.msg, 'Thành công');
+    }
+  }
+  // Not UTF-8 inside a name: a lone continuation byte, an overlong form, a surrogate, beyond
+  // U+10FFFF, a lead of five bytes, a cut sequence.
+  const [head, tail] = new TextDecoder().decode(page('X')).split('X').map((t) => new TextEncoder().encode(t));
+  for (const bad of [[0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe1, 0x80]]) {
+    const e = await rejectsWith(call(client({ fetch: answer(new Uint8Array([...head, ...bad, ...tail])) })), lpm.DecodeError, { path: '.' }, lpm);
+    assert.match(e.message, /UTF-8/, bad.join(','));
+  }
+});
+
 test('msg twice in one envelope → not an envelope: DecodeError on a 2xx, HttpError otherwise', async () => {
   const body = '{"respCode":"04","msg":"Invalid token","msg":"Success","users":null}';
   for (const [status, Class] of [[200, lpm.DecodeError], [400, lpm.HttpError]]) {
