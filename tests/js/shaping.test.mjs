@@ -133,6 +133,35 @@ test('headers: the client\'s with every request, a call\'s over them; never the 
   assert.throws(() => new Client({ baseUrl: base, logger: 'console' }), ConfigError);
 });
 
+test('the runtime\'s own fetch gets only what differs from its defaults; a custom fetch gets method and headers always', async () => {
+  const seen = [];
+  const own = globalThis.fetch;
+  globalThis.fetch = (url, init) => { seen.push(init); return own(url, init); };
+  try {
+    const c = new Client({ baseUrl: base, token: TOKEN });
+    await c.getUsers();
+    await c.getUsers({}, { headers: { 'X-Call': 'c' } });
+    await c.addCoursesToUsers({ users: ['u1'], courses: ['c1'] }).catch(() => {});
+  } finally {
+    globalThis.fetch = own;
+  }
+  // A GET: its signal alone (GET and no headers are fetch's defaults); with headers, them.
+  assert.deepEqual(Object.keys(seen[0]), ['signal']);
+  assert.ok(seen[0].signal instanceof AbortSignal);
+  assert.deepEqual(Object.keys(seen[1]).sort(), ['headers', 'signal']);
+  assert.deepEqual(seen[1].headers, { 'x-call': 'c' });
+  // A POST: its method, Content-Type and body.
+  assert.equal(seen[2].method, 'POST');
+  assert.deepEqual(seen[2].headers, { 'content-type': 'application/json' });
+  assert.equal(typeof seen[2].body, 'string');
+  // A custom fetch, as FetchLike declares: method and headers on every call.
+  const inits = [];
+  const custom = new Client({ baseUrl: base, token: TOKEN, fetch: (url, init) => { inits.push(init); return own(url, init); } });
+  await custom.getUsers();
+  assert.equal(inits[0].method, 'GET');
+  assert.deepEqual(inits[0].headers, {});
+});
+
 test('per-call timeoutMs and maxRetries override the client\'s', async () => {
   const hang = countingFetch((url, init) => new Promise((_, reject) => init.signal.addEventListener('abort', () => reject(init.signal.reason))));
   const client = new Client({ baseUrl: base, token: TOKEN, timeoutMs: 60_000, maxRetries: 2, retryDelayMs: 1, fetch: hang });
