@@ -38,7 +38,7 @@ fn main() {
     };
     let t = std::time::Instant::now();
     for _ in 0..n {
-        check_reply(&plan, 200, &body, true).unwrap();
+        check_reply(&plan, 200, &body, lpm_client::check::Utf8::Valid).unwrap();
     }
     println!(
         "{} KB, {:.0} us per check",

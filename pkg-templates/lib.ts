@@ -43,6 +43,8 @@ const RECORD = -2;
 // setTimeout treats anything above 2^31-1 ms (~24.8 days) as 1 ms; longer waits are cut to that
 // and polled again.
 const MAX_TIMER_MS = 2147483647;
+/** The runtime's fetch, as it was when this module loaded (see `attempt`). */
+const PLATFORM_FETCH = globalThis.fetch;
 
 /**
  * A caller's value as the JSON text the core reads (`undefined` is `null`), or `undefined` when
@@ -357,12 +359,14 @@ async function readBody(res: FetchResponse, max: number, length: number, exact: 
 function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal | undefined, headers: Record<string, string>, platform: boolean): Promise<Answer> {
   const req = pending.req;
   const ctrl = new AbortController();
-  // Decision: the runtime's own fetch (`platform`) is given only what differs from its defaults
-  // (a GET, no headers): undici's handling of a method and of an empty headers object is ~2% of
-  // a page's call on loopback (bench/loopback.mjs). A custom fetch gets all, as FetchLike says.
-  const init = { signal: ctrl.signal } as Parameters<FetchFn>[1];
-  if (!platform || req.method !== 'GET') init.method = req.method;
-  if (!platform || Object.keys(headers).length) init.headers = headers;
+  // Decision: the runtime's own fetch (`platform`: the global one, as it was when this module
+  // loaded) is given a bare GET as `{signal}` alone (a GET and no headers are its defaults):
+  // undici's handling of a method and of an empty headers object is ~2% of a page's call on
+  // loopback (bench/loopback.mjs). Every other call (a POST has its Content-Type), and any other
+  // fetch (a custom one, a global replaced later: a test's mock, a wrapper), gets method and
+  // headers, as FetchLike declares them.
+  const init = (platform && !Object.keys(headers).length ? {} : { method: req.method, headers }) as Parameters<FetchFn>[1];
+  init.signal = ctrl.signal;
   if (req.body != null) init.body = req.body;
   // A fetch that throws rejects this instead (the executor runs now, in this turn).
   const sent = new Promise<FetchResponse>((ok) => ok(fetchFn(req.url, init)));
@@ -513,7 +517,7 @@ async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateO
       if (watched) emit(cfg, options, 'onRequest', info, redact);
       const started = Date.now();
       try {
-        answer = await attempt(fetchFn, pending, signal, { ...headers }, !cfg.fetch);
+        answer = await attempt(fetchFn, pending, signal, { ...headers }, fetchFn === PLATFORM_FETCH);
       } catch (thrown) {
         const f = thrown as Failed;
         const durationMs = Date.now() - started;

@@ -507,13 +507,33 @@ pub enum Envelope {
 /// data checked against `reply` (keys of the reply are checked in document order, the first
 /// mismatch is the one reported, as a typed decode would).
 pub fn envelope(body: &[u8], reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
-    envelope_of(body, core::str::from_utf8(body).is_ok(), reply, accepts)
+    envelope_of(body, Utf8::of(body), reply, accepts)
 }
 
-/// As [`envelope`], for a body whose caller has found whether it is UTF-8 (`utf8`; the wasm's
-/// driver, in the pass that writes its ASCII form), which is then not checked again: one that is
-/// not is not well-formed JSON.
-pub fn envelope_of(body: &[u8], utf8: bool, reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
+/// Whether a body is UTF-8, as its caller found (the wasm's driver finds it in the pass that
+/// writes the body's ASCII form, `json::ascii`). A type rather than a `bool`: it once meant
+/// "already known" with `false` for "check it", and a caller of that meaning must not compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Utf8 {
+    /// The body is UTF-8.
+    Valid,
+    /// It is not: it is not well-formed JSON.
+    Invalid,
+}
+
+impl Utf8 {
+    /// `body`'s, found by `core::str::from_utf8`.
+    pub fn of(body: &[u8]) -> Utf8 {
+        match core::str::from_utf8(body) {
+            Ok(_) => Utf8::Valid,
+            Err(_) => Utf8::Invalid,
+        }
+    }
+}
+
+/// As [`envelope`], for a body whose caller has found whether it is UTF-8 (`utf8`), which is
+/// then not checked again.
+pub fn envelope_of(body: &[u8], utf8: Utf8, reply: &Shape, accepts: fn(&str) -> bool) -> Envelope {
     // RFC 8259 lets a parser ignore a leading byte order mark (JS's TextDecoder drops it too).
     let body = match body {
         [0xEF, 0xBB, 0xBF, rest @ ..] => rest,
@@ -531,11 +551,11 @@ pub fn envelope_of(body: &[u8], utf8: bool, reply: &Shape, accepts: fn(&str) -> 
 /// is not an envelope (one place turns every such reason into [`Envelope::NotEnvelope`]).
 fn read_envelope(
     body: &[u8],
-    utf8: bool,
+    utf8: Utf8,
     reply: &Shape,
     accepts: fn(&str) -> bool,
 ) -> R<(Head, Option<Box<Fail>>, Tally)> {
-    if !utf8 {
+    if utf8 == Utf8::Invalid {
         return fail(Why::Syntax(Syntax::BadUtf8));
     }
     let mut c = Checker {
@@ -679,6 +699,8 @@ mod tests {
                         return;
                     }
                     seen.push(at);
+                    // `seen` and `required` are u64 bit sets, `Learned` indexes fields by u8.
+                    assert!(shape.fields.len() <= 64, "{}", shape.fields.len());
                     for f in shape.fields {
                         let plain = f.name.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
                         assert!(plain, "{}", f.name);

@@ -24,12 +24,7 @@ impl<R: Reply> Request<R> {
     /// Checks the response without building the reply: `Ok` when it is a success that fits the
     /// endpoint's reply type, else the error `decode` would give. Never panics.
     pub fn check(&self, status: u16, body: &[u8]) -> Result<Checked, Error> {
-        check_reply(
-            &self.plan(),
-            status,
-            body,
-            core::str::from_utf8(body).is_ok(),
-        )
+        check_reply(&self.plan(), status, body, check::Utf8::of(body))
     }
 
     /// What decoding this request's reply needs, with the reply type erased.
@@ -84,7 +79,7 @@ pub fn check_reply(
     p: &ReplyPlan<'_>,
     status: u16,
     body: &[u8],
-    utf8: bool,
+    utf8: check::Utf8,
 ) -> Result<Checked, Error> {
     let endpoint = p.endpoint;
     let clean = |text: &str| bounded(text.as_bytes(), p.secret);

@@ -640,8 +640,9 @@ fn next_non_ascii(text: &[u8], mut i: usize) -> usize {
 /// (Node 20: 35 KB of accounts 50 -> 4 us, 88 KB of courses 246 -> 11 us), and `JSON.parse` reads
 /// as fast. Only for a text that is well-formed JSON (outside strings it has nothing beyond
 /// ASCII; inside, an escape means the character). `None`: `text` is not UTF-8; empty: it is to
-/// be read as it is: all ASCII already, with a character beyond U+FFFF, or led by a byte
-/// order mark (which a `TextDecoder` drops; escaped, it would stand before the value). Decision:
+/// be read as it is: all ASCII already, with a character beyond U+FFFF, or led by a character
+/// beyond ASCII: a byte order mark (which a `TextDecoder` drops; escaped, it would stand before
+/// the value), or any other, which no JSON starts with (the gate refuses that text). Decision:
 /// no size limit of its own: a body is bounded by `maxResponseBytes` (32 MiB by default), and its
 /// ASCII form at most three times as long (`é`, 2 bytes, is `\\u00e9`, 6).
 pub fn ascii(text: &[u8]) -> Option<Vec<u8>> {

@@ -63,7 +63,9 @@ pub fn bench_check_only(body: &[u8]) -> Result<u32, JsValue> {
     Planner::new("https://bench.example.com")
         .and_then(|api| api.with_token("bench-token"))
         .and_then(|api| api.get_courses(0, 100))
-        .and_then(|req| crate::decode::check_reply(&req.plan(), 200, body, true))
+        .and_then(|req| {
+            crate::decode::check_reply(&req.plan(), 200, body, crate::check::Utf8::Valid)
+        })
         .map(|_| 1)
         .map_err(js_err)
 }

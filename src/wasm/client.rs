@@ -348,8 +348,16 @@ impl Pending {
             secret: self.secret.as_ref().map(Token::expose),
             ..self.reply
         };
-        let checked =
-            check_reply(&plan, status, body, utf8).map_err(|e| Failure::Core(e).into_json())?;
+        let checked = check_reply(
+            &plan,
+            status,
+            body,
+            match utf8 {
+                true => crate::check::Utf8::Valid,
+                false => crate::check::Utf8::Invalid,
+            },
+        )
+        .map_err(|e| Failure::Core(e).into_json())?;
         Ok((plan.derived)(&checked.head, checked.tally))
     }
 

@@ -133,27 +133,46 @@ test('headers: the client\'s with every request, a call\'s over them; never the 
   assert.throws(() => new Client({ baseUrl: base, logger: 'console' }), ConfigError);
 });
 
-test('the runtime\'s own fetch gets only what differs from its defaults; a custom fetch gets method and headers always', async () => {
-  const seen = [];
-  const own = globalThis.fetch;
-  globalThis.fetch = (url, init) => { seen.push(init); return own(url, init); };
-  try {
-    const c = new Client({ baseUrl: base, token: TOKEN });
+test('the runtime\'s own fetch gets only what differs from its defaults; any other fetch gets method and headers always', async () => {
+  // The runtime's own, watched in a process whose global fetch is replaced before the package
+  // loads (so it is the one the package takes for the runtime's).
+  const script = `
+    const own = globalThis.fetch; const seen = [];
+    globalThis.fetch = (url, init) => { seen.push({ keys: Object.keys(init).sort(), ...init, signal: init.signal instanceof AbortSignal }); return own(url, init); };
+    const { Client } = await import(${JSON.stringify(new URL('../../pkg/node.js', import.meta.url).href)});
+    const c = new Client({ baseUrl: ${JSON.stringify(base)}, token: ${JSON.stringify(TOKEN)} });
     await c.getUsers();
     await c.getUsers({}, { headers: { 'X-Call': 'c' } });
+    await c.addCoursesToUsers({ users: ['u1'], courses: ['c1'] }).catch(() => {});
+    console.log(JSON.stringify(seen));`;
+  const { execFile } = await import('node:child_process');
+  const out = await new Promise((resolve, reject) => execFile(process.execPath, ['--input-type=module', '-e', script], (e, stdout) => (e ? reject(e) : resolve(stdout))));
+  const lean = JSON.parse(out);
+  // A bare GET: its signal alone (a GET and no headers are fetch's defaults); with headers, all.
+  assert.deepEqual(lean[0], { keys: ['signal'], signal: true });
+  assert.deepEqual(lean[1], { keys: ['headers', 'method', 'signal'], method: 'GET', headers: { 'x-call': 'c' }, signal: true });
+  // A POST: its method, Content-Type and body.
+  assert.deepEqual(lean[2].keys, ['body', 'headers', 'method', 'signal']);
+  assert.equal(lean[2].method, 'POST');
+  assert.deepEqual(lean[2].headers, { 'content-type': 'application/json' });
+  const c = new Client({ baseUrl: base, token: TOKEN });
+  const own = globalThis.fetch;
+  // A global replaced after the package loaded (a test's mock, a wrapper) is another fetch:
+  // method and headers on every call, as FetchLike declares them.
+  const seen = [];
+  globalThis.fetch = (url, init) => { seen.push(init); return own(url, init); };
+  try {
+    await c.getUsers();
     await c.addCoursesToUsers({ users: ['u1'], courses: ['c1'] }).catch(() => {});
   } finally {
     globalThis.fetch = own;
   }
-  // A GET: its signal alone (GET and no headers are fetch's defaults); with headers, them.
-  assert.deepEqual(Object.keys(seen[0]), ['signal']);
+  assert.equal(seen[0].method, 'GET');
+  assert.deepEqual(seen[0].headers, {});
   assert.ok(seen[0].signal instanceof AbortSignal);
-  assert.deepEqual(Object.keys(seen[1]).sort(), ['headers', 'signal']);
-  assert.deepEqual(seen[1].headers, { 'x-call': 'c' });
-  // A POST: its method, Content-Type and body.
-  assert.equal(seen[2].method, 'POST');
-  assert.deepEqual(seen[2].headers, { 'content-type': 'application/json' });
-  assert.equal(typeof seen[2].body, 'string');
+  assert.equal(seen[1].method, 'POST');
+  assert.deepEqual(seen[1].headers, { 'content-type': 'application/json' });
+  assert.equal(typeof seen[1].body, 'string');
   // A custom fetch, as FetchLike declares: method and headers on every call.
   const inits = [];
   const custom = new Client({ baseUrl: base, token: TOKEN, fetch: (url, init) => { inits.push(init); return own(url, init); } });
