@@ -252,18 +252,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A scanner over bytes, which must be UTF-8 (checked once here, in one fast pass, rather
-    /// than string by string).
-    pub fn from_bytes(b: &'a [u8]) -> Result<Self, Syntax> {
-        core::str::from_utf8(b)
-            .map(Scanner::new)
-            .map_err(|_| Syntax::BadUtf8)
-    }
-
-    /// A scanner over bytes the caller has already found to be UTF-8 (JavaScript's strict
-    /// `TextDecoder` does it natively while turning them into the text `JSON.parse` reads).
-    /// Nothing unsafe follows from a wrong claim: strings are only ever read through
-    /// `str::from_utf8`.
+    /// A scanner over bytes the caller has already found to be UTF-8 (`check::Utf8`: natively
+    /// by `from_utf8`, in the wasm by the pass that writes their ASCII form, `ascii`). Nothing
+    /// unsafe follows from a wrong claim: strings are only ever read through `str::from_utf8`.
     pub fn from_utf8_bytes(b: &'a [u8]) -> Self {
         Scanner { b, i: 0, src: None }
     }

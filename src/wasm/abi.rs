@@ -366,7 +366,11 @@ pub extern "C" fn lpm_pending_decode(pending: u32, status: u32, body: u32, utf8:
     let a = Args::take();
     let body = a.bytes(body);
     let r = with_pending(pending, |p| {
-        p.decode(status as u16, body.unwrap_or(&[]), utf8 != 0)
+        let utf8 = match utf8 {
+            0 => crate::check::Utf8::Invalid,
+            _ => crate::check::Utf8::Valid,
+        };
+        p.decode(status as u16, body.unwrap_or(&[]), utf8)
     });
     a.done();
     self::status(r.unwrap_or_else(|| Err(gone())))

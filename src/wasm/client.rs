@@ -343,21 +343,18 @@ impl Pending {
     /// Checks the final answer: the derived fields as JSON text (or nothing) when it is a success
     /// that fits the reply; else throws the error's data. `utf8`: whether the bytes are UTF-8,
     /// as the driver found in the pass that wrote their ASCII form (`lpm_ascii`).
-    pub fn decode(&self, status: u16, body: &[u8], utf8: bool) -> Result<Option<String>, String> {
+    pub fn decode(
+        &self,
+        status: u16,
+        body: &[u8],
+        utf8: crate::check::Utf8,
+    ) -> Result<Option<String>, String> {
         let plan = ReplyPlan {
             secret: self.secret.as_ref().map(Token::expose),
             ..self.reply
         };
-        let checked = check_reply(
-            &plan,
-            status,
-            body,
-            match utf8 {
-                true => crate::check::Utf8::Valid,
-                false => crate::check::Utf8::Invalid,
-            },
-        )
-        .map_err(|e| Failure::Core(e).into_json())?;
+        let checked =
+            check_reply(&plan, status, body, utf8).map_err(|e| Failure::Core(e).into_json())?;
         Ok((plan.derived)(&checked.head, checked.tally))
     }
 
