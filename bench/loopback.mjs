@@ -1,6 +1,6 @@
 // One call on loopback to the release emulator, for builds side by side: getCourses and getUsers
 // of each package, interleaved call by call with the floor (`fetch(url).text()` then JSON.parse,
-// as bench/peers/run.mjs's loopback rows), the order rotated every round and reversed every other. For measuring one change
+// as bench/peers/run.mjs's loopback rows), each round in its own order (bench/order.mjs). For measuring one change
 // to the per-call path (lib.ts's driver, planning, the gate) on a shared machine: the ratios
 // between builds and to the floor survive the load, absolute times do not. Figures only.
 //
@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.LPM_EMULATOR_BIN ||= path.join(root, 'target/release/lpm-emulator');
 const { startEmulator } = await import('../tests/js/emulator.mjs');
+const { roundOrder } = await import('./order.mjs');
 
 const dirs = process.argv.slice(2).map((d) => path.resolve(d));
 if (dirs.length === 0) dirs.push(path.join(root, 'pkg'));
@@ -42,14 +43,16 @@ try {
     }
     for (let w = 0; w < 50; w++) for (const v of variants) await v();
     const samples = variants.map(() => []);
-    // Rotated, and reversed every other round: each variant follows each of the others as often
-    // (a call leaves work behind that the next one pays; see bench/peers/run.mjs's `interleaved`).
+    // Each round in its own order: each variant follows each of the others about as often (a call
+    // leaves work behind that the next one pays; see bench/order.mjs).
+    const idx = variants.map((_, i) => i);
+    let last;
     for (let r = 0; r < ROUNDS; r++) {
-      for (let j = 0; j < variants.length; j++) {
-        const k = r % 2 ? (variants.length - 1 - ((j + r) % variants.length)) : (j + r) % variants.length;
+      for (const k of roundOrder(idx, r, last)) {
         const t0 = performance.now();
         await variants[k]();
         samples[k].push(performance.now() - t0);
+        last = k;
       }
     }
     const m = samples.map(median);

@@ -1,6 +1,6 @@
 //! Profiling aid: runs the decoder's gate over a 100-record page N times, the way the wasm does
 //! (the body already known to be UTF-8): `cargo run --release --example gate_profile -- 50
-//! [courses|users]`, for `valgrind --tool=callgrind` (instruction counts) or `perf`.
+//! [courses|users] [body.json]`, for `valgrind --tool=callgrind` (instruction counts) or `perf`.
 use lpm_client::decode::check_reply;
 use lpm_client::Planner;
 use serde_json::Value;
@@ -22,8 +22,12 @@ fn main() {
     let page: Vec<Value> = (0..100)
         .map(|i| records[i % records.len()].clone())
         .collect();
-    let body =
-        serde_json::to_vec(&serde_json::json!({"respCode":"00","msg":"Success",key:page})).unwrap();
+    // A third argument: a body file to check instead (e.g. a page saved from the emulator).
+    let body = match args.next() {
+        Some(file) => std::fs::read(file).unwrap(),
+        None => serde_json::to_vec(&serde_json::json!({"respCode":"00","msg":"Success",key:page}))
+            .unwrap(),
+    };
     let api = Planner::new("https://x.example")
         .unwrap()
         .with_token("bench-token")

@@ -34,6 +34,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import * as zodPeer from './zod-client.mjs';
 import * as valibotPeer from './valibot-client.mjs';
+import { roundOrder } from '../order.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -298,22 +299,23 @@ async function startEmulator() {
   return { url, token: printed['admin-token'], stop: () => child.kill('SIGTERM') };
 }
 
-/** Median ms of one call per variant, the variants interleaved call by call in rotating order,
- * reversed every other round (as `measure` does): a call leaves work behind it (the end of its
- * response's stream, its garbage) that the next one pays, so each variant follows each of the
- * others as often. In one fixed cyclic order the one after the floor always followed it: two
- * copies of one build read 1.109 and 1.081× the floor there, 1.083 and 1.077× reversed. */
+/** Median ms of one call per variant, the variants interleaved call by call, each round in its
+ * own order (`roundOrder`): a call leaves work behind it (the end of its response's stream, its
+ * garbage, caches filled with its own code) that the next one pays, so each variant follows each
+ * of the others about as often. In one fixed cyclic order the one after the floor always followed
+ * it: two copies of one build read 1.109 and 1.081× the floor there, 1.083 and 1.077× reversed
+ * every other round, which still left each of four variants only two predecessors. */
 async function interleaved(variants, rounds) {
   const keys = Object.keys(variants);
   for (let w = 0; w < 20; w++) for (const k of keys) await variants[k]();
   const samples = Object.fromEntries(keys.map((k) => [k, []]));
+  let last;
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 ? [...keys].reverse() : keys;
-    const rot = r % keys.length;
-    for (const k of [...order.slice(rot), ...order.slice(0, rot)]) {
+    for (const k of roundOrder(keys, r, last)) {
       const t0 = now();
       await variants[k]();
       samples[k].push(Number(now() - t0) / 1e6);
+      last = k;
     }
   }
   return Object.fromEntries(keys.map((k) => [k, median(samples[k])]));
