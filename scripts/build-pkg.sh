@@ -120,7 +120,7 @@ for f in "$out"/{lib,index,node,workerd}.js; do
 done
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
-# engine issue set: at most 60 KB, aim 45; set to what it reaches: 46,066 B). The one place it is
+# engine issue set: at most 60 KB, aim 45; set to what it reaches: 46,069 B). The one place it is
 # written; the build fails above it.
 budget_kb=45.0
 # lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,876 B). Raised
