@@ -17,13 +17,13 @@
 //! exhausted) may stop an export half-way: a `Pending` or `BulkJob` taken out of its slab for
 //! the call stays taken (its handle then fails); a `Core` is shared (`Rc`), so the client that
 //! planned it stays usable.
-// The `unsafe_code` lint flags `#[no_mangle]` (these are the wasm's exports by name) and the one
-// `unsafe` block, which takes the texts the glue wrote as UTF-8 without checking them again.
+// The `unsafe_code` lint flags `#[no_mangle]` (these are the wasm's exports by name), the one
+// `unsafe` block, which takes the texts the glue wrote as UTF-8 without checking them again, and
+// `Local`'s `Sync`.
 #![allow(unsafe_code)]
 
 use core::cell::Cell;
 use std::rc::Rc;
-use std::thread::LocalKey;
 
 #[cfg(feature = "bulk")]
 use super::bulk::BulkJob;
@@ -44,31 +44,47 @@ enum Slot<T> {
     Live(T),
 }
 
-type Slab<T> = LocalKey<Cell<Vec<Slot<T>>>>;
+type Slab<T> = Local<Vec<Slot<T>>>;
 
-thread_local! {
-    /// The argument bytes JS wrote for the next export (`lpm_args`).
-    static ARGS: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-    /// The last text result, kept until the next replaces it.
-    static OUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-    /// Where the last text result is: address, length.
-    static RESULT: Cell<[u32; 2]> = const { Cell::new([0, 0]) };
-    static CORES: Cell<Vec<Slot<Rc<Core>>>> = const { Cell::new(Vec::new()) };
-    static PENDING: Cell<Vec<Slot<Box<Pending>>>> = const { Cell::new(Vec::new()) };
-    #[cfg(feature = "bulk")]
-    static JOBS: Cell<Vec<Slot<Box<BulkJob>>>> = const { Cell::new(Vec::new()) };
+/// A value of the module's one thread: a `static` where `thread_local!` registered a destructor
+/// and checked its state on every access (1.7 KB of wasm in ten copies of `LocalKey::with`, which
+/// V8 left in its baseline tier on a call's path).
+struct Local<T>(Cell<T>);
+
+// SAFETY: this build has no threads: without the `atomics` target feature (refused below) a wasm
+// module's memory cannot be shared, so no two threads ever reach a `Local`.
+unsafe impl<T> Sync for Local<T> {}
+#[cfg(target_feature = "atomics")]
+compile_error!("abi.rs's statics (`Local`) assume a wasm without threads");
+
+impl<T> Local<T> {
+    const fn new(value: T) -> Self {
+        Local(Cell::new(value))
+    }
 }
+
+/// The argument bytes JS wrote for the next export (`lpm_args`).
+static ARGS: Local<Vec<u8>> = Local::new(Vec::new());
+/// The last text result, kept until the next replaces it.
+static OUT: Local<Vec<u8>> = Local::new(Vec::new());
+/// Where the last text result is: address, length.
+static RESULT: Local<[u32; 2]> = Local::new([0, 0]);
+static CORES: Slab<Rc<Core>> = Local::new(Vec::new());
+static PENDING: Slab<Box<Pending>> = Local::new(Vec::new());
+#[cfg(feature = "bulk")]
+static JOBS: Slab<Box<BulkJob>> = Local::new(Vec::new());
 
 /// Runs `f` on the slab's slots (taken out of the cell for the while: nothing in `f` re-enters).
 fn slots<T, R>(slab: &'static Slab<T>, f: impl FnOnce(&mut Vec<Slot<T>>) -> R) -> R {
-    slab.with(|cell| {
-        let mut v = cell.take();
-        let r = f(&mut v);
-        cell.set(v);
-        r
-    })
+    let mut v = slab.0.take();
+    let r = f(&mut v);
+    slab.0.set(v);
+    r
 }
 
+// Out of line, as `out` below: each export that makes an object had its own copy (with the
+// statics, the two cost the package 153 B gzip less than inlined).
+#[inline(never)]
 fn insert<T>(slab: &'static Slab<T>, value: T) -> u32 {
     slots(slab, |v| {
         let at = match v.iter().position(|s| matches!(s, Slot::Free)) {
@@ -149,10 +165,11 @@ fn gone() -> String {
 }
 
 /// Keeps `text` as the text result and says where it is.
+#[inline(never)]
 fn out(text: impl Into<Vec<u8>>) {
     let text = text.into();
-    RESULT.with(|r| r.set([text.as_ptr() as u32, text.len() as u32]));
-    OUT.with(|o| o.set(text));
+    RESULT.0.set([text.as_ptr() as u32, text.len() as u32]);
+    OUT.0.set(text);
 }
 
 /// A status: 1 with the text, 0 without, [`ERR`] with the error's data.
@@ -194,7 +211,7 @@ struct Args(Vec<u8>);
 
 impl Args {
     fn take() -> Args {
-        Args(ARGS.with(Cell::take))
+        Args(ARGS.0.take())
     }
 
     /// The first piece: `len` bytes (`None` for [`NONE`], or past the end: the glue's defect).
@@ -231,7 +248,7 @@ impl Args {
         // A buffer grown past 1 MiB (a large import's rows) is given back to the allocator rather
         // than held for the instance's life (the next large call grows one again).
         if self.0.len() <= 1 << 20 {
-            ARGS.with(|a| a.set(self.0));
+            ARGS.0.set(self.0);
         }
     }
 }
@@ -242,21 +259,21 @@ impl Args {
 /// stays reserved, as the wasm's memory would anyway (it never shrinks).
 #[no_mangle]
 pub extern "C" fn lpm_args(len: u32) -> u32 {
-    let mut v = ARGS.with(Cell::take);
+    let mut v = ARGS.0.take();
     if v.len() < len as usize {
         // A new zeroed buffer (one `memory.fill`) rather than `resize`, whose byte-at-a-time loop
         // took 7 ms for the 3 MB of room a 10,000-row import's text asks; what it held is not read.
         v = vec![0; len as usize];
     }
     let at = v.as_mut_ptr() as u32;
-    ARGS.with(|a| a.set(v));
+    ARGS.0.set(v);
     at
 }
 
 /// The result area's address: two u32, the last text result's address and length.
 #[no_mangle]
 pub extern "C" fn lpm_result() -> u32 {
-    RESULT.with(|r| r.as_ptr() as u32)
+    RESULT.0.as_ptr() as u32
 }
 
 /// A client core of the options (JSON text) and the guard's base URL (or none): its handle, or 0
@@ -390,7 +407,7 @@ pub extern "C" fn lpm_ascii(text: u32) -> i32 {
         }
         None => ERR,
     };
-    ARGS.with(|args| args.set(a.0));
+    ARGS.0.set(a.0);
     r
 }
 
