@@ -122,7 +122,7 @@ done
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
 # engine issue set: at most 60 KB, aim 45; set to what it reaches: 45,916 B). The one place it is
 # written; the build fails above it.
-budget_kb=45.0
+budget_kb=44.9
 # lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,886 B). Raised
 # from 69.3 for an import's speed (issue 9's 1.1x; CPU of cli/bench/engine.mjs's 10,000 rows): the
 # rows' texts sent as JS gave them (+453 B, ~-15 ms), progress counts kept (+135 B, ~-5 ms), the
