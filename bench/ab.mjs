@@ -8,13 +8,14 @@
 // Rows: the gate alone (`Pending.decode` of a 100-record page, through the boundary), a whole
 // call through a fetch stub (100 users, 100 courses, and one account: the fixed cost of a call),
 // and validate 100 new accounts; each with its floor (JSON.parse of the text, JSON.stringify of
-// the batch). Medians of BENCH_ROUNDS (25) rounds, the variants' order rotated every round;
+// the batch). Medians of BENCH_ROUNDS (25) rounds, each round in its own order (bench/order.mjs);
 // BENCH_GC=1 (with --expose-gc) collects before each sample, which inflates the small calls;
 // BENCH_GATE_ONLY=1 measures the gate rows alone.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { coursePage, userPage, newUsers } from './inputs.mjs';
+import { roundOrder } from './order.mjs';
 import { boundary } from '../tests/js/boundary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,14 +69,13 @@ const stub = (bytes) => async () => {
   return { status: 200, ok: true, headers: { get: () => null }, arrayBuffer: async () => b.buffer, text: async () => decoder.decode(b) };
 };
 
-/** Median µs per op of each variant: `n` ops per sample, order rotated each round. */
+/** Median µs per op of each variant: `n` ops per sample, each round in its own order (bench/order.mjs). */
 async function measure(variants, n) {
   const fns = Object.values(variants);
   for (const f of fns) for (let i = 0; i < 3 * n; i++) await f();
   const samples = fns.map(() => []);
   for (let r = 0; r < ROUNDS; r++) {
-    for (let j = 0; j < fns.length; j++) {
-      const k = (j + r) % fns.length;
+    for (const k of roundOrder(fns.map((_, i) => i), r)) {
       if (process.env.BENCH_GC) gc();
       const t0 = performance.now();
       for (let i = 0; i < n; i++) await fns[k]();

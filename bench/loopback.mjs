@@ -46,7 +46,7 @@ try {
     // Each round in its own order: each variant follows each of the others about as often (a call
     // leaves work behind that the next one pays; see bench/order.mjs).
     const idx = variants.map((_, i) => i);
-    let last;
+    let last = idx.at(-1); // the warm-up's last
     for (let r = 0; r < ROUNDS; r++) {
       for (const k of roundOrder(idx, r, last)) {
         const t0 = performance.now();

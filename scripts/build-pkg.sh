@@ -128,7 +128,7 @@ budget_kb=44.9
 # rows' texts sent as JS gave them (+453 B, ~-15 ms), progress counts kept (+135 B, ~-5 ms), the
 # report and the chunks' journal events written by hand (+173 B, ~-20 ms); and the lean package's
 # loopback speed (issue 7: answers handed to JS as ASCII JSON, ~+180 B); 70.3 when abi.rs's
-# statics left thread_local! (raw -0.4 KB, but gzip +10 B here where the lean package lost 153 B).
+# statics left thread_local! (raw -0.5 KB here, but gzip +10 B, where the lean package lost 153 B).
 bulk_budget_kb=70.3
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then

@@ -738,7 +738,7 @@ mod tests {
 
     /// The learned key order follows objects whose optional fields come and go and whose keys
     /// change order: every such object is accepted, and a key written twice is refused at its
-    /// second place however it was found (in place, a try or two later, or by the lookup).
+    /// second place however it was found (in place, one to three tries later, or by the lookup).
     #[test]
     fn objects_of_changing_keys_and_orders_are_checked_alike() {
         let fields = [

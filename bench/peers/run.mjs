@@ -309,7 +309,7 @@ async function interleaved(variants, rounds) {
   const keys = Object.keys(variants);
   for (let w = 0; w < 20; w++) for (const k of keys) await variants[k]();
   const samples = Object.fromEntries(keys.map((k) => [k, []]));
-  let last;
+  let last = keys.at(-1); // the warm-up's last
   for (let r = 0; r < rounds; r++) {
     for (const k of roundOrder(keys, r, last)) {
       const t0 = now();
