@@ -74,8 +74,9 @@ async function measure(variants, n) {
   const fns = Object.values(variants);
   for (const f of fns) for (let i = 0; i < 3 * n; i++) await f();
   const samples = fns.map(() => []);
+  const idx = fns.map((_, i) => i);
   for (let r = 0; r < ROUNDS; r++) {
-    for (const k of roundOrder(fns.map((_, i) => i), r)) {
+    for (const k of roundOrder(idx, r)) {
       if (process.env.BENCH_GC) gc();
       const t0 = performance.now();
       for (let i = 0; i < n; i++) await fns[k]();

@@ -7,6 +7,7 @@
 //
 // Env: BENCH_ROUNDS (default 15), BENCH_BATCH_MS (target time of one timed batch, default 40).
 import { coursePage, newUsers } from './inputs.mjs';
+import { roundOrder } from './order.mjs';
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
@@ -144,12 +145,11 @@ function measure(variants) {
     return Math.max(5, Math.round((BATCH_MS * 1e6) / per));
   });
   const samples = variants.map(() => []);
+  const idx = variants.map((_, i) => i);
   for (let r = 0; r < ROUNDS; r++) {
-    // Alternate the order each round so drift and GC pressure do not favour one variant.
-    const order = variants.map((_, i) => i);
-    if (r % 2) order.reverse();
-    const rot = r % variants.length;
-    for (const i of [...order.slice(rot), ...order.slice(0, rot)]) {
+    // Each round in its own order, so that drift, GC pressure and what the variant before left
+    // do not favour one variant.
+    for (const i of roundOrder(idx, r)) {
       gc();
       samples[i].push(timeBatch(variants[i][2], n[i]));
     }

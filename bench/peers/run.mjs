@@ -239,7 +239,8 @@ async function timeBatch(fn, n) {
   return Number(t1 - t0) / n / 1e6;
 }
 
-/** Median ms per op of each variant: warmed up, batches of ~BATCH_MS, order rotated every round. */
+/** Median ms per op of each variant: warmed up, batches of ~BATCH_MS, each round in its own order
+ * (`roundOrder`, as `interleaved`). */
 async function measure(variants) {
   const keys = Object.keys(variants), fns = Object.values(variants);
   const n = [];
@@ -248,11 +249,9 @@ async function measure(variants) {
     n.push(Math.max(5, Math.round(BATCH_MS / (await timeBatch(fn, 50)))));
   }
   const samples = fns.map(() => []);
+  const idx = fns.map((_, i) => i);
   for (let r = 0; r < ROUNDS; r++) {
-    const order = fns.map((_, i) => i);
-    if (r % 2) order.reverse();
-    const rot = r % fns.length;
-    for (const i of [...order.slice(rot), ...order.slice(0, rot)]) {
+    for (const i of roundOrder(idx, r)) {
       gc();
       samples[i].push(await timeBatch(fns[i], n[i]));
     }
