@@ -1,7 +1,7 @@
 // The bulk engines' side of the wasm's boundary (src/wasm/abi.rs, feature `bulk`): in
 // lpm-client-bulk only, bundled with its driver (bulk.ts). As abi.ts: only numbers cross, a job is
 // freed by its driver when it ends.
-import { argBytes, args, Core, fail, failureCode, Pending, result, text, time, w } from './abi.js';
+import { argBytes, args, Core, fail, failureCode, Pending, pending, result, time, w } from './abi.js';
 import type { HostFailure } from './abi.js';
 
 interface BulkExports {
@@ -64,10 +64,5 @@ export function bulkRequest(core: Core, job: BulkJob): Pending | undefined {
   const h = b().lpm_bulk_request(core.h, job.h);
   if (h === 0) return undefined;
   if (h < 0) fail();
-  // The description, then a newline and the body if there is one (not escaped into it and back).
-  const t = text();
-  const at = t.indexOf('\n');
-  const p = new Pending(h, JSON.parse(at < 0 ? t : t.slice(0, at)));
-  if (at >= 0) p.req.body = t.slice(at + 1);
-  return p;
+  return pending(h);
 }

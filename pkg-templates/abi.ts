@@ -39,10 +39,11 @@ export let w: Exports;
  * for the entries (node.ts, index.ts, workerd.ts) only: their `export *` leaves a default out. */
 export const start = (instance?: WebAssembly.Instance): Exports => (w ||= instance?.exports as unknown as Exports);
 
-/** The memory's bytes, and the result area's two u32 (address, length); views made anew when the
- * memory grows (which detaches the old ones). */
+/** The memory's bytes, and the result area's two u32 (address, length) and a new pending call's
+ * numbers (`Pending::describe`); views made anew when the memory grows (which detaches the old). */
 let bytes = new Uint8Array();
 let area = new Uint32Array();
+let nums = new Float64Array();
 
 const encoder = new TextEncoder();
 // ignoreBOM: a text that starts with U+FEFF keeps it.
@@ -55,6 +56,7 @@ function memory(): Uint8Array {
   if (bytes.buffer !== w.memory.buffer) {
     bytes = new Uint8Array(w.memory.buffer);
     area = new Uint32Array(w.memory.buffer, w.lpm_result(), 2);
+    nums = new Float64Array(w.memory.buffer, w.lpm_result() + 8, 3);
   }
   return bytes;
 }
@@ -69,9 +71,14 @@ export function args(...texts: (string | undefined)[]): number[] {
   const m = memory();
   return texts.map((t) => {
     if (t === undefined) return -1;
-    const { written } = encoder.encodeInto(t, m.subarray(at, at + t.length * 3));
-    at += written;
-    return written!;
+    // A short text is copied by hand while it is ASCII (a method's name, a page's parameters,
+    // `null` options): for a few dozen characters that is cheaper than a call into the host's
+    // encodeInto and the view it needs. Anything else, or the rest, goes through encodeInto.
+    let n = 0;
+    if (t.length < 64) for (let c; n < t.length && (c = t.charCodeAt(n)) < 128; n++) m[at + n] = c;
+    if (n < t.length) n = encoder.encodeInto(t, m.subarray(at, at + t.length * 3)).written!;
+    at += n;
+    return n;
   });
 }
 
@@ -149,10 +156,14 @@ export const newCore = (options: string, guardBase: string | undefined): Core =>
   return new Core(w.lpm_core_new(l[0]!, l[1]!));
 };
 
-/** The pending call of a handle an export just gave, with its description (the text result). */
+/** The pending call of a handle an export just gave, with its description (`Pending::describe`):
+ * the text result `endpoint \n url \n guardKey` (empty: none) then `\n body` if any (no part holds
+ * a newline), and the numbers `[timeoutMs, maxResponseBytes, flags]` (1 POST, 2 a token). */
 export function pending(h: number): Pending {
   if (h === 0) fail();
-  return new Pending(h, JSON.parse(text()));
+  const [endpoint, url, key, body] = text().split('\n') as [Req['endpoint'], string, string, string?];
+  const f = nums[2]!;
+  return new Pending(h, { endpoint, method: f & 1 ? 'POST' : 'GET', url, body, timeoutMs: nums[0]!, maxResponseBytes: nums[1]!, hasToken: f > 1, guardKey: key || undefined });
 }
 
 /** How an attempt failed, by the index the core knows them by. */

@@ -31,11 +31,12 @@ export interface Req {
   method: 'GET' | 'POST';
   /** Holds the token: for the fetch only. */
   url: string;
-  body?: string;
+  body?: string | undefined;
   timeoutMs: number;
   maxResponseBytes: number;
   hasToken: boolean;
-  guardKey?: string;
+  /** An unguarded call has none, and has had its first poll at planning (it can only say send). */
+  guardKey?: string | undefined;
 }
 
 /** An attempt's answer: its status, the body read, the Retry-After in ms (-1: none), headers. */

@@ -246,22 +246,24 @@ impl Planner {
         query: &str,
         body: Option<String>,
     ) -> Result<Request<()>, Error> {
-        let mut url = cat(&[&self.base, API_PREFIX, "/", path]);
-        let mut sep = '?';
-        if endpoint != Endpoint::Login {
-            let token = self
-                .token
-                .as_ref()
-                .ok_or(Error::Config(ConfigError::NoToken { endpoint }))?;
-            url.push(sep);
-            url.push_str("token=");
-            url.push_str(&encode_component(token.expose()));
-            sep = '&';
-        }
-        if !query.is_empty() {
-            url.push(sep);
-            url.push_str(query);
-        }
+        // The token is RFC 3986 unreserved throughout (`Token::new`), so its percent-encoding is
+        // itself: it goes in as it is, and the URL is written once at its size.
+        let token = match endpoint {
+            Endpoint::Login => None,
+            _ => Some(
+                self.token
+                    .as_ref()
+                    .ok_or(Error::Config(ConfigError::NoToken { endpoint }))?
+                    .expose(),
+            ),
+        };
+        let (key, token) = token.map_or(("", ""), |t| ("?token=", t));
+        let sep = match (query.is_empty(), key.is_empty()) {
+            (true, _) => "",
+            (false, true) => "?",
+            (false, false) => "&",
+        };
+        let url = cat(&[&self.base, API_PREFIX, "/", path, key, token, sep, query]);
         Ok(Request {
             endpoint,
             url,

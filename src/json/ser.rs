@@ -11,7 +11,11 @@ use super::{push_str, push_uint};
 
 /// Serializes `value` as JSON text.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut ser = Ser { out: String::new() };
+    // Most texts written here (a call's description, an error's data) are 100-300 bytes: one
+    // allocation at that size instead of six doublings from eight.
+    let mut ser = Ser {
+        out: String::with_capacity(256),
+    };
     // Only `Error::custom` fails, and no type here calls it.
     let _ = value.serialize(&mut ser);
     ser.out

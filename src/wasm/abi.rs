@@ -69,7 +69,19 @@ static ARGS: Local<Vec<u8>> = Local::new(Vec::new());
 /// The last text result, kept until the next replaces it.
 static OUT: Local<Vec<u8>> = Local::new(Vec::new());
 /// Where the last text result is: address, length.
-static RESULT: Local<[u32; 2]> = Local::new([0, 0]);
+static RESULT: Local<Area> = Local::new(Area {
+    text: [0, 0],
+    nums: [0.0; 3],
+});
+
+/// The result area: where the last text result is (address, length), and a new pending call's
+/// numbers (`Pending::describe`), which `pkg-templates/abi.ts` views at offset 8.
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Area {
+    text: [u32; 2],
+    nums: [f64; 3],
+}
 static CORES: Slab<Rc<Core>> = Local::new(Vec::new());
 static PENDING: Slab<Box<Pending>> = Local::new(Vec::new());
 #[cfg(feature = "bulk")]
@@ -169,7 +181,10 @@ fn gone() -> String {
 #[inline(never)]
 fn out(text: impl Into<Vec<u8>>) {
     let text = text.into();
-    RESULT.0.set([text.as_ptr() as u32, text.len() as u32]);
+    RESULT.0.set(Area {
+        text: [text.as_ptr() as u32, text.len() as u32],
+        ..RESULT.0.get()
+    });
     OUT.0.set(text);
 }
 
@@ -338,15 +353,24 @@ pub extern "C" fn lpm_plan(core: u32, method: u32, a: u32, b: u32, options: u32)
 /// A new pending call's handle, its description the text result; or 0 with the error's data.
 fn pending(planned: Result<Pending, String>) -> u32 {
     match planned {
-        Ok(p) => {
-            out(p.describe());
-            insert(&PENDING, Box::new(p))
-        }
+        Ok(p) => described(p),
         Err(e) => {
             out(e);
             0
         }
     }
+}
+
+/// The handle of a new pending call, its description (`Pending::describe`) the text result and
+/// its numbers in the result area.
+fn described(mut p: Pending) -> u32 {
+    let (text, nums) = p.describe();
+    out(text);
+    RESULT.0.set(Area {
+        nums,
+        ..RESULT.0.get()
+    });
+    insert(&PENDING, Box::new(p))
 }
 
 #[no_mangle]
@@ -480,26 +504,15 @@ pub extern "C" fn lpm_bulk_job(
     handle(&JOBS, job.map(Box::new))
 }
 
-/// The pending call of the request the job's last poll handed out, as `lpm_plan` answers but with
-/// its body apart: the text result is the description, then a newline and the body if there is
-/// one; 0: none is ready; `u32::MAX` with the error's data: no such core or job.
+/// The pending call of the request the job's last poll handed out, as `lpm_plan` answers (its
+/// body, ~10 KB a chunk, at the end of the description: not escaped into it and back); 0: none is
+/// ready; `u32::MAX` with the error's data: no such core or job.
 #[cfg(feature = "bulk")]
 #[no_mangle]
 pub extern "C" fn lpm_bulk_request(core: u32, job: u32) -> u32 {
     let ready = core_of(core).and_then(|c| with_job(job, |j| c.bulk_request(j)));
     match ready {
-        Some(Some(mut p)) => {
-            // The body after the description and a newline (which no description holds): not
-            // escaped into it and back (~1 MB of bodies a 10,000-row import).
-            let body = p.take_body();
-            let mut text = p.describe();
-            if let Some(body) = body {
-                text.push('\n');
-                text.push_str(&body);
-            }
-            out(text);
-            insert(&PENDING, Box::new(p))
-        }
+        Some(Some(p)) => described(p),
         Some(None) => 0,
         None => {
             out(gone());

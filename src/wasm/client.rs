@@ -233,21 +233,9 @@ pub struct Pending {
     max_response_bytes: f64,
 }
 
-/// What `Pending.describe` tells the driver.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PendingRequest<'a> {
-    endpoint: &'a str,
-    method: &'a str,
-    url: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    body: Option<&'a str>,
-    timeout_ms: f64,
-    max_response_bytes: f64,
-    has_token: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    guard_key: Option<&'a str>,
-}
+/// The flags of `Pending::describe` (`pkg-templates/abi.ts` reads them): a POST; a token in the URL.
+const POST: f64 = 1.0;
+const TOKEN: f64 = 2.0;
 
 /// `Pending.poll` answers: send now, or the call is over (-3 and -4: the same, and record the
 /// time in the interval store under `guardKey`); any other value is a wait in ms.
@@ -256,27 +244,30 @@ const FINISH: f64 = -2.0;
 const RECORD: f64 = -2.0;
 
 impl Pending {
-    /// What the driver needs to know of the call, in one crossing: `{endpoint, method, url,
-    /// body?, timeoutMs, maxResponseBytes, hasToken, guardKey?}` (`url` holds the token: for the
-    /// fetch only), as JSON text.
-    pub fn describe(&self) -> String {
-        json::ser::to_string(&PendingRequest {
-            endpoint: self.endpoint.key(),
-            method: self.method,
-            url: &self.url,
-            body: self.body.as_deref(),
-            timeout_ms: self.timeout_ms,
-            max_response_bytes: self.max_response_bytes,
-            has_token: self.secret.is_some(),
-            guard_key: self.call.guard_key(),
-        })
-    }
-
-    /// The body, taken out: `describe` then leaves it out (a bulk request's body, ~10 KB a
-    /// chunk, crosses as a text of its own instead of escaped inside the description and back).
-    #[cfg(feature = "bulk")]
-    pub fn take_body(&mut self) -> Option<String> {
-        self.body.take()
+    /// What the driver needs to know of the call, in one crossing and without JSON (whose
+    /// writing and `JSON.parse` were ~15% of a call's planning): the text `endpoint \n url \n
+    /// guardKey` (empty: none), then `\n body` when there is one, and the numbers `[timeoutMs,
+    /// maxResponseBytes, flags]` ([`POST`], [`TOKEN`]). No part holds a newline: a base URL has
+    /// no whitespace, the rest of a URL is percent-encoded, and a body is JSON as `json` writes
+    /// it (compact, control characters escaped). `url` holds the token: for the fetch only. The
+    /// body is handed over, not kept. An unguarded call (no `guardKey`) has had its first poll.
+    pub fn describe(&mut self) -> (String, [f64; 3]) {
+        let body = self.body.take();
+        let (nl, body) = body.as_deref().map_or(("", ""), |b| ("\n", b));
+        let guard_key = self.call.guard_key();
+        let text = crate::error::cat(&[
+            self.endpoint.key(),
+            "\n",
+            &self.url,
+            "\n",
+            guard_key.unwrap_or(""),
+            nl,
+            body,
+        ]);
+        debug_assert!(!body.contains('\n'));
+        let flags = f64::from(u8::from(self.method == "POST")) * POST
+            + f64::from(u8::from(self.secret.is_some())) * TOKEN;
+        (text, [self.timeout_ms, self.max_response_bytes, flags])
     }
 
     /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
@@ -411,7 +402,13 @@ impl Core {
             ..s.policy()
         };
         let call = match per.guard {
-            Guard::None => Call::new(endpoint.is_idempotent(), policy),
+            Guard::None => {
+                // Its first poll, made here: with no guard it can only say send, and the driver
+                // sends without asking (one crossing less; `pkg-templates/lib.ts`'s `drive`).
+                let mut call = Call::new(endpoint.is_idempotent(), policy);
+                call.poll(0.0, &mut IntervalGuard::new());
+                call
+            }
             Guard::Create => Call::guarded(policy, s.guard_spec(false), per.wait),
             Guard::LoginToken => Call::guarded(policy, s.guard_spec(true), per.wait),
         };
