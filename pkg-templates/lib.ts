@@ -465,6 +465,9 @@ async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateO
   let answer: Answer | undefined;
   let failure: unknown;
   let tries = 0;
+  // An unguarded call's polls that can only say one thing are not made: its first (made at
+  // planning) says send, and the one after a final answer says finish (nothing to record).
+  let known: number | undefined = key === undefined ? SEND : undefined;
   const retrying = (event: RequestEvent & { status?: number; failure?: string; durationMs: number }, delayMs: number) => {
     emit(cfg, options, 'onRetry', { ...event, delayMs }, redact);
     log(cfg, 'warn', line(`attempt ${event.attempt}: ${event.status ?? event.failure}; retrying in ${Math.round(delayMs)} ms`));
@@ -485,8 +488,8 @@ async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateO
         throw storeError('get', e, redact);
       }
       const now = Date.now();
-      // An unguarded call's first poll was made at planning: it can only say send.
-      let next = tries === 0 && key === undefined ? SEND : core(() => pending.poll(now, last));
+      let next = known ?? core(() => pending.poll(now, last));
+      known = undefined;
       if (next === SEND + RECORD || next === FINISH + RECORD) {
         next -= RECORD;
         const prev = seen.get(key!);
@@ -528,8 +531,10 @@ async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateO
         const timedOut = f.failure === 'timeout';
         const delayMs = pending.handleFailure(Date.now(), timedOut, Math.random());
         // Final: the next poll finishes (recording a guarded call's end), then this is thrown.
-        if (delayMs < 0) failure = hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
-        else retrying({ ...view, attempt: tries, failure: f.failure, durationMs }, delayMs);
+        if (delayMs < 0) {
+          failure = hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
+          if (key === undefined) known = FINISH;
+        } else retrying({ ...view, attempt: tries, failure: f.failure, durationMs }, delayMs);
         continue;
       }
       const durationMs = Date.now() - started;
@@ -539,6 +544,7 @@ async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateO
       }
       const delayMs = pending.handleResponse(Date.now(), answer.status, answer.retryAfterMs, Math.random());
       if (delayMs >= 0) retrying({ ...view, attempt: tries, status: answer.status, durationMs }, delayMs);
+      else if (key === undefined) known = FINISH;
     }
   } catch (error) {
     emit(cfg, options, 'onError', { ...view, attempt: tries, error }, redact);
