@@ -127,6 +127,19 @@ test('the custom fetch gets method, JSON body and an AbortSignal', async () => {
   assert.ok(!/token/.test(seen.init.body), 'the token travels only in the query');
 });
 
+test('a body whose texts hold line breaks and quotes is sent whole (a call crosses from the core as lines of text)', async () => {
+  let seen;
+  const c = new Client({
+    baseUrl: emu.url, token: DEMO.adminToken,
+    fetch: async (url, init) => { seen = { url, init }; return fetch(url, init); },
+  });
+  const password = 'line 1\nline 2\r\n"quoted" \\ tab\t\u2028 Mật khẩu';
+  await c.login('someone@example.com', password).catch(() => {});
+  assert.equal(seen.init.method, 'POST');
+  assert.deepEqual(JSON.parse(seen.init.body), { email: 'someone@example.com', password });
+  assert.ok(!/[\r\n]/.test(seen.url), seen.url);
+});
+
 test('baseUrl with a path prefix, through a real proxy', async () => {
   const before = proxied;
   const c = new Client({ baseUrl: `${proxyUrl}/school/app`, token: DEMO.adminToken });
