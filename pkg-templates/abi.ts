@@ -156,14 +156,22 @@ export const newCore = (options: string, guardBase: string | undefined): Core =>
   return new Core(w.lpm_core_new(l[0]!, l[1]!));
 };
 
-/** The pending call of a handle an export just gave, with its description (`Pending::describe`):
- * the text result `endpoint \n url \n guardKey` (empty: none) then `\n body` if any (no part holds
- * a newline), and the numbers `[timeoutMs, maxResponseBytes, flags]` (1 POST, 2 a token). */
+/** The pending call of a handle an export just gave, with its description (`Pending::describe` in
+ * src/wasm/client.rs): the text result `endpoint \n url \n guardKey` (empty: none) then `\n body`
+ * if any (the body, last, may hold newlines), and the numbers `[timeoutMs, maxResponseBytes,
+ * flags]` (its `POST` 1, `TOKEN` 2, `POLLED` 4). */
 export function pending(h: number): Pending {
   if (h === 0) fail();
-  const [endpoint, url, key, body] = text().split('\n') as [Req['endpoint'], string, string, string?];
+  const t = text();
+  const a = t.indexOf('\n');
+  const b = t.indexOf('\n', a + 1);
+  const c = t.indexOf('\n', b + 1);
   const f = nums[2]!;
-  return new Pending(h, { endpoint, method: f & 1 ? 'POST' : 'GET', url, body, timeoutMs: nums[0]!, maxResponseBytes: nums[1]!, hasToken: f > 1, guardKey: key || undefined });
+  return new Pending(h, {
+    endpoint: t.slice(0, a) as Req['endpoint'], method: f & 1 ? 'POST' : 'GET', url: t.slice(a + 1, b),
+    body: c < 0 ? undefined : t.slice(c + 1), timeoutMs: nums[0]!, maxResponseBytes: nums[1]!,
+    hasToken: (f & 2) > 0, guardKey: t.slice(b + 1, c < 0 ? t.length : c) || undefined, polled: (f & 4) > 0,
+  });
 }
 
 /** How an attempt failed, by the index the core knows them by. */
@@ -176,7 +184,7 @@ export const failureCode = (kind: HostFailure): number => FAILURES.indexOf(kind)
 export class Pending {
   constructor(public h: number, public req: Req) {}
   /** -1 send, -2 finish (-3, -4: and record `now`), else wait that many ms; throws an
-   * `IntervalError`'s data when the guard refuses. */
+   * `IntervalError`'s data when the guard refuses. Not asked first when `req.polled`. */
   poll(now: number, last: number): number {
     return time(w.lpm_pending_poll(this.h, now, last));
   }

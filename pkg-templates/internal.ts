@@ -35,8 +35,9 @@ export interface Req {
   timeoutMs: number;
   maxResponseBytes: number;
   hasToken: boolean;
-  /** An unguarded call has none, and has had its first poll at planning (it can only say send). */
   guardKey?: string | undefined;
+  /** Its first poll was made at planning (an unguarded call's: it can only say send). */
+  polled: boolean;
 }
 
 /** An attempt's answer: its status, the body read, the Retry-After in ms (-1: none), headers. */

@@ -465,9 +465,10 @@ async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateO
   let answer: Answer | undefined;
   let failure: unknown;
   let tries = 0;
-  // An unguarded call's polls that can only say one thing are not made: its first (made at
-  // planning) says send, and the one after a final answer says finish (nothing to record).
-  let known: number | undefined = key === undefined ? SEND : undefined;
+  // Polls that can only say one thing are not made: the first when the core made it at planning
+  // (`polled`: it says send), and an unguarded call's after a final answer (it says finish, with
+  // nothing to record).
+  let known: number | undefined = pending.req.polled ? SEND : undefined;
   const retrying = (event: RequestEvent & { status?: number; failure?: string; durationMs: number }, delayMs: number) => {
     emit(cfg, options, 'onRetry', { ...event, delayMs }, redact);
     log(cfg, 'warn', line(`attempt ${event.attempt}: ${event.status ?? event.failure}; retrying in ${Math.round(delayMs)} ms`));
@@ -530,7 +531,8 @@ async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateO
         if (f.failure === 'abort' || f.failure === 'tooLarge') throw hostError(pending, f.failure, f.cause, hasToken);
         const timedOut = f.failure === 'timeout';
         const delayMs = pending.handleFailure(Date.now(), timedOut, Math.random());
-        // Final: the next poll finishes (recording a guarded call's end), then this is thrown.
+        // Final: the next poll (an unguarded call's is not made) finishes, recording a guarded
+        // call's end, then this is thrown.
         if (delayMs < 0) {
           failure = hostError(pending, timedOut ? 'timeout' : 'network', f.cause, hasToken);
           if (key === undefined) known = FINISH;

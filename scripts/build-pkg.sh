@@ -120,18 +120,18 @@ for f in "$out"/{lib,index,node,workerd}.js; do
 done
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
-# engine issue set: at most 60 KB, aim 45; set to what it reaches: 45,977 B, +61 for a call's
-# planning without JSON and with fewer crossings, for the loopback speed). The one place it is
-# written; the build fails above it.
-budget_kb=44.9
-# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,855 B). Raised
+# engine issue set: at most 60 KB, aim 45; set to what it reaches: 46,053 B, +137 for a call's
+# planning without JSON and with fewer crossings, for the loopback speed: the goal's own bound,
+# so more speed must now pay for its bytes). The one place it is written; the build fails above it.
+budget_kb=45.0
+# lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,927 B). Raised
 # from 69.3 for an import's speed (issue 9's 1.1x; CPU of cli/bench/engine.mjs's 10,000 rows): the
 # rows' texts sent as JS gave them (+453 B, ~-15 ms), progress counts kept (+135 B, ~-5 ms), the
 # report and the chunks' journal events written by hand (+173 B, ~-20 ms); and the lean package's
 # loopback speed (issue 7: answers handed to JS as ASCII JSON, ~+180 B); 70.3 when abi.rs's
 # statics left thread_local! (raw -0.5 KB here, but gzip +10 B, where the lean package lost 153 B);
-# 70.2 again when a call's description stopped being JSON (-31 B).
-bulk_budget_kb=70.2
+# a call's description as lines of text, not JSON, and its first poll made at planning (+41 B).
+bulk_budget_kb=70.3
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb

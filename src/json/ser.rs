@@ -11,8 +11,8 @@ use super::{push_str, push_uint};
 
 /// Serializes `value` as JSON text.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
-    // Most texts written here (a call's description, an error's data) are 100-300 bytes: one
-    // allocation at that size instead of six doublings from eight.
+    // Most texts written here (an error's data, a few issues, a journal event) are 100-300
+    // bytes: one allocation at that size instead of six doublings from eight.
     let mut ser = Ser {
         out: String::with_capacity(256),
     };

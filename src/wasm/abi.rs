@@ -68,7 +68,7 @@ impl<T> Local<T> {
 static ARGS: Local<Vec<u8>> = Local::new(Vec::new());
 /// The last text result, kept until the next replaces it.
 static OUT: Local<Vec<u8>> = Local::new(Vec::new());
-/// Where the last text result is: address, length.
+/// The result area (`lpm_result`): where the last text result is, and a new pending call's numbers.
 static RESULT: Local<Area> = Local::new(Area {
     text: [0, 0],
     nums: [0.0; 3],
@@ -82,6 +82,8 @@ struct Area {
     text: [u32; 2],
     nums: [f64; 3],
 }
+// The layout `pkg-templates/abi.ts` views: two u32, then the f64s at offset 8 (aligned).
+const _: () = assert!(core::mem::offset_of!(Area, nums) == 8 && core::mem::align_of::<Area>() == 8);
 static CORES: Slab<Rc<Core>> = Local::new(Vec::new());
 static PENDING: Slab<Box<Pending>> = Local::new(Vec::new());
 #[cfg(feature = "bulk")]
@@ -286,7 +288,8 @@ pub extern "C" fn lpm_args(len: u32) -> u32 {
     at
 }
 
-/// The result area's address: two u32, the last text result's address and length.
+/// The result area's address: two u32, the last text result's address and length; then, at
+/// offset 8, three f64, a new pending call's numbers (`Pending::describe`).
 #[no_mangle]
 pub extern "C" fn lpm_result() -> u32 {
     RESULT.0.as_ptr() as u32

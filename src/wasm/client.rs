@@ -233,9 +233,12 @@ pub struct Pending {
     max_response_bytes: f64,
 }
 
-/// The flags of `Pending::describe` (`pkg-templates/abi.ts` reads them): a POST; a token in the URL.
+/// The flags of `Pending::describe` (`pkg-templates/abi.ts`'s `pending` reads them): a POST; a
+/// token in the URL; the first poll made at planning (an unguarded call's, which can only say
+/// send: the driver sends without asking, one crossing less).
 const POST: f64 = 1.0;
 const TOKEN: f64 = 2.0;
+const POLLED: f64 = 4.0;
 
 /// `Pending.poll` answers: send now, or the call is over (-3 and -4: the same, and record the
 /// time in the interval store under `guardKey`); any other value is a wait in ms.
@@ -247,10 +250,11 @@ impl Pending {
     /// What the driver needs to know of the call, in one crossing and without JSON (whose
     /// writing and `JSON.parse` were ~15% of a call's planning): the text `endpoint \n url \n
     /// guardKey` (empty: none), then `\n body` when there is one, and the numbers `[timeoutMs,
-    /// maxResponseBytes, flags]` ([`POST`], [`TOKEN`]). No part holds a newline: a base URL has
-    /// no whitespace, the rest of a URL is percent-encoded, and a body is JSON as `json` writes
-    /// it (compact, control characters escaped). `url` holds the token: for the fetch only. The
-    /// body is handed over, not kept. An unguarded call (no `guardKey`) has had its first poll.
+    /// maxResponseBytes, flags]` ([`POST`], [`TOKEN`], [`POLLED`]). The first three parts hold
+    /// no newline (a base URL has no whitespace, the rest of a URL is percent-encoded, a guard
+    /// key is a URL and hex digits); the body, last, may hold anything (the driver takes all
+    /// after the third newline). `url` holds the token: for the fetch only. The body is handed
+    /// over, not kept.
     pub fn describe(&mut self) -> (String, [f64; 3]) {
         let body = self.body.take();
         let (nl, body) = body.as_deref().map_or(("", ""), |b| ("\n", b));
@@ -264,14 +268,17 @@ impl Pending {
             nl,
             body,
         ]);
-        debug_assert!(!body.contains('\n'));
+        // (No attempt counts yet unless the first poll was made at planning: `Core::untyped`.)
         let flags = f64::from(u8::from(self.method == "POST")) * POST
-            + f64::from(u8::from(self.secret.is_some())) * TOKEN;
+            + f64::from(u8::from(self.secret.is_some())) * TOKEN
+            + f64::from(u8::from(self.call.attempts() > 0)) * POLLED;
         (text, [self.timeout_ms, self.max_response_bytes, flags])
     }
 
     /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
-    /// wait that many ms. `last`: when the guard's key last sent, as the interval store says
+    /// wait that many ms. A call described as `POLLED` has had its first (send); polled again
+    /// before an answer, it says wait 0. After a final answer an unguarded call can only say
+    /// finish, with nothing to record: the driver does not ask. `last`: when the guard's key last sent, as the interval store says
     /// (NaN: never). A call refused by its interval guard throws its `IntervalError` data.
     pub fn poll(&mut self, now: f64, last: f64) -> Result<f64, String> {
         let mut guard = IntervalGuard::new();

@@ -1,6 +1,7 @@
 //! Crossing the boundary as JSON text: `JSON.stringify` / `JSON.parse` on the JS side, the
 //! crate's own JSON layer (`crate::json`) on ours, so the wasm carries no serde_json. What the
-//! core answers (issues, a call's description, error data) is JSON text the JS parses; nothing
+//! core answers (issues, error data) is JSON text the JS parses (a planned call is lines of text
+//! and numbers: `Pending::describe`); nothing
 //! here builds a JS object.
 
 #[cfg(feature = "bench-exports")]

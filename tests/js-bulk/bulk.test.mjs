@@ -63,6 +63,17 @@ test('250 rows with bad ones: chunks of 100, bad rows set aside with issues, the
   assert.ok(!JSON.stringify(journal.events).includes('secret-123'), 'no password in the journal');
 });
 
+test('rows whose texts hold line breaks, quotes and backslashes are sent whole (a chunk body comes last in its call description)', async () => {
+  const input = rows(3, 'n').map((r, i) => ({ ...r, street: `Số ${i} "Lê Lợi"\nphường 1\r\n\\ tầng 2`, job: 'a\nb\n\nc' }));
+  const bodies = [];
+  const c = client(bulk, { fetch: (url, init) => { if (init?.body) bodies.push(init.body); return fetch(url, init); } });
+  const report = await c.importUsers(input, opts());
+  assert.equal(report.counts.created, 3);
+  const sent = bodies.map((b) => JSON.parse(b)).find((b) => Array.isArray(b.users));
+  assert.deepEqual(sent.users.map((u) => [u.street, u.job]), input.map((r) => [r.street, r.job]));
+  await assertCreatedOnce(input);
+});
+
 test('onIssues: the rows with issues or warnings before anything is sent, as the report has them; a throw stops the job there', async () => {
   const input = rows(30, 'i');
   input[2] = { ...input[2], email: '' };
