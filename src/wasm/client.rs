@@ -276,10 +276,11 @@ impl Pending {
     }
 
     /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
-    /// wait that many ms. A call described as `POLLED` has had its first (send); polled again
-    /// before an answer, it says wait 0. After a final answer an unguarded call can only say
-    /// finish, with nothing to record: the driver does not ask. `last`: when the guard's key last sent, as the interval store says
-    /// (NaN: never). A call refused by its interval guard throws its `IntervalError` data.
+    /// wait that many ms. `last`: when the guard's key last sent, as the interval store says
+    /// (NaN: never). A call refused by its interval guard throws its `IntervalError` data. A call
+    /// described as `POLLED` has had its first (send); polled again before an answer, it says
+    /// wait 0. After a final answer an unguarded call can only say finish, with nothing to
+    /// record: the driver does not ask.
     pub fn poll(&mut self, now: f64, last: f64) -> Result<f64, String> {
         let mut guard = IntervalGuard::new();
         let key = self.call.guard_key().map(str::to_owned);
