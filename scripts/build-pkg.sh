@@ -120,9 +120,10 @@ for f in "$out"/{lib,index,node,workerd}.js; do
 done
 
 # The size budget: every .wasm and .js file of the package, gzip -9 each, summed (the figure the
-# engine issue set: at most 60 KB, aim 45; set to what it reaches: 46,053 B, +137 for a call's
-# planning without JSON and with fewer crossings, for the loopback speed: the goal's own bound,
-# so more speed must now pay for its bytes). The one place it is written; the build fails above it.
+# engine issue set: at most 60 KB, aim 45; set to what it reaches: 46,072 B, +137 for a call's
+# planning without JSON and with fewer crossings, +19 for the next attempt's AbortController made
+# while a request is on its way, both for the loopback speed: the goal's own bound, 46,080 B, so
+# more speed must now pay for its bytes). The one place it is written; the build fails above it.
 budget_kb=45.0
 # lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,927 B). Raised
 # from 69.3 for an import's speed (issue 9's 1.1x; CPU of cli/bench/engine.mjs's 10,000 rows): the
@@ -130,7 +131,8 @@ budget_kb=45.0
 # report and the chunks' journal events written by hand (+173 B, ~-20 ms); and the lean package's
 # loopback speed (issue 7: answers handed to JS as ASCII JSON, ~+180 B); 70.3 when abi.rs's
 # statics left thread_local! (raw -0.5 KB here, but gzip +10 B, where the lean package lost 153 B);
-# a call's description as lines of text, not JSON, and its first poll made at planning (+41 B).
+# a call's description as lines of text, not JSON, and its first poll made at planning (+41 B);
+# the next attempt's AbortController made ahead (+17 B: 71,944 B).
 bulk_budget_kb=70.3
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then

@@ -88,6 +88,23 @@ test('a fetch (and a body) that ignore the signal → TimeoutError / AbortError 
   assert.equal((await call(c)).users.length, 1, 'the client stays usable');
 });
 
+test('each attempt has a signal of its own: one a timeout aborted is never handed on', async () => {
+  // (The driver makes the next attempt's controller while a request is on its way.)
+  const seen = [];
+  const fetch = (url, init) => {
+    seen.push({ signal: init.signal, aborted: init.signal.aborted });
+    return seen.length === 1 ? new Promise(() => {}) : globalThis.fetch(url, init);
+  };
+  const c = client({ fetch, timeoutMs: 200, maxRetries: 1 });
+  assert.equal((await call(c)).users.length, 1, 'the timed-out attempt is retried');
+  assert.equal((await call(c)).users.length, 1);
+  assert.equal(seen.length, 3);
+  assert.equal(new Set(seen.map((s) => s.signal)).size, 3);
+  assert.ok(seen[0].signal.aborted, 'the first was aborted by its timeout');
+  assert.deepEqual(seen.map((s) => s.aborted), [false, false, false], 'none was aborted when sent');
+  assert.ok(!seen[1].signal.aborted && !seen[2].signal.aborted);
+});
+
 test('huge body announced by Content-Length → ResponseTooLargeError before reading', async () => {
   const e = await row({ kind: 'huge', bytes: 4 << 20 }, lpm.ResponseTooLargeError, { maxResponseBytes: 1 << 20 }, { maxResponseBytes: 1 << 20 });
   assert.match(e.message, /larger than maxResponseBytes \(1048576 bytes\)/);
