@@ -10,7 +10,8 @@
 //
 // Env: BENCH_LOOPBACK_ROUNDS (1000) rounds per endpoint; LPM_EMULATOR_BIN (default
 // target/release/lpm-emulator). BENCH_PROFILE=<n>: only the last package (with BENCH_PROFILE_FLOOR=1
-// the floor), n calls of each endpoint (for `node --cpu-prof`).
+// the floor), n calls of each endpoint (for `node --cpu-prof`). BENCH_PHASES=1: each variant's
+// call also split in three at the global fetch, medians beside the whole (see `PHASES`).
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -23,6 +24,23 @@ const dirs = process.argv.slice(2).map((d) => path.resolve(d));
 if (dirs.length === 0) dirs.push(path.join(root, 'pkg'));
 const ROUNDS = Number(process.env.BENCH_LOOPBACK_ROUNDS || 1000);
 const PROFILE = Number(process.env.BENCH_PROFILE || 0);
+// Where a call's time goes: before the request is handed to fetch (the planning, the driver), from
+// there to the response's headers (the request's way and the server's work; what a client does in
+// the same turn after calling fetch delays its request's leaving), and from the headers to the
+// objects (the body's read, the check, JSON.parse). The global fetch is wrapped before the packages
+// load, so each still takes it for the runtime's own (as lib.ts's PLATFORM_FETCH); the wrapper's
+// reaction is the first on the response, so it is timed before the caller's continues.
+const PHASES = process.env.BENCH_PHASES === '1';
+const at = { sent: 0, headers: 0 };
+if (PHASES) {
+  const platform = globalThis.fetch;
+  globalThis.fetch = (url, init) => {
+    at.sent = performance.now();
+    const p = platform(url, init);
+    p.then(() => { at.headers = performance.now(); }, () => {});
+    return p;
+  };
+}
 const libs = [];
 for (const d of dirs) libs.push(await import(pathToFileURL(path.join(d, 'node.js')).href));
 
@@ -43,6 +61,7 @@ try {
     }
     for (let w = 0; w < 50; w++) for (const v of variants) await v();
     const samples = variants.map(() => []);
+    const phases = variants.map(() => ({ before: [], server: [], after: [] }));
     // Each round in its own order: each variant follows each of the others about as often (a call
     // leaves work behind that the next one pays; see bench/order.mjs).
     const idx = variants.map((_, i) => i);
@@ -51,7 +70,13 @@ try {
       for (const k of roundOrder(idx, r, last)) {
         const t0 = performance.now();
         await variants[k]();
-        samples[k].push(performance.now() - t0);
+        const t1 = performance.now();
+        samples[k].push(t1 - t0);
+        if (PHASES) {
+          phases[k].before.push(at.sent - t0);
+          phases[k].server.push(at.headers - at.sent);
+          phases[k].after.push(t1 - at.headers);
+        }
         last = k;
       }
     }
@@ -60,6 +85,16 @@ try {
     for (let i = 1; i < m.length; i++) {
       const vsA = i > 1 ? `  ${(m[i] / m[1]).toFixed(3)}× A` : '';
       console.log(`  ${names[i - 1].padEnd(40)} ${(m[i] * 1000).toFixed(0).padStart(6)} µs  ${(m[i] / m[0]).toFixed(3)}× floor${vsA}`);
+    }
+    if (PHASES) {
+      // Each phase's median and its difference from the floor's, in µs (medians of parts do not
+      // add up to the whole's exactly).
+      const us = (x) => (x * 1000).toFixed(1);
+      const ph = phases.map((p) => Object.fromEntries(Object.entries(p).map(([n, xs]) => [n, median(xs)])));
+      for (let i = 0; i < m.length; i++) {
+        const cells = Object.entries(ph[i]).map(([n, v]) => `${n} ${us(v)}${i ? ` (${v >= ph[0][n] ? '+' : ''}${us(v - ph[0][n])})` : ''}`);
+        console.log(`  phases of ${(i ? names[i - 1] : 'the floor').padEnd(30)} ${cells.join('  ')}`);
+      }
     }
   }
 } finally {
