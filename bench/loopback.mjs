@@ -29,13 +29,17 @@ const PROFILE = Number(process.env.BENCH_PROFILE || 0);
 // the same turn after calling fetch delays its request's leaving), and from the headers to the
 // objects (the body's read, the check, JSON.parse). The global fetch is wrapped before the packages
 // load, so each still takes it for the runtime's own (as lib.ts's PLATFORM_FETCH); the wrapper's
-// reaction is the first on the response, so it is timed before the caller's continues.
+// reaction is the first on the response, so it is timed before the caller's continues. A call
+// that did not make exactly one fetch with headers (a retry, a failure) gives no phases (counted as
+// dropped). The wrapper's own reaction and clock reads are in every variant's whole time too: the
+// medians of a BENCH_PHASES run are not those of a run without it.
 const PHASES = process.env.BENCH_PHASES === '1';
-const at = { sent: 0, headers: 0 };
+const at = { sent: NaN, headers: NaN, fetches: 0 };
 if (PHASES) {
   const platform = globalThis.fetch;
   globalThis.fetch = (url, init) => {
     at.sent = performance.now();
+    at.fetches += 1;
     const p = platform(url, init);
     p.then(() => { at.headers = performance.now(); }, () => {});
     return p;
@@ -62,21 +66,24 @@ try {
     for (let w = 0; w < 50; w++) for (const v of variants) await v();
     const samples = variants.map(() => []);
     const phases = variants.map(() => ({ before: [], server: [], after: [] }));
+    let dropped = 0;
     // Each round in its own order: each variant follows each of the others about as often (a call
     // leaves work behind that the next one pays; see bench/order.mjs).
     const idx = variants.map((_, i) => i);
     let last = idx.at(-1); // the warm-up's last
     for (let r = 0; r < ROUNDS; r++) {
       for (const k of roundOrder(idx, r, last)) {
+        at.sent = at.headers = NaN;
+        at.fetches = 0;
         const t0 = performance.now();
         await variants[k]();
         const t1 = performance.now();
         samples[k].push(t1 - t0);
-        if (PHASES) {
+        if (PHASES && at.fetches === 1 && at.headers >= at.sent) {
           phases[k].before.push(at.sent - t0);
           phases[k].server.push(at.headers - at.sent);
           phases[k].after.push(t1 - at.headers);
-        }
+        } else if (PHASES) dropped += 1;
         last = k;
       }
     }
@@ -95,6 +102,7 @@ try {
         const cells = Object.entries(ph[i]).map(([n, v]) => `${n} ${us(v)}${i ? ` (${v >= ph[0][n] ? '+' : ''}${us(v - ph[0][n])})` : ''}`);
         console.log(`  phases of ${(i ? names[i - 1] : 'the floor').padEnd(30)} ${cells.join('  ')}`);
       }
+      if (dropped) console.log(`  (${dropped} calls without exactly one fetch with headers: no phases)`);
     }
   }
 } finally {
