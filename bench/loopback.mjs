@@ -73,17 +73,18 @@ try {
     let last = idx.at(-1); // the warm-up's last
     for (let r = 0; r < ROUNDS; r++) {
       for (const k of roundOrder(idx, r, last)) {
-        at.sent = at.headers = NaN;
-        at.fetches = 0;
+        if (PHASES) Object.assign(at, { sent: NaN, headers: NaN, fetches: 0 });
         const t0 = performance.now();
         await variants[k]();
         const t1 = performance.now();
         samples[k].push(t1 - t0);
-        if (PHASES && at.fetches === 1 && at.headers >= at.sent) {
-          phases[k].before.push(at.sent - t0);
-          phases[k].server.push(at.headers - at.sent);
-          phases[k].after.push(t1 - at.headers);
-        } else if (PHASES) dropped += 1;
+        if (PHASES) {
+          if (at.fetches === 1 && at.headers >= at.sent) {
+            phases[k].before.push(at.sent - t0);
+            phases[k].server.push(at.headers - at.sent);
+            phases[k].after.push(t1 - at.headers);
+          } else dropped += 1;
+        }
         last = k;
       }
     }
