@@ -12,6 +12,9 @@ step() { printf '\n=== %s\n' "$*"; }
 step setup
 bash scripts/setup.sh --browser --deny
 
+step "commit subjects (at most 72 characters)"
+bash scripts/check-commits.sh
+
 step "rust: fmt, clippy (native and wasm32)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
