@@ -32,6 +32,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The pinned nightly the release wasm is built with (scripts/toolchain.sh), with std's sources for
+# build-std and the wasm32 target.
+source "$root/scripts/toolchain.sh"
+if ! rustup run "$LPM_NIGHTLY" rustc --version >/dev/null 2>&1 ||
+  ! rustup component list --toolchain "$LPM_NIGHTLY" --installed | grep -q '^rust-src'; then
+  rustup toolchain install "$LPM_NIGHTLY" --profile minimal --component rust-src --target wasm32-unknown-unknown
+fi
+
 # cargo-deny, for the test command's license, duplicate-version and source checks (deny.toml).
 # Built once from crates.io (about 5 minutes on 2 cores); skipped when this version is there.
 deny_version=0.20.2
