@@ -1,7 +1,7 @@
 // One call on loopback to the release emulator, for builds side by side: getCourses and getUsers
 // of each package, interleaved call by call with the floor (`fetch(url).text()` then JSON.parse,
 // as bench/peers/run.mjs's loopback rows), each round in its own order (bench/order.mjs). For measuring one change
-// to the per-call path (lib.ts's driver, planning, the gate) on a shared machine: the ratios
+// to the per-call path (the driver, planning, the gate) on a shared machine: the ratios
 // between builds and to the floor survive the load, absolute times do not. Figures only.
 //
 //   cargo build --release -p lpm-emulator
@@ -28,7 +28,7 @@ const PROFILE = Number(process.env.BENCH_PROFILE || 0);
 // there to the response's headers (the request's way and the server's work; what a client does in
 // the same turn after calling fetch delays its request's leaving), and from the headers to the
 // objects (the body's read, the check, JSON.parse). The global fetch is wrapped before the packages
-// load, so each still takes it for the runtime's own (as lib.ts's PLATFORM_FETCH); the wrapper's
+// load, so each still takes it for the runtime's own (as transport.ts's PLATFORM_FETCH); the wrapper's
 // reaction is the first on the response, so it is timed before the caller's continues. A call
 // that did not make exactly one fetch with headers (a retry, a failure) gives no phases (counted as
 // dropped). The wrapper's own reaction and clock reads are in every variant's whole time too: the

@@ -1,11 +1,11 @@
 // The wasm's boundary, by hand (src/wasm/abi.rs is the other side; ARCHITECTURE.md says why it
 // replaced wasm-bindgen's generated glue): texts in and out of the instance's memory, and the
-// core's objects as the driver in lib.ts uses them (bundled into lib.js; the entries instantiate
+// core's objects as the driver (driver.ts) uses them (bundled into lib.js; the entries instantiate
 // the wasm and hand the instance to `start`). Only numbers cross: arguments are written into
 // a buffer the wasm keeps (`lpm_args`) and passed as lengths (-1: absent); a text result is read
 // where the result area (`lpm_result`) says; a failure is a status (-1, a handle 0, a time -9)
 // with the error's data as the text result, thrown as that text (errors.ts's `fromThrown` parses
-// it). Handles never leave this module and lib.ts: a `Pending` is freed when its call ends, a
+// it). Handles never leave this module and the driver: a `Pending` is freed when its call ends, a
 // `Core` by `Client.free()` or, for a client dropped without it, a FinalizationRegistry.
 import type { Req } from './internal.js';
 
@@ -174,6 +174,29 @@ export function pending(h: number): Pending {
   });
 }
 
+/** What a call does next, as `Pending::poll` decides: send an attempt, wait, or finish (with the
+ * answer or failure it has); `record`: first note `now` as the guard key's last send. */
+export type Step = { kind: 'send'; record: boolean } | { kind: 'finish'; record: boolean } | { kind: 'wait'; ms: number };
+
+/** The codes `Pending::poll` answers with (src/wasm/client.rs) besides a wait in ms. */
+const SEND = -1;
+const FINISH = -2;
+const SEND_RECORD = -3;
+const FINISH_RECORD = -4;
+
+function step(code: number): Step {
+  switch (code) {
+    case SEND: return { kind: 'send', record: false };
+    case SEND_RECORD: return { kind: 'send', record: true };
+    case FINISH: return { kind: 'finish', record: false };
+    case FINISH_RECORD: return { kind: 'finish', record: true };
+    default: return { kind: 'wait', ms: code };
+  }
+}
+
+/** `lpm_pending_handle`'s answer: -1 final, else the retry's delay in ms. */
+const delay = (code: number): number | null => (code < 0 ? null : code);
+
 /** How an attempt failed, by the index the core knows them by. */
 const FAILURES = ['network', 'timeout', 'abort', 'tooLarge'] as const;
 export type HostFailure = (typeof FAILURES)[number];
@@ -183,17 +206,18 @@ export const failureCode = (kind: HostFailure): number => FAILURES.indexOf(kind)
  * (`free`) when the driver is done with it. */
 export class Pending {
   constructor(public h: number, public req: Req) {}
-  /** -1 send, -2 finish (-3, -4: and record `now`), else wait that many ms; throws an
+  /** What the call does next (`last`: when its guard key last sent, NaN: never); throws an
    * `IntervalError`'s data when the guard refuses. Not asked first when `req.polled`. */
-  poll(now: number, last: number): number {
-    return time(w.lpm_pending_poll(this.h, now, last));
+  poll(now: number, last: number): Step {
+    return step(time(w.lpm_pending_poll(this.h, now, last)));
   }
-  /** The attempt's answer: -1 final, else the retry's delay in ms. */
-  handleResponse(now: number, status: number, retryAfterMs: number, jitter: number): number {
-    return w.lpm_pending_handle(this.h, now, status, retryAfterMs, jitter, -1);
+  /** The attempt's answer: `null` when it is final, else the retry's delay in ms. */
+  handleResponse(now: number, status: number, retryAfterMs: number, jitter: number): number | null {
+    return delay(w.lpm_pending_handle(this.h, now, status, retryAfterMs, jitter, -1));
   }
-  handleFailure(now: number, timedOut: boolean, jitter: number): number {
-    return w.lpm_pending_handle(this.h, now, 0, 0, jitter, timedOut ? 1 : 0);
+  /** The attempt got no answer: `null` when the call gives up, else the retry's delay in ms. */
+  handleFailure(now: number, timedOut: boolean, jitter: number): number | null {
+    return delay(w.lpm_pending_handle(this.h, now, 0, 0, jitter, timedOut ? 1 : 0));
   }
   /** Checks the final answer: the body as the text JSON.parse reads (the core's ASCII form of
    * it when it has other characters: a one-byte string, decoded ~10x faster) and the derived

@@ -1,5 +1,5 @@
-// The package's internal plumbing, as types only (nothing here is shipped): what the driver in
-// lib.ts keeps of a client and a call, and the `machinery` a client hands the bulk driver.
+// The package's internal plumbing, as types only (nothing here is shipped): what the driver
+// (driver.ts, client.ts) keeps of a client and a call, and the `machinery` a client hands the bulk driver.
 import type { Endpoint, Hooks, IntervalStore, Logger } from './wasm/lpm_client.js';
 import type { Core, Pending } from './abi.js';
 import type { LpmError } from './errors.js';

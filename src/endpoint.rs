@@ -240,7 +240,7 @@ fn values<'v, 't>(
     }
 }
 
-/// The package's validators (`validate(kind, ...)`, named in `pkg-templates/lib.ts`): each is an
+/// The package's validators (`validate(kind, ...)`, named in `pkg-templates/schema.ts`): each is an
 /// endpoint's parameters, given as the one parameter or as an object of them.
 const VALIDATORS: [(&str, Endpoint, Args); 9] = [
     ("createUsers", Endpoint::CreateUsers, Args::One),

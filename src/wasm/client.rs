@@ -179,10 +179,10 @@ impl Settings {
 }
 
 /// What the JS writes for a function in an options object (`optionsJson` in
-/// `pkg-templates/lib.ts`).
+/// `pkg-templates/options.ts`).
 const FUNCTION: &str = "\u{0}function";
 
-/// An options object as the JS wrote it (`optionsJson` in `pkg-templates/lib.ts`: functions as
+/// An options object as the JS wrote it (`optionsJson` in `pkg-templates/options.ts`: functions as
 /// [`FUNCTION`], NaN and the infinities as `null`); `null` when the text is not JSON.
 fn options_tree(text: &str) -> Value<'_> {
     json::parse(text).unwrap_or(Value::Null)
@@ -412,7 +412,7 @@ impl Core {
         let call = match per.guard {
             Guard::None => {
                 // Its first poll, made here: with no guard it can only say send, and the driver
-                // sends without asking (one crossing less; `pkg-templates/lib.ts`'s `drive`).
+                // sends without asking (one crossing less; `pkg-templates/driver.ts`'s `drive`).
                 let mut call = Call::new(endpoint.is_idempotent(), policy);
                 call.poll(0.0, &mut IntervalGuard::new());
                 call
@@ -434,7 +434,7 @@ impl Core {
     }
 
     /// The settings of one call: the client's, overridden by the call's options (JSON text as
-    /// `optionsJson` in `pkg-templates/lib.ts` writes it).
+    /// `optionsJson` in `pkg-templates/options.ts` writes it).
     fn per_call(&self, options: &str) -> Result<PerCall, Error> {
         let s = &self.inner;
         let options = &options_tree(options);

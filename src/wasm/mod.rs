@@ -1,6 +1,6 @@
 //! The WebAssembly shell: exports over the core (`abi`, a boundary of our own), which only move
 //! values. The
-//! package's JS (`pkg-templates/lib.ts`) performs the I/O the core asks for; every decision
+//! package's JS (`pkg-templates/driver.ts`) performs the I/O the core asks for; every decision
 //! (planning, retries, the create interval, checking answers) is the core's, and nothing here
 //! knows a field of a record.
 //!

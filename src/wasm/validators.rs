@@ -5,7 +5,7 @@ use crate::error::{ConfigError, Error};
 use crate::json::{self, JsonView, Value};
 use crate::validate::{Lang, ValidateOptions};
 
-/// `{lang, platformRules}` as JSON text (`optionsJson` in `pkg-templates/lib.ts`); what is absent
+/// `{lang, platformRules}` as JSON text (`optionsJson` in `pkg-templates/options.ts`); what is absent
 /// or unusable takes the default.
 fn options_of(options: &str) -> ValidateOptions {
     let mut opts = ValidateOptions::default();
@@ -22,7 +22,7 @@ fn options_of(options: &str) -> ValidateOptions {
 /// The issues of `text` (the caller's value as JSON text, or `undefined` when it has none) for
 /// the validator `kind` (`createUsers`, `getUsers`, ...), as JSON text. One export serves all
 /// nine validators, which keeps the bindings small; the package names them. `options`: JSON
-/// text (`optionsJson` in `pkg-templates/lib.ts`).
+/// text (`optionsJson` in `pkg-templates/options.ts`).
 pub fn validate(kind: &str, text: Option<&str>, options: &str) -> Result<String, String> {
     let opts = options_of(options);
     let Some(report) = crate::endpoint::validate_js(kind, text, opts) else {

@@ -70,7 +70,7 @@ test('bad options throw ConfigError', () => {
 });
 
 test('options are read as the core reads them: getters of a class, inherited members, odd values', () => {
-  // The options cross to the core as JSON text (optionsJson in pkg-templates/lib.ts): nothing it read before is lost.
+  // The options cross to the core as JSON text (optionsJson in pkg-templates/options.ts): nothing it read before is lost.
   class Settings {
     get baseUrl() { return emu.url; }
     get token() { return DEMO.token; }

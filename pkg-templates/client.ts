@@ -1,0 +1,298 @@
+// The typed client: one method per endpoint, each planned by the core and driven by driver.ts;
+// paging over the list endpoints; the bulk jobs handed to the bulk driver where it is built in.
+import * as wasm from './abi.js';
+import type {
+  AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
+  CourseReply, CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions,
+  ImportReport, LoginReply, NewUser, PageParams, Progress, RawReply, RowIssues, SearchUserParams,
+  User, UserList, UserReply,
+} from './wasm/lpm_client.js';
+import { internalError, makeError } from './errors.js';
+import type { JournalStore } from './journal.js';
+import type { Cfg, FetchFn, Machinery } from './internal.js';
+import { HOOKS, configError, core, driverOptions, optionsJson, toJson } from './options.js';
+import { isThenable, lastSent, later, seen, storeError, time } from './stores.js';
+import { ANSWER, pause, run } from './driver.js';
+// The bulk driver: in lpm-client-bulk, with the engines (more wasm than a form or dashboard page
+// should load); in lpm-client a stub (bulk-lean.ts, bundled in its place): `bulk` is `undefined`.
+// A static import, so that bundlers see one module graph in both packages.
+import { bulk } from './bulk.js';
+
+/** The largest page the list endpoints accept. */
+const PAGE = 100;
+
+async function* pages<K extends string, T>(fetchPage: (p: PageParams, o: CallOptions | undefined) => Promise<Record<K, T[]>>, key: K, endpoint: string, options: CallOptions | undefined): AsyncGenerator<T, void, undefined> {
+  const signal = options && options.signal;
+  let start = 0;
+  for (;;) {
+    const page = await fetchPage({ start, limit: PAGE }, options);
+    const items = page[key];
+    for (const item of items) {
+      // Stop at once when aborted, not only at the next page's request.
+      if (signal && signal.aborted) {
+        throw makeError('abort', `${endpoint}: the call was aborted`, { endpoint }, signal.reason);
+      }
+      yield item;
+    }
+    if (items.length < PAGE) return;
+    start += items.length;
+  }
+}
+
+/**
+ * The base URL as the create-interval guard keys it: the WHATWG URL parser's scheme, host, port
+ * and path (`127.1`, `0x7f.0.0.1` → `127.0.0.1`; default port and `/x/..` dropped), a trailing
+ * dot of the host dropped, an IPv4-mapped IPv6 address as IPv4. Decision: every loopback name
+ * (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`) is one host, as `localhost` may resolve to
+ * either family. Other names that resolve to one server cannot be known to be the same.
+ */
+function guardBase(baseUrl: unknown): string | undefined {
+  let u: URL;
+  try { u = new URL(baseUrl as string); } catch { return undefined; }
+  let host = u.hostname.replace(/\.$/, '');
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(host);
+  if (mapped) {
+    const [a, b] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+    host = [a >> 8, a & 255, b >> 8, b & 255].join('.');
+  }
+  if (/^(.*\.)?localhost$|^127\.|^\[::1\]$/.test(host)) host = 'loopback';
+  return `${u.protocol}//${host}:${u.port}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Passed by `withToken` to the constructor: an existing core, not options. */
+const INTERNAL = Symbol('lpm-client internal');
+
+/** What a derived client (`withToken`, `withResponse`) shares or changes of its client. */
+interface Derived {
+  core: wasm.Core;
+  cfg: Cfg;
+  raw: boolean;
+  /** A view shares its client's core (and does not free it). */
+  view?: boolean;
+}
+
+/** A derived client: the constructor's internal path, which its public type leaves out. */
+const derive = (d: Derived) => new (Client as unknown as new (key: typeof INTERNAL, d: Derived) => Client)(INTERNAL, d);
+
+/** The typed client of the management API. Every method validates its input first (rejecting
+ * with `ValidationError` before anything is sent), and resolves with the endpoint's checked reply
+ * or rejects with one of the package's errors. */
+export class Client {
+  // Its name survives minification (logs and stack traces show it).
+  static name = 'Client';
+
+  #core: wasm.Core;
+  #cfg: Cfg;
+  #raw: boolean;
+  /** Whether `free` frees the core (a `withResponse()` view shares its client's). */
+  #owner: boolean;
+
+  /** A client of one platform. Throws `ConfigError` on unusable options. */
+  constructor(options: ClientOptions);
+  constructor(options: ClientOptions | typeof INTERNAL, internal?: Derived) {
+    if (options === INTERNAL) {
+      this.#core = internal!.core;
+      this.#cfg = internal!.cfg;
+      this.#raw = internal!.raw;
+      this.#owner = !internal!.view;
+    } else {
+      this.#core = core(() => wasm.newCore(optionsJson(options), guardBase(options?.baseUrl)));
+      const { headers, store } = driverOptions(options, true);
+      const hooks: Hooks = {};
+      for (const h of HOOKS) (hooks as Record<string, unknown>)[h] = options[h];
+      this.#cfg = { fetch: options.fetch as FetchFn | undefined, headers, store, hooks, logger: options.logger };
+      this.#raw = false;
+      this.#owner = true;
+    }
+  }
+
+  /** The same client with another token (e.g. the one `login` returned). */
+  withToken(token: string): Client {
+    return derive({ core: core(() => this.#core.withToken(typeof token === 'string' ? token : undefined)), cfg: this.#cfg, raw: this.#raw });
+  }
+
+  /** The same client whose methods resolve `{ data, response: { status, headers } }`: the
+   * decoded reply beside the final attempt's HTTP status and headers (token redacted). */
+  withResponse(): ClientWithResponse {
+    return derive({ core: this.#core, cfg: this.#cfg, raw: true, view: true }) as unknown as ClientWithResponse;
+  }
+
+  /** The normalised base URL. */
+  get baseUrl(): string {
+    return core(() => this.#core.baseUrl);
+  }
+
+  /** Plans and drives one call; the core checked the reply against `T`'s shape. */
+  #call<T>(method: CallMethod, a: unknown, b: unknown, options: CallOptions | undefined, raw = this.#raw): Promise<T> {
+    return run(this.#cfg, () => this.#core.plan(method, toJson(a), toJson(b), optionsJson(options)), options, raw) as Promise<T>;
+  }
+
+  /** Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
+   * also when none could be created (code 13). Keeps the contract's 10-minute interval (see
+   * `createInterval`); never retried automatically. */
+  createUsers(users: NewUser[], options?: CreateOptions): Promise<CreateUsersReply> {
+    return this.#call('createUsers', users, undefined, options);
+  }
+  /** Creates one account through the bulk endpoint (the response of create-single-user is
+   * unpublished). Same guard and validation as `createUsers`. */
+  createUser(user: NewUser, options?: CreateOptions): Promise<CreateUsersReply> {
+    return this.#call('createUser', user, undefined, options);
+  }
+  /** The raw `users/create-single-user` call: the envelope as received. Not guarded; never retried. */
+  createSingleUserRaw(user: NewUser, options?: CallOptions): Promise<RawReply> {
+    return this.#call('createSingleUserRaw', user, undefined, options);
+  }
+  /** A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100. */
+  getUsers(params?: PageParams, options?: CallOptions): Promise<UserList> {
+    return this.#call('getUsers', params, undefined, options);
+  }
+  /** One account by id (`users/get-single-user/<id>`). */
+  getUser(id: string, options?: CallOptions): Promise<UserReply> {
+    return this.#call('getUser', id, undefined, options);
+  }
+  /** The token's own account (`users/get-me`). */
+  getMe(options?: CallOptions): Promise<UserReply> {
+    return this.#call('getMe', undefined, undefined, options);
+  }
+  /** One account by e-mail (tried first) or username (`users/search-user`). */
+  searchUser(params: SearchUserParams, options?: CallOptions): Promise<UserReply> {
+    return this.#call('searchUser', params, undefined, options);
+  }
+  /** One course by id (`courses/get-single-course/<id>`). */
+  getCourse(id: string, options?: CallOptions): Promise<CourseReply> {
+    return this.#call('getCourse', id, undefined, options);
+  }
+  /** A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100. */
+  getCourses(params?: PageParams, options?: CallOptions): Promise<CourseList> {
+    return this.#call('getCourses', params, undefined, options);
+  }
+  /** Courses whose title matches the keywords (`courses/search-course`). */
+  searchCourses(title: string, options?: CallOptions): Promise<CourseList> {
+    return this.#call('searchCourses', title, undefined, options);
+  }
+  /** Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried. */
+  addCoursesToUsers(input: AddCoursesInput, options?: CallOptions): Promise<AddCoursesReply> {
+    return this.#call('addCoursesToUsers', input, undefined, options);
+  }
+  /** Logs in (`users/login-user`) and resolves with the token and its expiry; needs no token. */
+  login(email: string, password: string, options?: CallOptions): Promise<LoginReply> {
+    return this.#call('login', email, password, options);
+  }
+  /** A one-time site login token for the account `userId` (`users/create-user-login-token`, platform
+   * notes): the site logs that account in at `<site>?login_token=<token>`. It logs in as that
+   * account: it is never logged, keep it out of yours. Kept at least the platform's advised 5 s
+   * apart (see `loginTokenInterval`; `waitForInterval` waits); never retried automatically. */
+  createLoginToken(userId: string, options?: CreateOptions): Promise<LoginTokenReply> {
+    return this.#call('createLoginToken', userId, undefined, options);
+  }
+
+  /** When the next bulk create of this base URL and token is allowed, or `null` when it is now.
+   * With an asynchronous `intervalStore`, as far as this realm has seen. */
+  nextCreateAllowedAt(): Date | null {
+    const c = this.#core;
+    const key = core(() => c.guardKey);
+    const store = this.#cfg.store;
+    let stored;
+    try {
+      stored = store ? store.get(key) : undefined;
+    } catch (e) {
+      throw storeError('get', e, String);
+    }
+    // An asynchronous answer is not waited for (this realm's record stands in); its failure
+    // is not left unhandled.
+    if (isThenable(stored)) stored.then(undefined, () => {});
+    const last = later(time(stored), time(seen.get(key)));
+    const at = core(() => c.nextCreateAllowedAt(Date.now(), last));
+    return Number.isNaN(at) ? null : new Date(at);
+  }
+
+  /**
+   * Imports any number of accounts (bulk work beyond 100 rows): rows with contract-level issues
+   * and repeats are set aside (never blocking the others), the rest are created in chunks of at
+   * most `chunkSize` (100), one create call per create interval (the contract's 10 minutes,
+   * also kept against this client's other creates). Every event is appended to `journal` before
+   * the request it announces leaves, so a job interrupted anywhere (a killed process, a closed
+   * laptop, a dropped connection) resumes from the same rows and journal without creating an
+   * account twice: rows whose answer was lost are looked up (`search-user`) before anything is
+   * sent again. Resolves with a report of every row; rejects with `ConfigError` on unusable
+   * options or a journal of another input, and with `AbortError` when `signal` fires (its
+   * `report` holds the rows as they stood; the journal resumes them).
+   */
+  async importUsers(rows: readonly unknown[], options?: ImportUsersOptions): Promise<ImportReport> {
+    return this.#bulk('import', 'importUsers', rows, options) as Promise<ImportReport>;
+  }
+
+  /** Grants `courses` to any number of accounts: add-courses in chunks of at most 100 accounts,
+   * journaled and resumable like `importUsers` (a chunk whose answer was lost is sent again:
+   * granting twice is harmless). */
+  async grantCourses(input: { users: readonly unknown[]; courses: readonly string[] }, options?: GrantCoursesOptions): Promise<GrantReport> {
+    const given = input !== null && typeof input === 'object' ? { users: input.users, courses: input.courses } : input;
+    return this.#bulk('grant', 'grantCourses', given, options) as Promise<GrantReport>;
+  }
+
+  async #bulk(kind: 'import' | 'grant', name: string, input: unknown, options: unknown): Promise<unknown> {
+    // The bulk driver, or (lpm-client) the ConfigError of a client without the engines: `bulk`
+    // is then `undefined`, and the minifier drops what follows.
+    if (!bulk) {
+      const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
+      throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
+    }
+    // What of this client the bulk driver uses: its core and settings, and the call machinery.
+    const machinery: Machinery = { core: this.#core, cfg: this.#cfg, run, ANSWER, pause, lastSent, seen, storeError, toJson, configError, internalError, guard: core };
+    return bulk(machinery, kind, name, input, options);
+  }
+
+  /** Every account, page by page with the largest allowed limit. */
+  allUsers(options?: CallOptions): AsyncGenerator<User, void, undefined> {
+    return pages((p, o) => this.#call<UserList>('getUsers', p, undefined, o, false), 'users', 'get-multi-user', options);
+  }
+
+  /** Every course, page by page with the largest allowed limit. */
+  allCourses(options?: CallOptions): AsyncGenerator<Course, void, undefined> {
+    return pages((p, o) => this.#call<CourseList>('getCourses', p, undefined, o, false), 'courses', 'get-multi-course', options);
+  }
+
+  /** Frees the wasm side now rather than when the garbage collector gets to it (on a
+   * `withResponse()` view: nothing, its client owns the core). */
+  free(): void {
+    if (this.#owner) this.#core.free();
+  }
+
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+/** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
+export interface BulkDriverOptions {
+  /** Default: a journal in memory, which does not survive the process. */
+  journal?: JournalStore;
+  /** Told after every change: rows done, failed, set aside, remaining, next send, estimated end. */
+  onProgress?: (progress: Progress) => void;
+  /** Stops the job (an answer in flight is treated as lost: its rows are looked up on resume). */
+  signal?: AbortSignal;
+}
+export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions> & {
+  /** Told once, before anything is journaled or sent, the rows with issues (set aside) or
+   * warnings (sent anyway) as the job judged them: list them without validating the rows again.
+   * Awaited; a throw or rejection stops the job there. */
+  onIssues?: (rows: RowIssues[]) => void | Promise<void>;
+};
+export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
+
+/** create-user-login-token's reply: `{ token, tokenExpires, msg }`, login-user's shape. */
+export type LoginTokenReply = LoginReply;
+
+/** A reply beside the HTTP answer it came in (`withResponse()`). */
+export interface WithResponse<T> {
+  data: T;
+  /** The final attempt's status and headers (lower-case names; the token redacted from values). */
+  response: { status: number; headers: Record<string, string> };
+}
+
+/** `client.withResponse()`: each call method resolves `{ data, response }`. */
+export type ClientWithResponse = {
+  [K in CallMethod]: Client[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => Promise<WithResponse<R>>
+    : never;
+};
