@@ -12,7 +12,7 @@
 //!
 //! The native API runs this gate and then serde's typed decode; the wasm build runs only this.
 
-use crate::error::cat;
+use crate::text::cat;
 use crate::json::{self, Syntax};
 
 /// What a value must be.

@@ -9,6 +9,9 @@ use crate::codes::{Basis, Category, Reason};
 use crate::endpoint::Endpoint;
 use crate::validate::Report;
 
+/// Re-exported: the crate's callers name it here.
+pub(crate) use crate::text::cat;
+
 /// Everything that can go wrong in planning a request or decoding its response.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
@@ -191,21 +194,6 @@ display_by_message!(
     ValidationError,
     ConfigError
 );
-
-/// Concatenates parts into one string: one small copy of the code for every caller, where
-/// `[..].concat()` brings the wasm the generic `join` (1.4 KB).
-#[inline(never)]
-pub(crate) fn cat(parts: &[&str]) -> String {
-    let mut len = 0;
-    for p in parts {
-        len += p.len();
-    }
-    let mut out = String::with_capacity(len);
-    for p in parts {
-        out.push_str(p);
-    }
-    out
-}
 
 impl std::error::Error for Error {}
 
@@ -468,7 +456,7 @@ pub enum TokenProblem {
     Empty,
     /// A character outside `A-Z a-z 0-9 - . _ ~` (whitespace, a control character, `+`, `/`, ...).
     Character,
-    /// Fewer than [`crate::plan::MIN_TOKEN_LEN`] characters.
+    /// Fewer than [`crate::redact::MIN_TOKEN_LEN`] characters.
     TooShort,
 }
 
@@ -479,7 +467,7 @@ impl TokenProblem {
             TokenProblem::Character => "the token holds a character outside A-Z a-z 0-9 - . _ ~ (whitespace, a line break, or a symbol such as + / =)".into(),
             TokenProblem::TooShort => {
                 let mut m = String::from("the token is too short: it needs at least ");
-                crate::json::push_uint(&mut m, crate::plan::MIN_TOKEN_LEN as u64);
+                crate::json::push_uint(&mut m, crate::redact::MIN_TOKEN_LEN as u64);
                 m.push_str(" characters (the platform's have 43)");
                 m
             }
@@ -487,7 +475,7 @@ impl TokenProblem {
     }
 }
 
-pub use crate::secret::redact;
+pub use crate::redact::redact;
 
 /// How much of a server's text is looked at before redaction and [`EXCERPT_CHARS`] cut it:
 /// enough that what the cut keeps never reaches this bound (an echo shrinks at most 60-fold).
