@@ -32,6 +32,7 @@ pub mod json;
 pub mod model;
 pub mod options;
 pub mod plan;
+pub mod redact;
 pub mod reply;
 pub mod retry;
 pub mod secret;
