@@ -35,6 +35,7 @@ pub mod plan;
 pub mod redact;
 pub mod reply;
 pub mod retry;
+mod route;
 pub mod secret;
 pub mod text;
 pub mod validate;
