@@ -12,8 +12,8 @@
 //!
 //! The native API runs this gate and then serde's typed decode; the wasm build runs only this.
 
-use crate::text::cat;
 use crate::json::{self, Syntax};
+use crate::text::cat;
 
 /// What a value must be.
 #[derive(Debug)]

@@ -98,7 +98,8 @@ pub fn check_reply(
             }))
         }
         Envelope::Error(head) => {
-            let e = ApiError::new(endpoint, &head.code, &head.msg, status, p.secret);
+            let table = crate::endpoint::table(endpoint);
+            let e = ApiError::new(endpoint, table, &head.code, &head.msg, status, p.secret);
             return Err(Error::Api(e));
         }
     };

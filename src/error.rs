@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
-use crate::codes::{Basis, Category, Reason};
-use crate::endpoint::Endpoint;
+use crate::codes::{Basis, Category, Codes, Reason};
+use crate::registry::Endpoint;
 use crate::validate::Report;
 
 /// Re-exported: the crate's callers name it here.
@@ -229,16 +229,17 @@ pub struct ApiError {
 
 impl ApiError {
     /// The error of `code` with `msg` as `endpoint` answered them: its meaning from the
-    /// endpoint's table ([`crate::codes::decode`]); both kept as [`bounded`] keeps a server's
+    /// endpoint's `table` ([`crate::codes::decode`]); both kept as [`bounded`] keeps a server's
     /// text (`secret` redacted).
     pub(crate) fn new(
         endpoint: Endpoint,
+        table: Codes,
         code: &str,
         msg: &str,
         status: u16,
         secret: Option<&str>,
     ) -> ApiError {
-        let info = crate::codes::decode(endpoint, code, msg);
+        let info = crate::codes::decode(table, code, msg);
         let available_slots = match info.reason {
             Reason::NotEnoughSlots => crate::codes::available_slots(msg),
             _ => None,
@@ -566,7 +567,14 @@ mod tests {
     /// and not, and texts that need escaping.
     fn every_variant() -> Vec<Error> {
         let api = |endpoint, code: &str, msg: &str| {
-            Error::Api(ApiError::new(endpoint, code, msg, 200, None))
+            Error::Api(ApiError::new(
+                endpoint,
+                crate::endpoint::table(endpoint),
+                code,
+                msg,
+                200,
+                None,
+            ))
         };
         let items = crate::json::parse(r#"[{"email":"x"},{}]"#).unwrap();
         let report = crate::validate::validate_create_users(

@@ -33,6 +33,7 @@ pub mod model;
 pub mod options;
 pub mod plan;
 pub mod redact;
+pub mod registry;
 pub mod reply;
 pub mod retry;
 mod route;

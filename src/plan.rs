@@ -12,11 +12,11 @@ use serde_json::Value;
 
 use crate::json::JsonView;
 
-use crate::endpoint::{Endpoint, Method};
 use crate::error::{cat, ConfigError, Error, ValidationError};
-use crate::secret::redact;
+use crate::registry::{Endpoint, Method};
 pub use crate::route::MAX_PAGE;
 pub(crate) use crate::route::{Check, Param, Route, To};
+use crate::secret::redact;
 pub use crate::secret::{encode_component, Token, MIN_TOKEN_LEN};
 use crate::text::find_byte;
 use crate::validate::{Level, Report, ValidateOptions};
