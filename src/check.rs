@@ -663,7 +663,7 @@ fn read_envelope(
 mod tests {
     use super::*;
     use crate::check::Described;
-    use crate::reply::UserList;
+    use crate::UserList;
 
     fn shape() -> &'static Shape {
         match UserList::TY {
@@ -692,6 +692,7 @@ mod tests {
     #[test]
     fn every_field_name_can_be_matched_in_place() {
         use crate::reply::*;
+        use crate::{AddCoursesReply, CourseReply, CreateUsersReply, UserList};
         // Shapes are told apart by address (the tables keep no type names).
         fn walk(ty: &Ty, seen: &mut Vec<*const Shape>) {
             match ty {

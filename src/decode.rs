@@ -10,6 +10,7 @@ use crate::check::{self, Envelope, Head, Tally};
 use crate::error::{bounded, ApiError, DecodeError, Error, HttpError};
 use crate::plan::Request;
 use crate::reply::Reply;
+pub use crate::reply::ReplyPlan;
 
 /// A success envelope that fits its reply: the head and the counts derived from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,22 +56,6 @@ impl<R: Reply> Request<R> {
             })),
         }
     }
-}
-
-/// A reply's decoding with its type erased: one copy of the checking code serves every endpoint
-/// (each generic copy cost the wasm about 1 KB).
-#[derive(Clone, Copy)]
-pub struct ReplyPlan<'a> {
-    /// The endpoint.
-    pub endpoint: crate::Endpoint,
-    /// The token, to redact from anything taken from the response.
-    pub secret: Option<&'a str>,
-    /// The reply's description.
-    pub shape: &'static crate::check::Shape,
-    /// Which codes are a success.
-    pub accepts: fn(&str) -> bool,
-    /// The derived fields as JSON text.
-    pub derived: fn(&Head, Tally) -> Option<String>,
 }
 
 /// Checks a response against a reply plan: `Ok` when it is a success that fits, else the error.

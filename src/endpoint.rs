@@ -1,11 +1,12 @@
 //! The endpoints of the contract and of the platform notes.
 
 use crate::codes::{Basis, Codes, Row};
-use crate::decode::ReplyPlan;
 use crate::error::{cat, Error, ValidationError};
 use crate::json;
 use crate::plan::{Param, Planner, Request, Route};
-use crate::reply::{CourseList, LoginReply, LoginTokenReply, RawReply, Reply, UserReply};
+use crate::reply::{
+    CourseList, LoginReply, LoginTokenReply, RawReply, Reply, ReplyPlan, UserReply,
+};
 use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 pub use crate::registry::{Endpoint, Method};
