@@ -7,7 +7,7 @@ use crate::plan::{Param, Planner, Request, Route};
 use crate::reply::{
     CourseList, LoginReply, LoginTokenReply, RawReply, Reply, ReplyPlan, UserReply,
 };
-use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
+use crate::rules::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 pub use crate::registry::{Endpoint, Method};
 
@@ -101,6 +101,22 @@ pub fn table(endpoint: Endpoint) -> (&'static [Row], Basis) {
     endpoint.codes()
 }
 
+impl Planner {
+    /// Plans `endpoint` from its parameters' values ([`Planner::plan_route`] with its route).
+    pub(crate) fn plan<J: json::JsonView>(
+        &self,
+        endpoint: Endpoint,
+        values: &[&J],
+    ) -> Result<Request<()>, Error> {
+        self.plan_route(endpoint, endpoint.route(), values)
+    }
+
+    /// The request of `endpoint` with a body the caller has already checked: not validated.
+    pub(crate) fn unchecked(&self, endpoint: Endpoint, body: String) -> Result<Request<()>, Error> {
+        self.untyped(endpoint, endpoint.route().path, "", Some(body))
+    }
+}
+
 /// Plans the call of the `Client` method `method` (`"getUsers"`) with its arguments as JSON text:
 /// the request with its reply's checking, and its interval guard. One function reads every
 /// method's line of data (a copy of the planning per method cost the wasm ~0.9 KB gzip more).
@@ -135,7 +151,7 @@ pub(crate) fn plan_js(
     if args == Args::Object {
         api.check(
             endpoint,
-            validate::validate_params(&a, ValidateOptions::default()),
+            rules::validate_params(&a, ValidateOptions::default()),
         )?;
     }
     let values = values(endpoint, args, &a, &b);
@@ -193,7 +209,7 @@ pub(crate) fn validate_js(kind: &str, text: Option<&str>, opts: ValidateOptions)
         return Some(not_json_report(opts.lang));
     };
     if args == Args::Object {
-        let shape = validate::validate_params(&v, opts);
+        let shape = rules::validate_params(&v, opts);
         if !shape.is_ok() {
             return Some(shape);
         }
@@ -247,7 +263,7 @@ pub(crate) fn not_json_report(lang: Lang) -> Report {
             path: Vec::new(),
             code,
             level: Level::Contract,
-            message: validate::message(code, "", 0, lang),
+            message: rules::message(code, "", 0, lang),
         }],
     }
 }

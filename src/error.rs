@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::codes::{Basis, Category, Codes, Reason};
 use crate::registry::Endpoint;
-use crate::validate::Report;
+use crate::rules::Report;
 
 /// Re-exported: the crate's callers name it here.
 pub(crate) use crate::text::cat;

@@ -37,6 +37,7 @@ pub mod registry;
 pub mod reply;
 pub mod retry;
 mod route;
+pub mod rules;
 pub mod secret;
 pub mod text;
 pub mod validate;

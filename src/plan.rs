@@ -16,10 +16,10 @@ use crate::error::{cat, ConfigError, Error, ValidationError};
 use crate::registry::{Endpoint, Method};
 pub use crate::route::MAX_PAGE;
 pub(crate) use crate::route::{Check, Param, Route, To};
+use crate::rules::{Level, Report, ValidateOptions};
 use crate::secret::redact;
 pub use crate::secret::{encode_component, Token, MIN_TOKEN_LEN};
 use crate::text::find_byte;
-use crate::validate::{Level, Report, ValidateOptions};
 
 /// The API prefix every contract path starts with.
 pub const API_PREFIX: &str = "/manage/api";
@@ -173,15 +173,16 @@ impl Planner {
         }
     }
 
-    /// Plans `endpoint` from its parameters' values, in the order of its [`Route`]: each checked
+    /// Plans `endpoint` from its parameters' values, in the order of its `route`: each checked
     /// as its [`Check`] says (refused by [`Planner::check`]), then placed where its [`To`] says.
-    /// The one planner of every endpoint (typed calls, raw JSON and the wasm's `Client` methods).
-    pub(crate) fn plan<J: JsonView>(
+    /// The one planner of every endpoint (typed calls, raw JSON and the wasm's `Client` methods),
+    /// given the route by `Planner::plan` beside the registry.
+    pub(crate) fn plan_route<J: JsonView>(
         &self,
         endpoint: Endpoint,
+        route: &Route,
         values: &[&J],
     ) -> Result<Request<()>, Error> {
-        let route = endpoint.route();
         self.check(endpoint, route.report(values, self.opts()))?;
         let mut path = String::from(route.path);
         if endpoint == Endpoint::GetUser && self.user_path == UserPath::User {
@@ -230,15 +231,10 @@ impl Planner {
         self.untyped(endpoint, &path, &query, body)
     }
 
-    /// The request of `endpoint` with a body the caller has already checked: not validated.
-    pub(crate) fn unchecked(&self, endpoint: Endpoint, body: String) -> Result<Request<()>, Error> {
-        self.untyped(endpoint, endpoint.route().path, "", Some(body))
-    }
-
     /// The request itself: the URL (base, prefix, path, token, then `query`, already encoded) and
     /// the body. One copy of the code serves every endpoint.
     #[inline(never)]
-    fn untyped(
+    pub(crate) fn untyped(
         &self,
         endpoint: Endpoint,
         path: &str,

@@ -60,9 +60,9 @@ pub(crate) enum To {
 /// The rules of a parameter (the issues are `src/validate/params.rs`'s, labelled by its name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Check {
-    /// The accounts of a bulk create ([`crate::validate::validate_create_users`]).
+    /// The accounts of a bulk create ([`crate::rules::validate_create_users`]).
     Accounts,
-    /// One account ([`crate::validate::validate_create_user`]).
+    /// One account ([`crate::rules::validate_create_user`]).
     Account,
     /// An optional integer in `min..=max` (`None`: no maximum).
     Int(u32, Option<u32>),
