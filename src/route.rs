@@ -57,7 +57,7 @@ pub(crate) enum To {
     Whole,
 }
 
-/// The rules of a parameter (the issues are `src/validate/params.rs`'s, labelled by its name).
+/// The rules of a parameter (the issues are `src/rules/params.rs`'s, labelled by its name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Check {
     /// The accounts of a bulk create ([`crate::rules::validate_create_users`]).
