@@ -1,4 +1,6 @@
-//! The endpoints of the contract and of the platform notes.
+//! The endpoints of the contract and of the platform notes: each one's module (`src/endpoint/`)
+//! and the dispatch over the registry ([`crate::registry`]): code tables, routes, the replies'
+//! checking, `Planner::plan` and the wasm's planning of a `Client` method.
 
 use crate::codes::{Basis, Codes, Row};
 use crate::error::{cat, Error, ValidationError};
@@ -96,7 +98,8 @@ pub(crate) enum Guard {
 
 crate::registry::endpoints!(from_registry);
 
-/// The documented table of an endpoint and where it comes from.
+/// The documented table of an endpoint and where it comes from (what [`crate::codes::decode`]
+/// reads).
 pub fn table(endpoint: Endpoint) -> (&'static [Row], Basis) {
     endpoint.codes()
 }
