@@ -10,6 +10,9 @@
 use crate::interval::{IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS};
 use crate::retry::{self, Attempt};
 
+/// An option's value (defined with the options, which call and interval read below).
+pub use crate::options::GuardMode;
+
 /// How calls are run: the client's options that the decisions read.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Policy {
@@ -29,21 +32,6 @@ impl Default for Policy {
     }
 }
 
-/// What the create-interval guard does with a create inside the interval.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Deserialize))]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename_all = "lowercase")]
-pub enum GuardMode {
-    /// Refuse it (`IntervalError`).
-    #[default]
-    Reject,
-    /// Wait until the interval has passed.
-    Wait,
-    /// No guard.
-    Off,
-}
-
 /// The guard's settings for one client.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GuardSpec {
@@ -53,21 +41,6 @@ pub struct GuardSpec {
     pub mode: GuardMode,
     /// The interval in ms (the contract's 10 minutes by default).
     pub interval_ms: f64,
-}
-
-impl GuardMode {
-    /// Every mode, in the order of [`GuardMode::NAMES`].
-    pub const ALL: [GuardMode; 3] = [GuardMode::Reject, GuardMode::Wait, GuardMode::Off];
-    /// The modes as an option names them (serde's names of the variants).
-    pub const NAMES: [&'static str; 3] = ["reject", "wait", "off"];
-
-    /// The mode an option names.
-    pub const fn from_js(s: &str) -> Option<GuardMode> {
-        match crate::text::position(&GuardMode::NAMES, s) {
-            Some(i) => Some(GuardMode::ALL[i]),
-            None => None,
-        }
-    }
 }
 
 impl GuardSpec {

@@ -12,8 +12,8 @@
 //!
 //! The native API runs this gate and then serde's typed decode; the wasm build runs only this.
 
-use crate::error::cat;
 use crate::json::{self, Syntax};
+use crate::text::cat;
 
 /// What a value must be.
 #[derive(Debug)]
@@ -663,7 +663,7 @@ fn read_envelope(
 mod tests {
     use super::*;
     use crate::check::Described;
-    use crate::reply::UserList;
+    use crate::UserList;
 
     fn shape() -> &'static Shape {
         match UserList::TY {
@@ -692,6 +692,7 @@ mod tests {
     #[test]
     fn every_field_name_can_be_matched_in_place() {
         use crate::reply::*;
+        use crate::{AddCoursesReply, CourseReply, CreateUsersReply, UserList};
         // Shapes are told apart by address (the tables keep no type names).
         fn walk(ty: &Ty, seen: &mut Vec<*const Shape>) {
             match ty {

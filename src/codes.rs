@@ -9,8 +9,6 @@
 
 use serde::Serialize;
 
-use crate::endpoint::Endpoint;
-
 /// What a program can branch on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -199,11 +197,6 @@ pub(crate) type Row = (&'static str, Option<&'static str>, Reason);
 /// module of `src/endpoint/`).
 pub(crate) type Codes = (&'static [Row], Basis);
 
-/// The documented table of an endpoint and where it comes from.
-pub fn table(endpoint: Endpoint) -> (&'static [Row], Basis) {
-    endpoint.codes()
-}
-
 /// Messages the platform uses verbatim on several endpoints (lower-case prefixes), used only for
 /// codes the endpoint's own table does not list.
 const KNOWN_MSGS: &[(&str, Reason)] = &[
@@ -234,9 +227,10 @@ fn msg_matches(msg: &str, prefix: &str) -> bool {
         .is_some_and(|head| crate::text::fold(head) == prefix)
 }
 
-/// Decode `code` with `msg` as the given endpoint answered it.
-pub fn decode(endpoint: Endpoint, code: &str, msg: &str) -> CodeInfo {
-    let (rows, basis) = table(endpoint);
+/// Decode `code` with `msg` as an endpoint answered it, from the endpoint's `table`
+/// (`crate::endpoint::table`: passed in, as the registry is above the codes).
+pub fn decode(table: Codes, code: &str, msg: &str) -> CodeInfo {
+    let (rows, basis) = table;
     let mut listed = false;
     for (c, prefix, reason) in rows {
         if *c != code {
@@ -341,6 +335,12 @@ pub fn available_slots(msg: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Endpoint;
+
+    /// [`super::decode`] with the table of `endpoint`.
+    fn decode(endpoint: Endpoint, code: &str, msg: &str) -> CodeInfo {
+        super::decode(crate::endpoint::table(endpoint), code, msg)
+    }
 
     #[test]
     fn unit_enums_serialize_as_their_serde_names() {

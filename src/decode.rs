@@ -10,6 +10,7 @@ use crate::check::{self, Envelope, Head, Tally};
 use crate::error::{bounded, ApiError, DecodeError, Error, HttpError};
 use crate::plan::Request;
 use crate::reply::Reply;
+pub use crate::reply::ReplyPlan;
 
 /// A success envelope that fits its reply: the head and the counts derived from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,22 +58,6 @@ impl<R: Reply> Request<R> {
     }
 }
 
-/// A reply's decoding with its type erased: one copy of the checking code serves every endpoint
-/// (each generic copy cost the wasm about 1 KB).
-#[derive(Clone, Copy)]
-pub struct ReplyPlan<'a> {
-    /// The endpoint.
-    pub endpoint: crate::Endpoint,
-    /// The token, to redact from anything taken from the response.
-    pub secret: Option<&'a str>,
-    /// The reply's description.
-    pub shape: &'static crate::check::Shape,
-    /// Which codes are a success.
-    pub accepts: fn(&str) -> bool,
-    /// The derived fields as JSON text.
-    pub derived: fn(&Head, Tally) -> Option<String>,
-}
-
 /// Checks a response against a reply plan: `Ok` when it is a success that fits, else the error.
 /// `utf8`: whether the body is UTF-8, as the caller found (`check::envelope_of`).
 pub fn check_reply(
@@ -98,7 +83,8 @@ pub fn check_reply(
             }))
         }
         Envelope::Error(head) => {
-            let e = ApiError::new(endpoint, &head.code, &head.msg, status, p.secret);
+            let table = crate::endpoint::table(endpoint);
+            let e = ApiError::new(endpoint, table, &head.code, &head.msg, status, p.secret);
             return Err(Error::Api(e));
         }
     };

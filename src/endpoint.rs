@@ -1,41 +1,21 @@
-//! The endpoints of the contract and of the platform notes.
+//! The endpoints of the contract and of the platform notes: each one's module (`src/endpoint/`)
+//! and the dispatch over the registry ([`crate::registry`]): code tables, routes, the replies'
+//! checking, `Planner::plan` and the wasm's planning of a `Client` method.
 
-use crate::codes::Codes;
-use crate::decode::ReplyPlan;
+use crate::codes::{Basis, Codes, Row};
 use crate::error::{cat, Error, ValidationError};
 use crate::json;
 use crate::plan::{Param, Planner, Request, Route};
-use crate::reply::{CourseList, LoginReply, LoginTokenReply, RawReply, Reply, UserReply};
-use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
+use crate::reply::{
+    CourseList, LoginReply, LoginTokenReply, RawReply, Reply, ReplyPlan, UserReply,
+};
+use crate::rules::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
-/// HTTP method of a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Method {
-    /// GET
-    Get,
-    /// POST
-    Post,
-}
+pub use crate::registry::{Endpoint, Method};
 
-impl Method {
-    /// `"GET"` or `"POST"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::Get => "GET",
-            Method::Post => "POST",
-        }
-    }
-}
-
-/// The registry: one line per endpoint (its doc, variant, key, method, module in
-/// `src/endpoint/`, reply type, and the `Client` methods that plan it, each with how it passes
-/// the endpoint's parameters and its interval guard), from which come the [`Endpoint`] enum (and
-/// its TypeScript), its lookups, each endpoint's code table ([`crate::codes::table`]) and request
-/// shape (its module's `ROUTE`: parameters, their rules and places), and the planning of a
-/// `Client` method the wasm shell dispatches to ([`plan_js`]).
-macro_rules! endpoints {
+/// What comes of each line of the registry ([`crate::registry`]) here: its module, its code
+/// table, request and reply's checking, and its `Client` methods.
+macro_rules! from_registry {
     ($(
         $(#[doc = $doc:literal])*
         $variant:ident $key:literal $method:ident $module:ident $reply:ty
@@ -43,29 +23,7 @@ macro_rules! endpoints {
     )*) => {
         $(mod $module;)*
 
-        /// One endpoint. Its key is the last segment of its path, which is also how errors name it.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-        #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-        pub enum Endpoint {
-            $($(#[doc = $doc])* #[serde(rename = $key)] $variant,)*
-        }
-
         impl Endpoint {
-            /// Every endpoint.
-            pub const ALL: [Endpoint; [$($key),*].len()] = [$(Endpoint::$variant),*];
-
-            /// The endpoint's key: the last segment of its path (`"get-multi-user"`).
-            pub fn key(self) -> &'static str {
-                self.serde_name()
-            }
-
-            /// The method the endpoint expects.
-            pub fn method(self) -> Method {
-                match self {
-                    $(Endpoint::$variant => Method::$method,)*
-                }
-            }
-
             /// The endpoint's documented code table and where it comes from.
             pub(crate) fn codes(self) -> Codes {
                 match self {
@@ -138,38 +96,28 @@ pub(crate) enum Guard {
     LoginToken,
 }
 
-endpoints! {
-    /// `POST users/create-multi-user`
-    CreateUsers "create-multi-user" Post create_users CreateUsersReply [
-        "createUsers" => One Create,
-        "createUser" => Item Create,
-    ];
-    /// `POST users/create-single-user` (response unpublished)
-    CreateUser "create-single-user" Post create_user RawReply ["createSingleUserRaw" => One None];
-    /// `GET users/get-multi-user`
-    GetUsers "get-multi-user" Get get_users UserList ["getUsers" => Object None];
-    /// `GET user/get-single-user/<id>` (or `users/...`)
-    GetUser "get-single-user" Get get_user UserReply ["getUser" => One None];
-    /// `GET users/get-me`
-    GetMe "get-me" Get get_me UserReply ["getMe" => No None];
-    /// `GET users/search-user`
-    SearchUser "search-user" Get search_user UserReply ["searchUser" => Object None];
-    /// `GET courses/get-single-course/<id>`
-    GetCourse "get-single-course" Get get_course CourseReply ["getCourse" => One None];
-    /// `GET courses/get-multi-course`
-    GetCourses "get-multi-course" Get get_courses CourseList ["getCourses" => Object None];
-    /// `GET courses/search-course`
-    SearchCourses "search-course" Get search_courses CourseList ["searchCourses" => One None];
-    /// `POST courses/add-multi-course-to-multi-user`
-    AddCoursesToUsers "add-multi-course-to-multi-user" Post add_courses AddCoursesReply [
-        "addCoursesToUsers" => Object None,
-    ];
-    /// `POST users/login-user` (platform notes; no token)
-    Login "login-user" Post login LoginReply ["login" => Two None];
-    /// `POST users/create-user-login-token` (platform notes): a one-time site login for an account
-    CreateLoginToken "create-user-login-token" Post create_login_token LoginTokenReply [
-        "createLoginToken" => One LoginToken,
-    ];
+crate::registry::endpoints!(from_registry);
+
+/// The documented table of an endpoint and where it comes from (what [`crate::codes::decode`]
+/// reads).
+pub fn table(endpoint: Endpoint) -> (&'static [Row], Basis) {
+    endpoint.codes()
+}
+
+impl Planner {
+    /// Plans `endpoint` from its parameters' values ([`Planner::plan_route`] with its route).
+    pub(crate) fn plan<J: json::JsonView>(
+        &self,
+        endpoint: Endpoint,
+        values: &[&J],
+    ) -> Result<Request<()>, Error> {
+        self.plan_route(endpoint, endpoint.route(), values)
+    }
+
+    /// The request of `endpoint` with a body the caller has already checked: not validated.
+    pub(crate) fn unchecked(&self, endpoint: Endpoint, body: String) -> Result<Request<()>, Error> {
+        self.untyped(endpoint, endpoint.route().path, "", Some(body))
+    }
 }
 
 /// Plans the call of the `Client` method `method` (`"getUsers"`) with its arguments as JSON text:
@@ -206,7 +154,7 @@ pub(crate) fn plan_js(
     if args == Args::Object {
         api.check(
             endpoint,
-            validate::validate_params(&a, ValidateOptions::default()),
+            rules::validate_params(&a, ValidateOptions::default()),
         )?;
     }
     let values = values(endpoint, args, &a, &b);
@@ -264,26 +212,13 @@ pub(crate) fn validate_js(kind: &str, text: Option<&str>, opts: ValidateOptions)
         return Some(not_json_report(opts.lang));
     };
     if args == Args::Object {
-        let shape = validate::validate_params(&v, opts);
+        let shape = rules::validate_params(&v, opts);
         if !shape.is_ok() {
             return Some(shape);
         }
     }
     let values = values(endpoint, args, &v, &v);
     Some(endpoint.route().report(&values, opts))
-}
-
-impl Endpoint {
-    /// The endpoint for a key, if any.
-    pub fn from_key(key: &str) -> Option<Endpoint> {
-        Endpoint::ALL.into_iter().find(|e| e.key() == key)
-    }
-
-    /// Whether an automatic retry is safe: GET only, as a POST may have taken effect (accounts
-    /// created, courses granted) even when its answer was lost.
-    pub fn is_idempotent(self) -> bool {
-        self.method() == Method::Get
-    }
 }
 
 pub use add_courses::{AddCoursesReply, GrantCounts};
@@ -331,7 +266,7 @@ pub(crate) fn not_json_report(lang: Lang) -> Report {
             path: Vec::new(),
             code,
             level: Level::Contract,
-            message: validate::message(code, "", 0, lang),
+            message: rules::message(code, "", 0, lang),
         }],
     }
 }
@@ -357,12 +292,6 @@ fn tree(endpoint: Endpoint, text: Option<&str>) -> Result<json::Value<'_>, Error
 pub(crate) fn member<'v, 'a>(v: &'v json::Value<'a>, key: &str) -> &'v json::Value<'a> {
     use crate::json::JsonView;
     v.get(key).unwrap_or(&json::Value::Null)
-}
-
-impl core::fmt::Display for Endpoint {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.key())
-    }
 }
 
 #[cfg(test)]

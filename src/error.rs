@@ -5,9 +5,12 @@
 
 use serde::Serialize;
 
-use crate::codes::{Basis, Category, Reason};
-use crate::endpoint::Endpoint;
-use crate::validate::Report;
+use crate::codes::{Basis, Category, Codes, Reason};
+use crate::registry::Endpoint;
+use crate::rules::Report;
+
+/// Re-exported: the crate's callers name it here.
+pub(crate) use crate::text::cat;
 
 /// Everything that can go wrong in planning a request or decoding its response.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -192,21 +195,6 @@ display_by_message!(
     ConfigError
 );
 
-/// Concatenates parts into one string: one small copy of the code for every caller, where
-/// `[..].concat()` brings the wasm the generic `join` (1.4 KB).
-#[inline(never)]
-pub(crate) fn cat(parts: &[&str]) -> String {
-    let mut len = 0;
-    for p in parts {
-        len += p.len();
-    }
-    let mut out = String::with_capacity(len);
-    for p in parts {
-        out.push_str(p);
-    }
-    out
-}
-
 impl std::error::Error for Error {}
 
 /// An error envelope: `{respCode: <not 00>, msg}`.
@@ -241,16 +229,17 @@ pub struct ApiError {
 
 impl ApiError {
     /// The error of `code` with `msg` as `endpoint` answered them: its meaning from the
-    /// endpoint's table ([`crate::codes::decode`]); both kept as [`bounded`] keeps a server's
+    /// endpoint's `table` ([`crate::codes::decode`]); both kept as [`bounded`] keeps a server's
     /// text (`secret` redacted).
     pub(crate) fn new(
         endpoint: Endpoint,
+        table: Codes,
         code: &str,
         msg: &str,
         status: u16,
         secret: Option<&str>,
     ) -> ApiError {
-        let info = crate::codes::decode(endpoint, code, msg);
+        let info = crate::codes::decode(table, code, msg);
         let available_slots = match info.reason {
             Reason::NotEnoughSlots => crate::codes::available_slots(msg),
             _ => None,
@@ -468,7 +457,7 @@ pub enum TokenProblem {
     Empty,
     /// A character outside `A-Z a-z 0-9 - . _ ~` (whitespace, a control character, `+`, `/`, ...).
     Character,
-    /// Fewer than [`crate::plan::MIN_TOKEN_LEN`] characters.
+    /// Fewer than [`crate::redact::MIN_TOKEN_LEN`] characters.
     TooShort,
 }
 
@@ -479,7 +468,7 @@ impl TokenProblem {
             TokenProblem::Character => "the token holds a character outside A-Z a-z 0-9 - . _ ~ (whitespace, a line break, or a symbol such as + / =)".into(),
             TokenProblem::TooShort => {
                 let mut m = String::from("the token is too short: it needs at least ");
-                crate::json::push_uint(&mut m, crate::plan::MIN_TOKEN_LEN as u64);
+                crate::json::push_uint(&mut m, crate::redact::MIN_TOKEN_LEN as u64);
                 m.push_str(" characters (the platform's have 43)");
                 m
             }
@@ -487,7 +476,7 @@ impl TokenProblem {
     }
 }
 
-pub use crate::secret::redact;
+pub use crate::redact::redact;
 
 /// How much of a server's text is looked at before redaction and [`EXCERPT_CHARS`] cut it:
 /// enough that what the cut keeps never reaches this bound (an echo shrinks at most 60-fold).
@@ -578,7 +567,14 @@ mod tests {
     /// and not, and texts that need escaping.
     fn every_variant() -> Vec<Error> {
         let api = |endpoint, code: &str, msg: &str| {
-            Error::Api(ApiError::new(endpoint, code, msg, 200, None))
+            Error::Api(ApiError::new(
+                endpoint,
+                crate::endpoint::table(endpoint),
+                code,
+                msg,
+                200,
+                None,
+            ))
         };
         let items = crate::json::parse(r#"[{"email":"x"},{}]"#).unwrap();
         let report = crate::validate::validate_create_users(

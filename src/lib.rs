@@ -32,8 +32,12 @@ pub mod json;
 pub mod model;
 pub mod options;
 pub mod plan;
+pub mod redact;
+pub mod registry;
 pub mod reply;
 pub mod retry;
+mod route;
+pub mod rules;
 pub mod secret;
 pub mod text;
 pub mod validate;
@@ -41,16 +45,16 @@ pub mod validate;
 mod wasm;
 
 pub use codes::{Basis, Category, CodeInfo, MsgCounts, Reason};
+pub use endpoint::{
+    AddCoursesReply, CourseReply, CreateCounts, CreateUsersReply, GrantCounts, UserList,
+};
 pub use endpoint::{Endpoint, Method};
 pub use error::{
     ApiError, ConfigError, DecodeError, Error, HttpError, TokenProblem, ValidationError,
 };
 pub use model::*;
 pub use plan::{Planner, Request, UserPath};
-pub use reply::{
-    AddCoursesReply, CourseList, CourseReply, CreateCounts, CreateUsersReply, GrantCounts,
-    LoginReply, LoginTokenReply, RawReply, UserList, UserReply,
-};
+pub use reply::{CourseList, LoginReply, LoginTokenReply, RawReply, UserReply};
 pub use secret::Token;
 pub use validate::{Issue, Lang, Level, PathSegment, Report, ValidateOptions};
 

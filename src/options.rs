@@ -17,7 +17,6 @@
 //! wasm has no serde deserializer (no serde_json: README), and reads options with the crate's own
 //! JSON layer, as it reads every other input.
 
-use crate::call::GuardMode;
 use crate::error::{ConfigError, Error};
 use crate::json::{JsonView, Value};
 use crate::plan::UserPath;
@@ -46,6 +45,36 @@ impl From<Bad> for Error {
     #[inline(never)]
     fn from(bad: Bad) -> Error {
         option_error(bad.name, bad.expected)
+    }
+}
+
+/// What the create-interval guard does with a create inside the interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Deserialize))]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum GuardMode {
+    /// Refuse it (`IntervalError`).
+    #[default]
+    Reject,
+    /// Wait until the interval has passed.
+    Wait,
+    /// No guard.
+    Off,
+}
+
+impl GuardMode {
+    /// Every mode, in the order of [`GuardMode::NAMES`].
+    pub const ALL: [GuardMode; 3] = [GuardMode::Reject, GuardMode::Wait, GuardMode::Off];
+    /// The modes as an option names them (serde's names of the variants).
+    pub const NAMES: [&'static str; 3] = ["reject", "wait", "off"];
+
+    /// The mode an option names.
+    pub const fn from_js(s: &str) -> Option<GuardMode> {
+        match crate::text::position(&GuardMode::NAMES, s) {
+            Some(i) => Some(GuardMode::ALL[i]),
+            None => None,
+        }
     }
 }
 

@@ -12,18 +12,17 @@ use serde_json::Value;
 
 use crate::json::JsonView;
 
-use crate::endpoint::{Endpoint, Method};
 use crate::error::{cat, ConfigError, Error, ValidationError};
+use crate::registry::{Endpoint, Method};
+pub use crate::route::MAX_PAGE;
+pub(crate) use crate::route::{Check, Param, Route, To};
+use crate::rules::{Level, Report, ValidateOptions};
 use crate::secret::redact;
 pub use crate::secret::{encode_component, Token, MIN_TOKEN_LEN};
 use crate::text::find_byte;
-use crate::validate::{Level, Report, ValidateOptions};
 
 /// The API prefix every contract path starts with.
 pub const API_PREFIX: &str = "/manage/api";
-
-/// The largest `limit` the list endpoints take, and the most items a bulk call takes.
-pub const MAX_PAGE: u32 = 100;
 
 /// Which spelling of the get-single-user path to use.
 ///
@@ -174,15 +173,16 @@ impl Planner {
         }
     }
 
-    /// Plans `endpoint` from its parameters' values, in the order of its [`Route`]: each checked
+    /// Plans `endpoint` from its parameters' values, in the order of its `route`: each checked
     /// as its [`Check`] says (refused by [`Planner::check`]), then placed where its [`To`] says.
-    /// The one planner of every endpoint (typed calls, raw JSON and the wasm's `Client` methods).
-    pub(crate) fn plan<J: JsonView>(
+    /// The one planner of every endpoint (typed calls, raw JSON and the wasm's `Client` methods),
+    /// given the route by `Planner::plan` beside the registry.
+    pub(crate) fn plan_route<J: JsonView>(
         &self,
         endpoint: Endpoint,
+        route: &Route,
         values: &[&J],
     ) -> Result<Request<()>, Error> {
-        let route = endpoint.route();
         self.check(endpoint, route.report(values, self.opts()))?;
         let mut path = String::from(route.path);
         if endpoint == Endpoint::GetUser && self.user_path == UserPath::User {
@@ -231,15 +231,10 @@ impl Planner {
         self.untyped(endpoint, &path, &query, body)
     }
 
-    /// The request of `endpoint` with a body the caller has already checked: not validated.
-    pub(crate) fn unchecked(&self, endpoint: Endpoint, body: String) -> Result<Request<()>, Error> {
-        self.untyped(endpoint, endpoint.route().path, "", Some(body))
-    }
-
     /// The request itself: the URL (base, prefix, path, token, then `query`, already encoded) and
     /// the body. One copy of the code serves every endpoint.
     #[inline(never)]
-    fn untyped(
+    pub(crate) fn untyped(
         &self,
         endpoint: Endpoint,
         path: &str,
@@ -272,77 +267,6 @@ impl Planner {
             _reply: PhantomData,
         })
     }
-}
-
-/// How an endpoint's request is made from its parameters: its line of data (in its module in
-/// `src/endpoint/`), which [`Planner::plan`] reads, and validation ([`Route::report`]) too.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Route {
-    /// The path after the API prefix (a [`To::Segment`] parameter is appended to it).
-    pub(crate) path: &'static str,
-    /// The parameters, in the order the typed planner takes them (and the JS passes them).
-    pub(crate) params: &'static [Param],
-}
-
-/// One parameter of an endpoint: its name (the member of a parameters object or of the body,
-/// the query parameter, the last key of its issues' path), its rules and its place.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Param {
-    pub(crate) name: &'static str,
-    pub(crate) check: Check,
-    pub(crate) to: To,
-}
-
-impl Param {
-    /// A page's `start`: an integer >= 0, 0 when absent (always sent: get-multi-user requires it).
-    pub(crate) const START: Param = Param {
-        name: "start",
-        check: Check::Int(0, None),
-        to: To::Int(0),
-    };
-
-    /// A page's `limit`: an integer in `min..=100`, 100 when absent.
-    pub(crate) const fn limit(min: u32) -> Param {
-        Param {
-            name: "limit",
-            check: Check::Int(min, Some(MAX_PAGE)),
-            to: To::Int(MAX_PAGE),
-        }
-    }
-}
-
-/// Where a parameter goes in the request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum To {
-    /// The path's last segment, percent-encoded.
-    Segment,
-    /// A query parameter (a string), left out when blank.
-    Query,
-    /// An integer query parameter, with its value when absent.
-    Int(u32),
-    /// A member of the JSON body, as the caller wrote it.
-    Body,
-    /// The JSON body, as the caller wrote it.
-    Whole,
-}
-
-/// The rules of a parameter (the issues are `src/validate/params.rs`'s, labelled by its name).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Check {
-    /// The accounts of a bulk create ([`crate::validate::validate_create_users`]).
-    Accounts,
-    /// One account ([`crate::validate::validate_create_user`]).
-    Account,
-    /// An optional integer in `min..=max` (`None`: no maximum).
-    Int(u32, Option<u32>),
-    /// A string that is not blank; an `email` is also a plausible address (platform level).
-    Text,
-    /// An optional string; at least one of the endpoint's must be given (`email`, `username`).
-    Either,
-    /// An account or course id (path `[]`, whatever the parameter's name).
-    Id,
-    /// A list of ids: 1 to `max` (`None`: no maximum), `users` of accounts, `courses` of courses.
-    Ids(Option<u32>),
 }
 
 /// `n` in decimal.

@@ -5,11 +5,9 @@ use serde::{Deserialize, Serialize};
 use crate::check::{Described, Head, Shape, Tally, Ty};
 use crate::model::{Course, Extra, Timestamp, User};
 
-// The replies of one endpoint are in its module (`src/endpoint/`); these are shared, or (`RawReply`)
-// the envelope of any endpoint whose answer is unpublished.
-pub use crate::endpoint::{
-    AddCoursesReply, CourseReply, CreateCounts, CreateUsersReply, GrantCounts, UserList,
-};
+// The replies of one endpoint are in its module (`src/endpoint/`, above: the crate's root exports
+// them); these are shared, or (`RawReply`) the envelope of any endpoint whose answer is
+// unpublished.
 
 /// A success body of one endpoint.
 pub trait Reply: for<'de> Deserialize<'de> + Described {
@@ -30,6 +28,22 @@ pub trait Reply: for<'de> Deserialize<'de> + Described {
     fn accepts(code: &str) -> bool {
         code == "00"
     }
+}
+
+/// A reply's decoding with its type erased: one copy of the checking code serves every endpoint
+/// (each generic copy cost the wasm about 1 KB).
+#[derive(Clone, Copy)]
+pub struct ReplyPlan<'a> {
+    /// The endpoint.
+    pub endpoint: crate::registry::Endpoint,
+    /// The token, to redact from anything taken from the response.
+    pub secret: Option<&'a str>,
+    /// The reply's description.
+    pub shape: &'static crate::check::Shape,
+    /// Which codes are a success.
+    pub accepts: fn(&str) -> bool,
+    /// The derived fields as JSON text.
+    pub derived: fn(&Head, Tally) -> Option<String>,
 }
 
 /// One account (get-single-user, get-me, search-user).

@@ -2,7 +2,7 @@
 // their schemas: the transport (fetch, per-attempt timeout, GET retries, the 10-minute create
 // guard), per-endpoint respCode decoding, derived reply fields, error classes, and the issue table
 // (codes, levels, en/vi messages) their validators report with. Written from the contract and the
-// platform notes to do what lpm-client does (src/codes.rs, src/endpoint/, src/validate/, src/plan.rs,
+// platform notes to do what lpm-client does (src/codes.rs, src/endpoint/, src/rules/, src/plan.rs,
 // src/wasm/client.rs), so that the size and speed ratios compare like with like. Each peer bundle
 // contains this file once, as a team writing the client with either library would.
 //
@@ -16,7 +16,7 @@
 /** Codes that only the platform's documented rules predict (the rest: the contract). */
 const PLATFORM = new Set(['too_short', 'too_long', 'invalid_chars', 'invalid_email', 'unknown_field', 'duplicate_id']);
 
-/** code → [English, Vietnamese]; `{field}`, `{field_lc}`, `{n}` as in src/validate/message.rs. */
+/** code → [English, Vietnamese]; `{field}`, `{field_lc}`, `{n}` as in src/rules/message.rs. */
 const TEMPLATES = {
   required: ['{field} is required', 'Bắt buộc nhập {field_lc}'],
   not_string: ['{field} must be text', '{field} phải là chuỗi ký tự'],

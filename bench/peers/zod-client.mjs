@@ -2,7 +2,7 @@
 // lpm-client covers (every endpoint, every input validator with the same rules, per-endpoint
 // respCode decoding: the non-schema parts are in shared.mjs, shared with the valibot peer).
 // Records written from the contract's field tables (/work/shared/spec/management-api.md) and kept
-// to the checks the Rust core makes (src/model/*.rs, src/validate/):
+// to the checks the Rust core makes (src/model/*.rs, src/rules/):
 //
 // - every record is a loose object (`z.looseObject`): keys the contract does not list are kept, as
 //   the Rust core keeps them in its `extra` maps;

@@ -100,7 +100,7 @@ pub(super) fn granted<'v>(v: &'v Value<'_>) -> Vec<Granted<'v>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reply::{AddCoursesReply, CreateUsersReply, UserReply};
+    use crate::{AddCoursesReply, CreateUsersReply, UserReply};
 
     /// Every fixture body of an endpoint's folder that the typed reply decodes.
     fn bodies<R: serde::de::DeserializeOwned>(dir: &str) -> Vec<(Vec<u8>, R)> {

@@ -12,10 +12,10 @@ use super::{
     check_chunk_size, repeat_issue, Action, BulkError, Counts, Failure, GrantAction, Progress,
     RowResult, DEFAULT_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, GRANT_JOB, MAX_CHUNK,
 };
+use crate::endpoint::AddCoursesReply;
 use crate::error::Error;
 use crate::json::{JsonView, Kind};
 use crate::plan::{Planner, Request};
-use crate::reply::AddCoursesReply;
 use crate::validate::collect::FirstSeen;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, ValidateOptions};
 

@@ -20,10 +20,10 @@ use crate::error::{ApiError, Error};
 use crate::json::{self, ser, JsonView};
 use crate::model::{CreateStatus, NewUser};
 use crate::plan::{Planner, Request};
-use crate::reply::{CreateUsersReply, UserReply};
 use crate::text::fold;
 use crate::validate::collect::FirstSeen;
 use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
+use crate::{endpoint::CreateUsersReply, reply::UserReply};
 
 /// Options of an import.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -143,9 +143,9 @@ impl<L> Action<L, ()> {
 }
 
 /// The import's action: create chunks, look-ups, the import report.
-pub type ImportAction = Action<crate::reply::CreateUsersReply, ImportReport>;
+pub type ImportAction = Action<crate::endpoint::CreateUsersReply, ImportReport>;
 /// The grant's action (it never looks up).
-pub type GrantAction = Action<crate::reply::AddCoursesReply, GrantReport>;
+pub type GrantAction = Action<crate::endpoint::AddCoursesReply, GrantReport>;
 
 /// What happened to one input row, in a final report.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -3,7 +3,7 @@
 //! This endpoint's home: its code table, its request (`ROUTE`: the path, and each parameter with
 //! its rules and its place, which the one planner and the validators read) and its typed planner.
 //! Its key, method, reply type and `Client` method(s) are its line in the registry
-//! (`src/endpoint.rs`); its reply type is in `src/reply.rs` (shared).
+//! (`src/registry.rs`); its reply type is in `src/reply.rs` (shared).
 
 use super::prelude::*;
 

@@ -7,9 +7,9 @@ use crate::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, Imp
 use crate::error::{ConfigError, Error, ValidationError};
 use crate::json::{self, ser, JsonView, Kind};
 use crate::plan::Request;
-use crate::reply::{AddCoursesReply, CreateUsersReply, UserReply};
 use crate::validate::{Issue, IssueCode, Lang, Level, Report};
 use crate::Endpoint;
+use crate::{AddCoursesReply, CreateUsersReply, UserReply};
 
 use super::client::{Core, Pending, PerCall};
 use super::errors::Failure;

@@ -4,13 +4,13 @@
 use super::*;
 
 /// Collects issues, leaving out platform-level ones when the options say so.
-pub(super) struct Sink {
+pub(crate) struct Sink {
     pub(super) opts: ValidateOptions,
     pub(super) issues: Vec<Issue>,
 }
 
 impl Sink {
-    pub(super) fn new(opts: ValidateOptions) -> Self {
+    pub(crate) fn new(opts: ValidateOptions) -> Self {
         Sink {
             opts,
             issues: Vec::new(),
@@ -37,7 +37,7 @@ impl Sink {
         });
     }
 
-    pub(super) fn finish(self) -> Report {
+    pub(crate) fn finish(self) -> Report {
         Report {
             issues: self.issues,
         }

@@ -1,10 +1,9 @@
 //! The rules of the other inputs: paging, search, ids, add-courses, login. Each endpoint's
 //! parameters and their rules are its [`Route`] (its module in `src/endpoint/`); one function
-//! ([`Route::report`]) checks them all, for the planner and for the validators below.
+//! ([`Route::report`]) checks them all, for the planner and for the validators (`crate::validate`).
 
 use super::*;
-use crate::endpoint::Endpoint;
-use crate::plan::{Check, Param, Route};
+use crate::route::{Check, Param, Route};
 
 impl Route {
     /// The issues of an endpoint's parameters' values (in its route's order).
@@ -25,7 +24,12 @@ impl Route {
 
 /// Checks the value of one parameter as its [`Check`] says; `either` becomes whether an `Either`
 /// parameter so far is given.
-fn check_param<J: JsonView>(param: &Param, v: &J, either: &mut Option<bool>, sink: &mut Sink) {
+pub(crate) fn check_param<J: JsonView>(
+    param: &Param,
+    v: &J,
+    either: &mut Option<bool>,
+    sink: &mut Sink,
+) {
     let name = param.name;
     let at = At {
         prefix: &[],
@@ -134,49 +138,6 @@ pub fn validate_params(params: &impl JsonView, opts: ValidateOptions) -> Report 
     sink.finish()
 }
 
-/// Validates the page of get-multi-user ([`PageKind::Users`]) or get-multi-course
-/// ([`PageKind::Courses`]). Paths `["start"]` / `["limit"]`.
-///
-/// Pass `Value::Null` for an absent parameter: absence is allowed (the caller then sends its
-/// defaults, start 0 and limit 100). Present values must be integers (`not_integer`: `1.5`, `"3"`,
-/// `true`; `1.0` is accepted), `start >= 0`, `limit` within 1..=100 for users and 0..=100 for
-/// courses (`too_small`, `too_large`). All contract level.
-pub fn validate_page(
-    endpoint: PageKind,
-    start: &impl JsonView,
-    limit: &impl JsonView,
-    opts: ValidateOptions,
-) -> Report {
-    let endpoint = match endpoint {
-        PageKind::Users => Endpoint::GetUsers,
-        PageKind::Courses => Endpoint::GetCourses,
-    };
-    // (One by one: `start` and `limit` may be values of two types.)
-    let mut sink = Sink::new(opts);
-    if let [s, l] = endpoint.route().params {
-        check_param(s, start, &mut None, &mut sink);
-        check_param(l, limit, &mut None, &mut sink);
-    }
-    sink.finish()
-}
-
-/// Validates the parameters of search-user. Pass `Value::Null` for an absent parameter.
-///
-/// Contract: each given parameter must be a string (`not_string` at `["email"]` / `["username"]`);
-/// at least one must be a non-empty (after trimming) string (`email_or_username_required` at `[]`).
-/// Platform: a non-empty e-mail must be plausible (`invalid_email`).
-pub fn validate_search_user<J: JsonView>(email: &J, username: &J, opts: ValidateOptions) -> Report {
-    Endpoint::SearchUser
-        .route()
-        .report(&[email, username], opts)
-}
-
-/// Validates the `title` keywords of search-course (path `["title"]`): a string (`not_string`)
-/// that is non-empty after trimming (`required`). Contract level.
-pub fn validate_search_courses(title: &impl JsonView, opts: ValidateOptions) -> Report {
-    Endpoint::SearchCourses.route().report(&[title], opts)
-}
-
 /// Where an id is: `[]` (the one id of a path or a body) or `[name, i]` (an item of an id list),
 /// the path built only when an issue is pushed.
 #[derive(Clone, Copy)]
@@ -205,17 +166,6 @@ fn check_id<'a, J: JsonView>(
         return None;
     }
     Some(id)
-}
-
-/// Validates an account or course id used as a path segment (get-single-user, get-single-course).
-/// Path `[]`.
-///
-/// Contract: a string (`not_string`), non-empty after trimming (`required`), and not `.` or `..`
-/// (`dot_segment`): URL parsers resolve such a segment, so the request would reach another path.
-/// Every other character is percent-encoded by the planner, so `/`, `?`, `#` inside an id are fine.
-/// Ids are opaque: no check of length or alphabet.
-pub fn validate_id(id: &impl JsonView, opts: ValidateOptions) -> Report {
-    Endpoint::GetUser.route().report(&[id], opts)
 }
 
 /// Checks an id list of add-courses under `name`.
@@ -257,23 +207,4 @@ fn check_id_list(
             }
         }
     }
-}
-
-/// Validates the body of add-multi-course-to-multi-user.
-///
-/// Contract: `users` an array (`not_array` at `["users"]`) of 1..=100 (`empty`, `too_many`) account
-/// ids; `courses` an array of at least one course id (`not_array`, `empty` at `["courses"]`; the
-/// contract sets no maximum); each id as in [`validate_id`] at `["users", i]` / `["courses", i]`.
-/// Platform: the same id twice in one list (`duplicate_id`, on the later one).
-pub fn validate_add_courses<J: JsonView>(users: &J, courses: &J, opts: ValidateOptions) -> Report {
-    Endpoint::AddCoursesToUsers
-        .route()
-        .report(&[users, courses], opts)
-}
-
-/// Validates the body of login-user (platform notes): `email` and `password` non-empty strings
-/// (`required`, `not_string` at `["email"]` / `["password"]`, contract level). Platform: a plausible
-/// e-mail (`invalid_email`). The password's length is not checked (accounts may predate the rule).
-pub fn validate_login<J: JsonView>(email: &J, password: &J, opts: ValidateOptions) -> Report {
-    Endpoint::Login.route().report(&[email, password], opts)
 }

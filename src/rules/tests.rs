@@ -1,6 +1,7 @@
 //! Tests of every rule, in both languages.
 
 use super::*;
+use crate::validate::*;
 use serde_json::{json, Value};
 
 fn en() -> ValidateOptions {

@@ -46,10 +46,8 @@ mod tests;
 
 pub use account::{validate_create_user, validate_create_users};
 pub use code::IssueCode;
-pub use params::{
-    validate_add_courses, validate_id, validate_login, validate_page, validate_params,
-    validate_search_courses, validate_search_user,
-};
+pub(crate) use params::check_param;
+pub use params::validate_params;
 
 use collect::*;
 use message::*;
