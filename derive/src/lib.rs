@@ -1,5 +1,6 @@
 //! `#[derive(Shape)]`: the description of a response model that `lpm_client::check` reads, taken
-//! from the same serde attributes that drive the typed decode, so the two cannot drift apart.
+//! from the same serde attributes that drive the typed decode, so the two cannot drift apart: a
+//! serde attribute not modelled here is a compile error.
 //!
 //! Read: `rename_all` (only `camelCase`, the one the models use), and per field `rename`,
 //! `default`, `flatten` (the extra map: leaves the field out; unknown keys are always skipped) and
@@ -18,6 +19,22 @@ struct FieldAttrs {
     flatten: bool,
     skip: bool,
     tally: bool,
+}
+
+/// Field attributes about how a value is written only: what is accepted does not change.
+const SERIALIZE_ONLY: [&str; 3] = ["skip_serializing_if", "skip_serializing", "serialize_with"];
+
+/// A serde attribute the derives do not model (`alias`, `with`, `deserialize_with`, `tag`,
+/// `deny_unknown_fields`, ...) would make serde accept what the gate's table does not say, or the
+/// other way round: refused, so the two cannot drift.
+fn unmodelled(m: &syn::meta::ParseNestedMeta) -> syn::Error {
+    let name = m
+        .path
+        .get_ident()
+        .map_or_else(|| "?".to_owned(), |i| i.to_string());
+    m.error(format!(
+        "lpm-derive does not model serde's `{name}`: the gate's table would differ from serde's decode (model it in derive/src/lib.rs first)"
+    ))
 }
 
 fn field_attrs(attrs: &[syn::Attribute]) -> syn::Result<FieldAttrs> {
@@ -46,9 +63,13 @@ fn field_attrs(attrs: &[syn::Attribute]) -> syn::Result<FieldAttrs> {
                 out.flatten = true;
             } else if m.path.is_ident("skip_deserializing") || m.path.is_ident("skip") {
                 out.skip = true;
-            } else if m.input.peek(syn::Token![=]) {
-                // skip_serializing_if = "...", with = "...": not about what is accepted.
-                m.value()?.parse::<LitStr>()?;
+            } else if SERIALIZE_ONLY.iter().any(|a| m.path.is_ident(a)) {
+                // How a value is written, not what is accepted.
+                if m.input.peek(syn::Token![=]) {
+                    m.value()?.parse::<LitStr>()?;
+                }
+            } else {
+                return Err(unmodelled(&m));
             }
             Ok(())
         })?;
@@ -62,10 +83,10 @@ fn rename_all(attrs: &[syn::Attribute]) -> syn::Result<Option<String>> {
         attr.parse_nested_meta(|m| {
             if m.path.is_ident("rename_all") {
                 out = Some(m.value()?.parse::<LitStr>()?.value());
-            } else if m.input.peek(syn::Token![=]) {
-                m.value()?.parse::<LitStr>()?;
+                Ok(())
+            } else {
+                Err(unmodelled(&m))
             }
-            Ok(())
         })?;
     }
     Ok(out)
@@ -232,4 +253,47 @@ fn expand_unit(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn field_attributes_it_models_or_that_only_write_are_read() {
+        let a = field_attrs(&[
+            parse_quote!(#[serde(default, rename = "_id", skip_serializing_if = "Option::is_none")]),
+            parse_quote!(#[serde(flatten, skip_deserializing)]),
+        ])
+        .unwrap();
+        assert_eq!(a.rename.as_deref(), Some("_id"));
+        assert!(a.default && a.flatten && a.skip);
+    }
+
+    #[test]
+    fn field_attributes_that_change_what_is_accepted_are_refused() {
+        for attr in [
+            parse_quote!(#[serde(alias = "mail")]),
+            parse_quote!(#[serde(with = "m")]),
+            parse_quote!(#[serde(deserialize_with = "f")]),
+            parse_quote!(#[serde(borrow)]),
+        ] {
+            let e = field_attrs(&[attr]).err().expect("refused");
+            assert!(e.to_string().contains("does not model serde's"), "{e}");
+        }
+    }
+
+    #[test]
+    fn container_attributes_other_than_rename_all_are_refused() {
+        let ok: syn::Attribute = parse_quote!(#[serde(rename_all = "camelCase")]);
+        assert_eq!(rename_all(&[ok]).unwrap().as_deref(), Some("camelCase"));
+        for attr in [
+            parse_quote!(#[serde(deny_unknown_fields)]),
+            parse_quote!(#[serde(tag = "kind")]),
+            parse_quote!(#[serde(transparent)]),
+        ] {
+            assert!(rename_all(&[attr]).is_err());
+        }
+    }
 }
