@@ -220,7 +220,7 @@ export class Pending {
     return delay(w.lpm_pending_handle(this.h, now, 0, 0, jitter, timedOut ? 1 : 0));
   }
   /** Checks the final answer: the body as the text JSON.parse reads (the core's ASCII form of
-   * it when it has other characters: a one-byte string, decoded ~10x faster) and the derived
+   * it when it has other characters: a one-byte string, decoded much faster) and the derived
    * fields as JSON text, or nothing; throws the error's data. */
   decode(status: number, body: Uint8Array): [string, string | undefined] {
     const n = argBytes(body);

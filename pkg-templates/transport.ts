@@ -40,7 +40,7 @@ export interface Failed {
  * announced by Content-Length or read, and stops reading there. A body stream is read chunk by
  * chunk; a response without one (a custom fetch) falls back to `arrayBuffer()`. When `length`
  * is the body's own size (`exact`), the last chunk ends the read: the stream's end, which comes
- * a turn of the host's loop later (~50 µs on loopback), is not waited for.
+ * a turn of the host's loop later, is not waited for.
  */
 async function readBody(res: FetchResponse, max: number, length: number, exact: boolean): Promise<Uint8Array> {
   const stream = res.body;
@@ -90,8 +90,8 @@ export function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal 
   const ctrl = spare || new AbortController();
   // Decision: the runtime's own fetch (`platform`: the global one, as it was when this module
   // loaded) is given a bare GET as `{signal}` alone (a GET and no headers are its defaults):
-  // undici's handling of a method and of an empty headers object is ~2% of a page's call on
-  // loopback (bench/loopback.mjs). Every other call (a POST has its Content-Type), and any other
+  // undici's handling of a method and of an empty headers object shows on a loopback call
+  // (bench/loopback.mjs). Every other call (a POST has its Content-Type), and any other
   // fetch (a custom one, a global replaced later: a test's mock, a wrapper), gets method and
   // headers, as FetchLike declares them.
   const init = (platform && !Object.keys(headers).length ? {} : { method: req.method, headers: { ...headers } }) as Parameters<FetchFn>[1];
@@ -99,8 +99,8 @@ export function attempt(fetchFn: FetchFn, pending: Pending, signal: AbortSignal 
   if (req.body != null) init.body = req.body;
   // A fetch that throws rejects this instead (the executor runs now, in this turn).
   const sent = new Promise<FetchResponse>((ok) => ok(fetchFn(req.url, init)));
-  // The next attempt's controller and its signal (which the host makes when first asked: ~15 µs
-  // of a cold call, before its request could leave), made while this request is on its way.
+  // The next attempt's controller and its signal (which the host makes when first asked, which
+  // would delay a cold call's request), made while this request is on its way.
   (spare = new AbortController()).signal;
   return new Promise((resolve, reject) => {
     let settled = false;

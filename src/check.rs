@@ -407,8 +407,8 @@ impl<'a> Checker<'a> {
             let pos = self.s.pos();
             // The key the last objects had after `prev`, matched in place; then the one learned
             // after that (an optional field absent here), three times; else read and looked up.
-            // (Four tries in all: the emulator's 100 accounts, in 31 key sets, cost the gate 2.9%
-            // fewer instructions than with three and fewer than with five or six; courses 1.9%.)
+            // (Four tries in all: fewer instructions on the emulator's accounts and courses than
+            // three, five or six; docs/performance.md has the counts.)
             // (`get` and `matches!` rather than indexing and `==` on options: with the size
             // profile those stay calls, one per key.)
             let mut hint = prev;

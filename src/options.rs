@@ -10,9 +10,9 @@
 //! (`#[doc = concat!(..)]` comes out empty), so the defaults could not be placed in the TypeScript
 //! documentation without writing them a second time. The macro builds the doc text with `concat!`
 //! and `stringify!` of the same default literals the `const` is made of. The TypeScript is a custom
-//! section (no bytes in the `.wasm`), and the reader is the hand reader it replaces: measured with
-//! `scripts/build-pkg.sh`, the wasm went from 45,706 to 45,767 bytes gzip (+61 B; +357 B before the
-//! readers returned the two-word [`Bad`] and borrowed their strings). serde is derived natively
+//! section (no bytes in the `.wasm`), and the reader is the crate's own JSON layer, smaller in the
+//! wasm than serde's deserializer (its readers return the two-word [`Bad`] and borrow their
+//! strings for the same reason). serde is derived natively
 //! only (`Deserialize`, for the test that the hand reader and serde read the same text alike): the
 //! wasm has no serde deserializer (no serde_json: README), and reads options with the crate's own
 //! JSON layer, as it reads every other input.
@@ -32,7 +32,7 @@ pub fn option_error(name: &'static str, expected: &'static str) -> Error {
 }
 
 /// An option that cannot be used, before it becomes an [`Error`]: two words where an `Error` is
-/// many, which each read's `?` would move (the wasm is ~0.3 KB smaller for it).
+/// many, which each read's `?` would move (a smaller wasm).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bad {
     /// The option's name.

@@ -31,7 +31,7 @@ pub trait Reply: for<'de> Deserialize<'de> + Described {
 }
 
 /// A reply's decoding with its type erased: one copy of the checking code serves every endpoint
-/// (each generic copy cost the wasm about 1 KB).
+/// (a generic copy per reply type would each bring the wasm its own).
 #[derive(Clone, Copy)]
 pub struct ReplyPlan<'a> {
     /// The endpoint.

@@ -1,5 +1,5 @@
 //! Case folding for comparisons (duplicate e-mails and usernames, msgs matched by words), without
-//! the Unicode case tables: they cost the wasm 11 KB of its 16 KB of binary data.
+//! the Unicode case tables, which would be most of the wasm's binary data.
 //!
 //! Decision: letters of Latin (with every Vietnamese letter), Greek and Cyrillic are folded; other
 //! scripts compare as written. The platform's users write Vietnamese and English, so its e-mails
@@ -98,7 +98,7 @@ pub const fn position(names: &[&str], s: &str) -> Option<usize> {
 }
 
 /// Concatenates parts into one string: one small copy of the code for every caller, where
-/// `[..].concat()` brings the wasm the generic `join` (1.4 KB).
+/// `[..].concat()` brings the wasm the generic `join`.
 #[inline(never)]
 pub(crate) fn cat(parts: &[&str]) -> String {
     let mut len = 0;

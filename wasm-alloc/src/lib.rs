@@ -1,7 +1,7 @@
 //! The wasm's global allocator: every block is a power of two of at least 8 bytes, and each size
 //! has its free list. Allocating pops that list or cuts a new block off the end of the heap
 //! (growing the memory); freeing pushes the block on its list. Both are O(1), and the whole is a
-//! few hundred bytes of wasm, where talc (the allocator before this one) was ~1.4 KB.
+//! few hundred bytes of wasm.
 //!
 //! Memory stays bounded in a long-lived client: a freed block is reused by the next allocation of
 //! its size, so the heap is at most the sum, over the sizes, of the most bytes of that size ever
