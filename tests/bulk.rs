@@ -844,6 +844,38 @@ fn the_interval_is_kept_across_a_resume_and_can_be_shortened() {
     assert_eq!(w.fake.create_calls.last().unwrap().0, START + 2_000);
 }
 
+/// A journal whose tail was lost at a line boundary (a disk that dropped its last writes, a copy
+/// restored): the rows this job created in the lost lines are sent again, and the platform's
+/// "already in use" for them is looked up, not reported as a failure.
+#[test]
+fn after_a_lost_tail_an_already_in_use_row_is_looked_up_not_failed() {
+    let (rows, good) = rows_with_bad(30, &[]);
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    let report = drive(&mut job, &mut w, None).unwrap();
+    assert_eq!(report.counts.created, 30);
+    // The last chunk's lines, from its chunkPlanned on, lost.
+    let cut = w
+        .journal
+        .iter()
+        .rposition(|l| l.contains("\"chunkPlanned\""))
+        .unwrap();
+    w.journal.truncate(cut);
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
+    let report = drive(&mut resumed, &mut w, None).unwrap();
+    assert_eq!(report.counts.failed, 0, "{:?}", report.rows.last());
+    assert_exactly_once(&rows, &good, &w.fake, &report);
+    // A row this job never sent is still reported as the platform answered.
+    let mut other = rows.clone();
+    other.push(serde_json::to_value(new_user(0)).unwrap());
+    other[30]["username"] = json!("someone_else");
+    let mut fresh = World::new();
+    fresh.fake = std::mem::take(&mut w.fake);
+    let mut job = ImportJob::from_values(api(), other[29..].to_vec(), opts(10)).unwrap();
+    let report = drive(&mut job, &mut fresh, None).unwrap();
+    assert_eq!(report.counts.failed, 2, "{:?}", report.rows);
+}
+
 #[test]
 fn the_chunk_size_option() {
     let (rows, good) = rows_with_bad(40, &[2]);
@@ -930,6 +962,9 @@ fn a_refused_call_stops_the_run_and_resumes_later() {
         report.halted
     );
     assert_eq!((report.counts.created, report.counts.not_sent), (10, 20));
+    // What a program branches on (the command line exits 3): the refusal's category.
+    assert_eq!(report.halted_by, Some(lpm_client::Category::Authentication));
+    assert!(job.report_json().contains(r#""haltedBy":"authentication""#));
     // With a new token, the journal resumes: nothing was created by the refused call.
     let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
     let report = drive(&mut resumed, &mut w, None).unwrap();
@@ -941,6 +976,7 @@ fn a_refused_call_stops_the_run_and_resumes_later() {
     let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
     let report = drive(&mut job, &mut w, None).unwrap();
     assert_exactly_once(&rows, &good, &w.fake, &report);
+    assert_eq!(report.halted_by, None);
     assert_eq!(w.fake.create_calls.len(), 5);
     assert_spaced(&w.fake, DEFAULT_CREATE_INTERVAL_MS);
 }
@@ -998,6 +1034,67 @@ fn the_interval_store_is_asked_only_before_a_chunk_is_planned() {
     assert_spaced(&w.fake, MIN);
     assert_eq!(asked, calls.len() + 1);
     assert!(polls > 3 * asked, "{polls} polls, {asked} asked");
+}
+
+/// Every text the server sent ends up in the journal and the report redacted, as errors keep
+/// it: statuses, account ids and a look-up's account, echoing the token raw or `%XX`-encoded.
+#[test]
+fn an_echoed_token_reaches_neither_the_journal_nor_the_report() {
+    use common::TOKEN;
+    use lpm_client::secret::redact;
+    let pct: String = TOKEN.bytes().map(|b| format!("%{b:02x}")).collect();
+    let rows: Vec<NewUser> = (0..4).map(new_user).collect();
+    let mut job = ImportJob::new(api(), rows.clone(), opts(10)).unwrap();
+    let mut journal = String::new();
+    let mut clock = START;
+    let report = loop {
+        match job.poll(clock) {
+            Action::Persist(events) => {
+                for e in events {
+                    journal.push_str(&serde_json::to_string(&e).unwrap());
+                    journal.push('\n');
+                }
+            }
+            Action::Send(_) => {
+                let item = |i: usize, id: Option<String>, status: String| {
+                    json!({"email": rows[i].email, "username": rows[i].username, "userId": id,
+                           "success": id.is_some() || i == 3, "status": status})
+                };
+                let users = vec![
+                    item(0, Some(format!("id-{TOKEN}")), "Success created".into()),
+                    item(1, None, format!("Email already in use ({TOKEN})")),
+                    item(2, None, format!("Bad token {pct}")),
+                    // Success without an id: looked up.
+                    item(3, None, "Success created".into()),
+                ];
+                let body = json!({"respCode": "00", "users": users, "msg": "2 success, 2 error"});
+                job.handle_response(clock, 200, body.to_string().as_bytes())
+                    .unwrap();
+            }
+            Action::Lookup(_) => {
+                let body = json!({"respCode": "00", "msg": "Success", "user": {
+                    "_id": format!("u-{pct}"), "createdAt": "2024-09-05T08:10:31.207Z",
+                    "profile": {"name": "x"}, "username": format!("{}{TOKEN}", rows[3].username),
+                    "emails": [{"address": rows[3].email}, {"address": format!("{TOKEN}@x.io")}]}});
+                job.handle_response(clock, 200, body.to_string().as_bytes())
+                    .unwrap();
+            }
+            Action::Wait { until } => clock = until,
+            Action::Done(report) => break report,
+            other => panic!("{other:?}"),
+        }
+        clock += 1;
+    };
+    let report = serde_json::to_string(&report).unwrap();
+    for (what, text) in [("journal", &journal), ("report", &report)] {
+        assert_eq!(&redact(text, Some(TOKEN)), text, "{what}: {text}");
+        assert!(text.contains("<redacted>"), "{what}: {text}");
+    }
+    assert!(
+        report.contains("Email already in use (<redacted>)"),
+        "{report}"
+    );
+    assert!(report.contains("id-<redacted>"), "{report}");
 }
 
 #[test]

@@ -1,20 +1,23 @@
 // What `import` and `grant` share: the journal file's rules, running the job with progress and
 // interruption, the report file, the summary and the exit code.
 import { existsSync, statSync } from 'node:fs';
-import { fileJournal } from './lpm.js';
 import { EXIT, usage } from './exit.js';
 import { interruptible } from './interrupt.js';
+import { lockJournal } from './lock.js';
+import { checkedJournal } from './journal.js';
 import { progressView } from './progress.js';
 import { writeReport } from './report.js';
 
-/** The journal store of `--journal`, checked against `--resume`. */
+/** The journal store of `--journal` (its lines checksummed), locked for this process (until it
+ * exits), checked against `--resume`. */
 export function journalOf(values) {
   const file = values.journal;
   if (!file) throw usage('--journal FILE is required: it is what makes the job resumable');
+  lockJournal(file);
   const used = existsSync(file) && statSync(file).size > 0;
   if (used && !values.resume) throw usage(`the journal ${file} already holds a job: pass --resume to continue it, or name a new file`);
   if (!used && values.resume) throw usage(`--resume: the journal ${file} does not exist or is empty`);
-  return fileJournal(file);
+  return checkedJournal(file);
 }
 
 /**
@@ -61,8 +64,11 @@ export async function runJob({ start, total, verb, reportFile, lines, kind, io, 
     return EXIT.interrupted;
   }
   if (report.halted) {
-    io.stderr.write(`stopped before the end: ${report.halted}; run the same command with --resume to continue\n`);
-    return EXIT.halted;
+    // The platform refused the token (expired mid-job) or its permission: exit 3 as any other
+    // command refused so; `--resume` continues once the token is fixed.
+    const auth = report.haltedBy === 'authentication' || report.haltedBy === 'permission';
+    io.stderr.write(`stopped before the end: ${report.halted}; ${auth ? 'fix the token (lpm login, LPM_TOKEN or --token-file), then ' : ''}run the same command with --resume to continue\n`);
+    return auth ? EXIT.auth : EXIT.halted;
   }
   const good = kind === 'import' ? c.created : c.granted;
   return good === c.total ? EXIT.ok : EXIT.rows;

@@ -141,17 +141,24 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
   }
 }
 
+/** The errno code (`ENOSPC`, `EIO`, ...) of a system error, if `e` is one. */
+const ioCode = (e) => (e && typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code) ? e.code : undefined);
+
 /** An error of the package (or the host) as one line and its exit code. */
 export function failure(name, e, io) {
   const kind = e && e.kind;
   let code = EXIT.halted;
   if (kind === 'api' && (e.category === 'authentication' || e.category === 'permission')) code = EXIT.auth;
+  // A journal the system could not write or read (a full disk, an I/O error: the store's error
+  // has an errno code) stopped the job: exit 4, `--resume` continues once that is fixed.
+  else if (kind === 'config' && e.problem === 'journal' && ioCode(e.cause)) code = EXIT.halted;
   // A journal refused (another file's, or damaged) is the caller's choice of files: usage.
   else if (kind === 'config' && e.problem === 'journal') code = EXIT.usage;
   else if (kind === 'config') code = EXIT.auth;
   else if (kind === 'validation') code = EXIT.usage;
   else if (!kind) code = EXIT.halted;
   // The package's messages never hold the token; a host error's message is printed as is.
-  io.stderr.write(`lpm ${name}: ${kind ? `${e.name}: ` : ''}${e && e.message !== undefined ? e.message : e}\n`);
+  const hint = kind === 'config' && e.problem === 'journal' && ioCode(e.cause) ? '; free the space or fix the file, then run the same command with --resume' : '';
+  io.stderr.write(`lpm ${name}: ${kind ? `${e.name}: ` : ''}${e && e.message !== undefined ? e.message : e}${hint}\n`);
   return code;
 }

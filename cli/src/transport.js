@@ -36,6 +36,20 @@ const MAX_REDIRECTS = 20;
 
 const failed = (cause) => new TypeError('fetch failed', { cause });
 
+/**
+ * Keeps a socket's late error from crashing the process. A server may answer before it has read
+ * a large body and then close (nginx's 413, the emulator above 8 MiB): the answer is whole, and
+ * the write of the rest of the body then fails (EPIPE, ECONNRESET) on a socket node:http has
+ * already let go of, where nobody listens. While a request owns the socket its own 'error'
+ * reports the failure; after that the socket is destroyed and the error concerns no call.
+ */
+const guarded = new WeakSet();
+function guard(socket) {
+  if (guarded.has(socket)) return;
+  guarded.add(socket);
+  socket.on('error', () => socket.destroy());
+}
+
 /** The answer's headers as fetch's `Headers` reads them (`get`, `forEach`; repeated ones joined
  * by ", "). */
 function headersOf(raw) {
@@ -104,8 +118,9 @@ function bodyOf(res, signal) {
   };
 }
 
-/** One request; resolves with the answer once its head is in (redirects of GET/HEAD followed). */
-function request(url, method, headers, body, signal, hops) {
+/** One request; resolves with the answer once its head is in (redirects of GET/HEAD followed).
+ * `onSent(ms)`, if given, is told when the request's last byte has been written. */
+function request(url, method, headers, body, signal, hops, onSent) {
   return new Promise((resolve, reject) => {
     if (signal && signal.aborted) {
       reject(signal.reason);
@@ -139,6 +154,8 @@ function request(url, method, headers, body, signal, hops) {
       reject(signal.reason);
     };
     if (signal) signal.addEventListener('abort', onAbort, { once: true });
+    req.on('socket', guard);
+    if (onSent) req.on('finish', () => onSent(Date.now()));
     req.on('error', (e) => {
       if (signal) signal.removeEventListener('abort', onAbort);
       reject(signal && signal.aborted ? signal.reason : failed(e));
@@ -171,11 +188,13 @@ function request(url, method, headers, body, signal, hops) {
   });
 }
 
-/** `fetch(url, { method, headers, body, signal })` as the client calls it. */
+/** `fetch(url, { method, headers, body, signal })` as the client calls it; `init.onSent(ms)`
+ * (not fetch's) is told when the request has left (its last byte written). */
 export function httpFetch(url, init = {}) {
   const method = (init.method ?? 'GET').toUpperCase();
   const body = init.body === undefined || init.body === null ? undefined : String(init.body);
-  return request(String(url), method, init.headers ?? {}, body, init.signal, 0);
+  const onSent = typeof init.onSent === 'function' ? init.onSent : undefined;
+  return request(String(url), method, init.headers ?? {}, body, init.signal, 0, onSent);
 }
 
 /** The transport `clientOf` gives the client: this one unless LPM_TRANSPORT=fetch. */

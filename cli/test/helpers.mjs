@@ -1,6 +1,8 @@
 // What the CLI's tests share: an emulator on a free port (tests/js/emulator.mjs), and `lpm` run
 // as a child process exactly as a user runs it, with its output and exit code.
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
+import { parse } from 'csv-parse/sync';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -134,3 +136,20 @@ export async function killAtEach(emu, { base, journal, env, points, codes }) {
   await emu.control('DELETE', 'faults');
   return kills;
 }
+
+/**
+ * An emulator for the test file that calls it (started before its tests, stopped after): `ctx.emu`
+ * and `ctx.env` (what `lpm` needs to reach it with the admin token) once the tests run.
+ */
+export function emulatorForFile(args) {
+  const ctx = {};
+  before(async () => {
+    ctx.emu = await emulator(args);
+    ctx.env = { LPM_BASE_URL: ctx.emu.url, LPM_TOKEN: TOKEN };
+  });
+  after(async () => { await ctx.emu?.stop(); });
+  return ctx;
+}
+
+/** A CSV report's lines as objects by header. */
+export const readReport = (file) => parse(readFileSync(file), { bom: true, columns: true });

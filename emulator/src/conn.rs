@@ -80,15 +80,24 @@ impl AsyncWrite for Io {
     }
 }
 
-/// Accepts connections until the task is dropped. A connection slot is taken before `accept`, so
-/// past `cfg.max_connections` new connections wait in the listen backlog instead of using file
-/// descriptors; each connection must send its request headers (also the next request's, on an
-/// idle keep-alive connection) within `cfg.header_read_timeout_ms` or it is closed.
+/// How many connections may wait for a slot, accepted, per slot: beyond them new connections
+/// wait in the listen backlog (no file descriptor).
+const WAITING_PER_SLOT: usize = 8;
+
+/// Accepts connections until the task is dropped. At most `cfg.max_connections` are served at
+/// once; up to `WAITING_PER_SLOT` times as many more are accepted and wait for a slot, the rest
+/// wait in the listen backlog. Each connection must send its request headers (also the next
+/// request's, on an idle keep-alive connection) within `cfg.header_read_timeout_ms` or it is
+/// closed; a waiting connection's time counts from its accept, so a burst of clients stuck
+/// mid-headers is closed about one timeout after it came, not one timeout per round of slots (a
+/// waiting connection whose head is complete by then waits on for its slot).
 pub async fn serve(listener: TcpListener, app: Router, cfg: &Config) -> io::Result<()> {
-    let slots = Arc::new(Semaphore::new(cfg.max_connections.max(1)));
+    let max = cfg.max_connections.max(1);
+    let slots = Arc::new(Semaphore::new(max));
+    let accepted = Arc::new(Semaphore::new(max * (WAITING_PER_SLOT + 1)));
     let header_timeout = Duration::from_millis(cfg.header_read_timeout_ms.max(1));
     loop {
-        let slot = Arc::clone(&slots)
+        let held = Arc::clone(&accepted)
             .acquire_owned()
             .await
             .map_err(io::Error::other)?;
@@ -102,10 +111,43 @@ pub async fn serve(listener: TcpListener, app: Router, cfg: &Config) -> io::Resu
             }
         };
         let app = app.clone();
+        let slots = Arc::clone(&slots);
         tokio::spawn(async move {
-            serve_connection(stream, app, header_timeout).await;
-            drop(slot);
+            let deadline = tokio::time::Instant::now() + header_timeout;
+            if let Some(slot) = wait_for_slot(&stream, slots, deadline).await {
+                serve_connection(stream, app, header_timeout).await;
+                drop(slot);
+            }
+            drop(held);
         });
+    }
+}
+
+/// A slot for `stream`, or `None` (the connection is then closed) when its head is still not
+/// complete at `deadline`.
+async fn wait_for_slot(
+    stream: &TcpStream,
+    slots: Arc<Semaphore>,
+    deadline: tokio::time::Instant,
+) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    tokio::select! {
+        slot = Arc::clone(&slots).acquire_owned() => return slot.ok(),
+        () = tokio::time::sleep_until(deadline) => {}
+    }
+    if !head_complete(stream).await {
+        return None;
+    }
+    slots.acquire_owned().await.ok()
+}
+
+/// Whether the bytes received so far hold a complete request head (`\r\n\r\n`).
+async fn head_complete(stream: &TcpStream) -> bool {
+    let mut buf = vec![0u8; 64 * 1024];
+    match tokio::time::timeout(Duration::from_millis(1), stream.peek(&mut buf)).await {
+        Ok(Ok(n)) => buf
+            .get(..n)
+            .is_some_and(|b| b.windows(4).any(|w| w == b"\r\n\r\n")),
+        _ => false,
     }
 }
 

@@ -71,16 +71,24 @@ pub(super) fn created<'v>(v: &'v Value<'_>) -> Vec<Created<'v>> {
         .collect()
 }
 
-/// The account of a search-user answer.
-pub(super) fn found(body: &[u8]) -> Option<Found> {
+/// A text the server sent, as the journal and the report keep it: through the function errors
+/// keep the server's texts with ([`crate::error::bounded`]: the token redacted, in any of its
+/// encodings, and at most a bounded length), so an echo of the token is written nowhere.
+pub(super) fn kept(text: &str, secret: Option<&str>) -> String {
+    crate::error::bounded(text.as_bytes(), secret)
+}
+
+/// The account of a search-user answer, its texts [`kept`].
+pub(super) fn found(body: &[u8], secret: Option<&str>) -> Option<Found> {
     let v = tree(body)?;
     let user = v.get("user")?;
+    let keep = |key: &str| string(user, key).map(|t| kept(&t, secret));
     Some(Found {
-        id: string(user, "_id")?,
-        username: string(user, "username").unwrap_or_default(),
+        id: keep("_id")?,
+        username: keep("username").unwrap_or_default(),
         emails: items(user, "emails")
             .iter()
-            .filter_map(|e| string(e, "address"))
+            .filter_map(|e| string(e, "address").map(|t| kept(&t, secret)))
             .collect(),
     })
 }
@@ -131,7 +139,7 @@ mod tests {
             }
         }
         for (body, reply) in bodies::<UserReply>("search-user") {
-            let ours = found(&body).unwrap();
+            let ours = found(&body, None).unwrap();
             assert_eq!(ours.id, reply.user.id);
             assert_eq!(ours.username, reply.user.username);
             let emails: Vec<&str> = reply
@@ -157,7 +165,7 @@ mod tests {
     #[test]
     fn unreadable_bodies_are_none() {
         assert_eq!(tree(b"\xff"), None);
-        assert_eq!(found(b"{\"user\":{}}"), None);
+        assert_eq!(found(b"{\"user\":{}}", None), None);
         assert_eq!(tree(b"{"), None);
     }
 }

@@ -73,6 +73,10 @@ pub struct GrantReport {
     /// Why the run stopped early, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halted: Option<String>,
+    /// The category of the platform's refusal that stopped the run, when one did (as
+    /// [`super::ImportReport::halted_by`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub halted_by: Option<crate::codes::Category>,
 }
 
 struct InFlight {
@@ -336,7 +340,7 @@ impl GrantJob {
                     outcomes.push(match found.and_then(|i| result.get(i)) {
                         Some(o) if o.success => Outcome::Granted,
                         Some(o) => Outcome::Failed {
-                            status: o.status.to_owned(),
+                            status: answer::kept(o.status, f.request.secret()),
                         },
                         None => Outcome::NoResult,
                     });
@@ -357,6 +361,7 @@ impl GrantJob {
                     self.failed_once(now, e.message());
                 } else {
                     self.ledger.halted = Some(e.message());
+                    self.ledger.halted_by = Some(e.category);
                 }
             }
             Ok(None) | Err(_) => self.lost(now, f, DoubtReason::Unreadable { status }),
@@ -414,6 +419,7 @@ impl GrantJob {
             rows,
             counts,
             halted: self.ledger.halted.clone(),
+            halted_by: self.ledger.halted_by,
         }
     }
 }

@@ -89,6 +89,11 @@ pub struct ImportReport {
     /// Why the run stopped before the end (e.g. an invalid token), if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halted: Option<String>,
+    /// The category of the platform's refusal that stopped the run (`authentication` for a
+    /// token refused or expired mid-job, `permission`, ...), when a refusal did: what a program
+    /// branches on (the command line's exit code).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub halted_by: Option<crate::codes::Category>,
 }
 
 /// A row with findings, as the job judged its input when it started (before anything is sent):
@@ -148,6 +153,10 @@ pub struct ImportJob {
     slot_cap: Option<usize>,
     ready: Option<InFlight>,
     in_flight: Option<InFlight>,
+    /// Resumed from a journal that held events: a run before may have sent any row without an
+    /// outcome in lines the journal then lost (a tail lost at a line boundary), so an "already
+    /// in use" answer for a row is looked up before it is reported as a failure.
+    resumed: bool,
 }
 
 /// The one call into validation: a row's findings, platform rules included.
@@ -383,6 +392,7 @@ impl ImportJob {
             slot_cap: None,
             ready: None,
             in_flight: None,
+            resumed: !journal.is_empty(),
         };
         job.push_progress(0);
         Ok(job)
@@ -532,7 +542,9 @@ impl ImportJob {
                 rows,
                 request,
             } => match request.check(status, body).map(|_| answer::tree(body)) {
-                Ok(Some(answer)) => self.created(chunk, &rows, &answer::created(&answer)),
+                Ok(Some(answer)) => {
+                    self.created(chunk, &rows, &answer::created(&answer), request.secret())
+                }
                 Err(Error::Api(e)) => self.refused(now, chunk, &rows, &e),
                 Ok(None) | Err(_) => {
                     self.lost(now, chunk, rows, DoubtReason::Unreadable { status })
@@ -542,7 +554,10 @@ impl ImportJob {
                 row,
                 by_email,
                 request,
-            } => match request.check(status, body).map(|_| answer::found(body)) {
+            } => match request
+                .check(status, body)
+                .map(|_| answer::found(body, request.secret()))
+            {
                 Ok(Some(user)) => {
                     self.lookup_failures = 0;
                     let result = judge(&self.slots[row], user);
@@ -583,7 +598,14 @@ impl ImportJob {
         Ok(())
     }
 
-    fn created(&mut self, chunk: u32, rows: &[usize], items: &[answer::Created]) {
+    /// The outcomes of a create's items; every text of the server's `kept` (`secret` redacted).
+    fn created(
+        &mut self,
+        chunk: u32,
+        rows: &[usize],
+        items: &[answer::Created],
+        secret: Option<&str>,
+    ) {
         self.ledger.failures = 0;
         let mut doubts: Vec<(DoubtReason, Vec<usize>)> = Vec::new();
         let (mut done, mut outcomes) = (Vec::new(), Vec::new());
@@ -600,7 +622,7 @@ impl ImportJob {
                     Some(id) => {
                         done.push(row);
                         outcomes.push(Outcome::Created {
-                            user_id: id.to_owned(),
+                            user_id: answer::kept(id, secret),
                         });
                         None
                     }
@@ -611,8 +633,10 @@ impl ImportJob {
                         CreateStatus::from(it.status),
                         CreateStatus::EmailInUse | CreateStatus::UsernameInUse
                     );
-                    let status = it.status.to_owned();
-                    if in_use && self.ledger.doubted.contains(&row) {
+                    let status = answer::kept(it.status, secret);
+                    // (Its look-up finding nothing reports the status: no loop.)
+                    let may_be_ours = self.ledger.doubted.contains(&row) || self.resumed;
+                    if in_use && may_be_ours {
                         Some(DoubtReason::AlreadyInUse { status })
                     } else {
                         done.push(row);
@@ -659,6 +683,7 @@ impl ImportJob {
             self.ledger.failed_once(now, attempts, delay, e.message());
         } else {
             self.ledger.halted = Some(e.message());
+            self.ledger.halted_by = Some(e.category);
         }
     }
 
@@ -734,6 +759,7 @@ impl ImportJob {
             rows,
             counts,
             halted: self.ledger.halted.clone(),
+            halted_by: self.ledger.halted_by,
         }
     }
 }
@@ -781,6 +807,10 @@ impl ImportJob {
         if let Some(halted) = &ledger.halted {
             out.push_str(",\"halted\":");
             json::push_str(&mut out, halted);
+        }
+        if let Some(by) = ledger.halted_by {
+            out.push_str(",\"haltedBy\":");
+            out.push_str(&ser::to_string(&by));
         }
         out.push('}');
         out

@@ -159,6 +159,8 @@ pub(super) struct Ledger {
     pub progress: VecDeque<Progress>,
     /// Why the run stopped early.
     pub halted: Option<String>,
+    /// The category of the platform's refusal that stopped the run, when one did.
+    pub halted_by: Option<crate::codes::Category>,
     /// Calls in a row that failed in a way that may pass.
     pub failures: u32,
 }
@@ -229,6 +231,7 @@ impl Ledger {
             journal: Vec::new(),
             progress: VecDeque::new(),
             halted: None,
+            halted_by: None,
             failures: 0,
         }
     }

@@ -29,7 +29,9 @@
 //!   username): the same e-mail and username means created; other data is a conflict, reported
 //!   and never overwritten; not found means sent again in a later chunk. A row sent again after a
 //!   doubt that fails with "already in use" is looked up once more, so a create that was still
-//!   being committed when it was first looked up is recognised as created.
+//!   being committed when it was first looked up is recognised as created. So is any "already
+//!   in use" of a job resumed from a journal that held events: a run before may have sent the row
+//!   in lines the journal then lost (a tail lost at a line boundary).
 //! - **Resume.** [`ImportJob::resume`] rebuilds the state from the same input and the journal:
 //!   finished rows are skipped, in-doubt rows are looked up. A journal that names rows the input
 //!   does not hold (another file) is refused with [`JournalError`]. Rows the journal does not name
@@ -41,8 +43,11 @@
 //! - **Failures in a row.** Lost answers, refusals that may pass and failed look-ups are tried
 //!   again after [`ImportOptions::retry_delay_ms`]; after [`ImportOptions::attempts`] in a row,
 //!   and at once on a refusal that cannot pass (invalid token, no permission), the run stops with
-//!   the reason in the report's `halted`, rows not sent reported as such. A refusal means the
-//!   server did nothing, so those rows are simply sent on resume.
+//!   the reason in the report's `halted` (and, for a refusal, its category in `haltedBy`), rows
+//!   not sent reported as such. A refusal means the server did nothing, so those rows are simply
+//!   sent on resume.
+//! - Every text of the server the journal or the report keeps (statuses, account ids, a found
+//!   account) is redacted of the token as errors keep such texts ([`crate::error::redact`]).
 //! - The journal never holds a password: rows are named by index, e-mail and username
 //!   ([`PlannedRow`]); a grant's by account id.
 //! - **Grants** ([`GrantJob`]) go the same way through add-courses, 100 accounts a call, no

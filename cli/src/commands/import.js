@@ -1,8 +1,10 @@
 // `lpm import FILE --journal J`: create a sheet's accounts through client.importUsers.
 import { EXIT, usage } from '../exit.js';
 import { clientOf } from '../config.js';
+import { transport } from '../transport.js';
 import { intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
+import { defaultIntervalFile, sharedIntervalStore } from '../intervals.js';
 import { engineInput, engineIssues } from '../rows.js';
 import { problemIssue, readSheet } from '../sheet.js';
 import { checkSheet, describeSheet, listIssues } from './validate.js';
@@ -39,7 +41,13 @@ export async function runImport(values, positionals, io) {
     return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
   }
   const journal = journalOf(values);
-  const client = clientOf(values, { createInterval: { intervalMs } });
+  // The interval is kept with every other `lpm` process of the user (intervals.js), counted from
+  // when each create left (the transport tells it; LPM_TRANSPORT=fetch cannot: from the call).
+  const intervalStore = sharedIntervalStore(defaultIntervalFile(), intervalMs);
+  const base = transport();
+  const fetch = base && ((url, init) => base(url, /\/create-multi-user(\?|$)/.test(String(url)) && init && init.method === 'POST'
+    ? { ...init, onSent: (at) => intervalStore.left(at) } : init));
+  const client = clientOf(values, { createInterval: { intervalMs }, intervalStore, ...(fetch ? { fetch } : {}) });
   // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
   // sheet is read.
   const refused = client.getMe().then(() => null, (e) => e);

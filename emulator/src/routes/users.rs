@@ -132,6 +132,11 @@ fn parse_item(cfg: &Config, item: &Value) -> Result<NewAccount, &'static str> {
         None if !cfg.require_email => None,
         _ => Some(text("email")?.trim()),
     };
+    // The platform's accounts refuse an address that is not one (Meteor's e-mail check): the
+    // item fails as any other malformed member does (ASSUMPTIONS.md).
+    if email.is_some_and(|e| !is_email(e)) {
+        return Err(ST_NOT_ENOUGH);
+    }
     for key in OPTIONAL_FIELDS {
         if !matches!(obj.get(key), None | Some(Value::Null | Value::String(_))) {
             return Err(ST_NOT_ENOUGH);
@@ -158,6 +163,27 @@ fn parse_item(cfg: &Config, item: &Value) -> Result<NewAccount, &'static str> {
         email: email.map(str::to_string),
         phone: phone.map(str::to_string),
     })
+}
+
+/// An e-mail address as the platform's account schema takes it (the shape of SimpleSchema's
+/// `RegEx.Email`, without its character-class details): no whitespace or control character,
+/// one `@` with a non-empty local part before it, and a domain of non-empty dot-separated labels
+/// (at least two) whose last one has two letters or more.
+pub(crate) fn is_email(e: &str) -> bool {
+    if e.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return false;
+    }
+    let Some((local, domain)) = e.split_once('@') else {
+        return false;
+    };
+    let labels: Vec<&str> = domain.split('.').collect();
+    let tld = labels.last().copied().unwrap_or_default();
+    !local.is_empty()
+        && !domain.contains('@')
+        && labels.len() >= 2
+        && labels.iter().all(|l| !l.is_empty())
+        && tld.chars().count() >= 2
+        && tld.chars().all(char::is_alphabetic)
 }
 
 /// The item as an account to insert, or why it cannot be created: its fields, then e-mail in

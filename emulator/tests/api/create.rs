@@ -550,3 +550,49 @@ async fn surrounding_spaces_do_not_make_a_new_account() {
         .expect(200, "00", "Success");
     assert_eq!(found["user"]["_id"], id);
 }
+
+/// A malformed e-mail fails the item as the platform's account schema refuses it (`Not enough
+/// required infomation…`, as other malformed members), and creates nothing.
+#[tokio::test]
+async fn a_malformed_email_fails_its_item() {
+    let emu = start().await;
+    let bad = [
+        "no-at-sign.example.vn",
+        "two@@example.vn",
+        "a@b@example.vn",
+        "@example.vn",
+        "local@",
+        "local@nodot",
+        "local@example.",
+        "local@.example.vn",
+        "local@example..vn",
+        "with space@example.vn",
+        "local@example.v",
+        "local@example.123",
+        "tab\t@example.vn",
+    ];
+    let mut users: Vec<Value> = bad
+        .iter()
+        .enumerate()
+        .map(|(i, e)| json!({"name": "Sai Thư", "username": format!("badmail{i}"), "email": e, "password": "secret123"}))
+        .collect();
+    users.push(item("goodmail"));
+    users.push(json!({"name": "Có Dấu", "username": "idnmail1", "email": "người.dùng@trường.việt.nam", "password": "secret123"}));
+    let before = emu.state().await["accounts"].as_u64().unwrap();
+    let v = emu
+        .post_json(&path(ADMIN), &json!({ "users": users }))
+        .await
+        .expect(200, "00", &format!("2 success, {} error", bad.len()));
+    let u = v["users"].as_array().unwrap();
+    for (i, x) in u.iter().take(bad.len()).enumerate() {
+        assert_eq!(
+            x["status"], "Not enough required infomation to create new user",
+            "{}",
+            bad[i]
+        );
+        assert!(x["userId"].is_null());
+    }
+    assert_eq!(u[bad.len()]["status"], "Success created");
+    assert_eq!(u[bad.len() + 1]["status"], "Success created");
+    assert_eq!(emu.state().await["accounts"].as_u64(), Some(before + 2));
+}

@@ -106,3 +106,108 @@ async fn stalled_body_is_answered_and_closed() {
     .await;
     parse_response(&got).expect(400, "02", "No request body");
 }
+
+/// A client that trickles its request head (a byte now and then, never the end) is closed once
+/// the header timeout has passed since the connection started, however often bytes come.
+#[tokio::test]
+async fn trickled_headers_are_closed_after_the_timeout() {
+    let emu = start_with(Config {
+        header_read_timeout_ms: 800,
+        ..Config::default()
+    })
+    .await;
+    let mut s = TcpStream::connect(emu.addr).await.expect("connect");
+    let started = std::time::Instant::now();
+    let head = b"GET /manage/api/users/get-me?token=x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+    let mut closed = false;
+    for i in 0..60 {
+        let byte = head.get(i).copied().unwrap_or(b'a');
+        if s.write_all(&[byte]).await.is_err() {
+            closed = true;
+            break;
+        }
+        let mut buf = [0u8; 64];
+        match timeout(Duration::from_millis(100), s.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => {
+                closed = true;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let took = started.elapsed();
+    assert!(closed, "still open after {took:?} of trickled headers");
+    assert!(
+        took < Duration::from_millis(2500),
+        "closed only after {took:?}"
+    );
+}
+
+/// On a kept connection, a next request whose head stops midway is closed after the timeout too,
+/// as the first request's would be.
+#[tokio::test]
+async fn a_second_request_stuck_mid_headers_is_closed() {
+    let emu = start_with(Config {
+        header_read_timeout_ms: 600,
+        ..Config::default()
+    })
+    .await;
+    let mut s = TcpStream::connect(emu.addr).await.expect("connect");
+    s.write_all(b"GET /manage/api/users/get-me HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    let mut buf = [0u8; 4096];
+    let n = timeout(Duration::from_secs(5), s.read(&mut buf))
+        .await
+        .expect("an answer")
+        .expect("read");
+    assert!(n > 0);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    s.write_all(b"GET /manage/api/users/get-me HTTP/1.1\r\nHo")
+        .await
+        .expect("write");
+    assert!(
+        closed_within(&mut s, Duration::from_secs(5)).await,
+        "still open {:?} after a half head",
+        started.elapsed()
+    );
+    assert!(
+        started.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// More stalled clients than connection slots: those waiting for a slot are not left open for
+/// several timeouts in a row; every one is closed within a few header timeouts of connecting.
+#[tokio::test]
+async fn stalled_clients_beyond_the_slots_are_closed_soon() {
+    let emu = start_with(Config {
+        header_read_timeout_ms: 500,
+        max_connections: 4,
+        ..Config::default()
+    })
+    .await;
+    let started = std::time::Instant::now();
+    let mut stalled = Vec::new();
+    for _ in 0..40 {
+        let mut s = TcpStream::connect(emu.addr).await.expect("connect");
+        s.write_all(b"GET /manage/api/users/get-me HTTP/1.1\r\nHo")
+            .await
+            .expect("write");
+        stalled.push(s);
+    }
+    for (i, s) in stalled.iter_mut().enumerate() {
+        assert!(
+            closed_within(s, Duration::from_secs(10)).await,
+            "connection {i} still open after {:?}",
+            started.elapsed()
+        );
+    }
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_millis(2000),
+        "the last closed after {took:?}"
+    );
+}
