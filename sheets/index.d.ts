@@ -1,6 +1,7 @@
 export type Lang = 'en' | 'vi';
 export type SheetErrorCode = 'notUtf8' | 'empty' | 'badQuote' | 'closingQuote' | 'notXlsx' | 'encrypted' | 'legacyXls' | 'tooBig' | 'tooManyRows' | 'noSheet' | 'missing' | 'twice';
 export declare class SheetError extends Error {
+  constructor(code: SheetErrorCode, params?: object);
   readonly code: SheetErrorCode;
   readonly params: Record<string, unknown>;
   messageIn(lang: Lang): string;
@@ -31,7 +32,7 @@ export interface Accounts<F extends string> {
 export declare const MAX_ROWS: number;
 export declare const MAX_BYTES: number;
 export declare const REQUIRED: readonly string[];
-export declare const XLSX_LIMITS: { sheetBytes: number; stringsBytes: number; partBytes: number };
+export declare const XLSX_LIMITS: { sheetBytes: number; stringsBytes: number; partBytes: number; rowBytes: number };
 export declare function readTable(bytes: Uint8Array, options?: { name?: string; sheet?: string }): Promise<Table>;
 export declare function accountRows<F extends string>(table: Table, mapColumns: (headers: readonly string[]) => (F | null)[]): Accounts<F>;
 export declare function problemMessage(problem: RowProblem, lang?: Lang): string;

@@ -37,7 +37,17 @@ function encrypted(bytes) {
  * `name` (the file's name) lets a renamed file be told as such; `sheet` names the workbook's
  * sheet (default: the first visible one). Rejects with a SheetError.
  */
-export async function readTable(bytes, { name = '', sheet } = {}) {
+export async function readTable(bytes, options = {}) {
+  try {
+    return await read(bytes, options);
+  } catch (e) {
+    // The readers stop a few records past MAX_ROWS (the header and a title may stand above).
+    if (e instanceof SheetError && e.code === 'tooManyRows') throw new SheetError('tooManyRows', { limit: MAX_ROWS });
+    throw e;
+  }
+}
+
+async function read(bytes, { name = '', sheet }) {
   if (bytes.length > MAX_BYTES) throw new SheetError('tooBig', { what: `${Math.round(bytes.length / 2 ** 20)} MiB`, limit: `${MAX_BYTES / 2 ** 20} MiB` });
   if (isZip(bytes)) {
     const { readXlsx } = await import('./xlsx.js');

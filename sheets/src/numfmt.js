@@ -89,8 +89,8 @@ function dateOf(serial, date1904) {
   return new Date(ms + seconds * 1000);
 }
 
-function formatDate(value, toks, date1904) {
-  const d = dateOf(value, date1904);
+/** A date section's runs (yyyy, mm, AM/PM, literals), and which m runs are minutes. */
+function compileDate(toks) {
   const ampm = toks.some((t) => t.fmt && /^(AM\/PM|A\/P)$/i.test(t.fmt));
   // Group letters into runs (yyyy, mm, ...), AM/PM as one token.
   const runs = [];
@@ -117,9 +117,21 @@ function formatDate(value, toks, date1904) {
   }
   // m and mm are minutes right after an hour or right before seconds.
   const kinds = runs.map((r) => r.run?.[0]);
-  const pad = (n, w) => String(n).padStart(w, '0');
-  let out = '';
   runs.forEach((r, k) => {
+    if (r.run?.[0] !== 'm' || r.run.length > 2) return;
+    const prev = kinds.slice(0, k).filter(Boolean).pop();
+    const next = kinds.slice(k + 1).find(Boolean);
+    r.minutes = prev === 'h' || next === 's';
+  });
+  return { runs, ampm };
+}
+
+const pad = (n, w) => String(n).padStart(w, '0');
+
+function formatDate(value, { runs, ampm }, date1904) {
+  const d = dateOf(value, date1904);
+  let out = '';
+  runs.forEach((r) => {
     if (r.lit !== undefined) { out += r.lit; return; }
     if (r.ap) {
       const pm = d.getUTCHours() >= 12;
@@ -141,9 +153,7 @@ function formatDate(value, toks, date1904) {
       }
       case 's': out += pad(d.getUTCSeconds(), Math.min(w, 2)); break;
       case 'm': {
-        const prev = kinds.slice(0, k).filter(Boolean).pop();
-        const next = kinds.slice(k + 1).find(Boolean);
-        if ((prev === 'h' || next === 's') && w <= 2) out += pad(d.getUTCMinutes(), w);
+        if (r.minutes) out += pad(d.getUTCMinutes(), w);
         else if (w <= 2) out += pad(d.getUTCMonth() + 1, w);
         else if (w === 3) out += MONTHS[d.getUTCMonth()].slice(0, 3);
         else if (w === 5) out += MONTHS[d.getUTCMonth()][0];
@@ -162,7 +172,8 @@ function fixed(v, places) {
   return Number.isFinite(r) ? Number(`${r}e-${places}`).toFixed(places) : v.toFixed(places);
 }
 
-function formatNumber(value, toks) {
+/** A number section's literal prefix and suffix around its digit pattern. */
+function compileNumber(toks) {
   let prefix = '';
   let suffix = '';
   let pattern = '';
@@ -178,6 +189,10 @@ function formatNumber(value, toks) {
     }
   }
   if (pattern.includes('/') || !/[0#?]/.test(pattern)) return null;
+  return { prefix, suffix, pattern };
+}
+
+function formatNumber(value, { prefix, suffix, pattern }) {
   let v = value;
   if (pattern.includes('%')) v *= 100;
   const exp = /[Ee][+-]/.exec(pattern);
@@ -205,16 +220,32 @@ function formatNumber(value, toks) {
   return `${v < 0 && !/^\(/.test(prefix) ? '-' : ''}${prefix}${text}${suffix}`;
 }
 
+const COLOR = /\[(Red|Black|Blue|Green|White|Yellow|Cyan|Magenta|Color\s*\d+|[<>=][^\]]*)\]/gi;
+/** Each code's sections as tokens, parsed once: a sheet has a few formats and many cells. */
+const prepared = new Map();
+function prepare(code) {
+  let p = prepared.get(code);
+  if (!p) {
+    p = sections(code).map((section) => {
+      if (/^general$/i.test(section.trim())) return { general: true };
+      const toks = tokens(section.replace(COLOR, ''));
+      const date = isDateCode(toks);
+      return { date: date && compileDate(toks), number: !date && compileNumber(toks), empty: section === '' };
+    });
+    if (prepared.size < 1000) prepared.set(code, p);
+  }
+  return p;
+}
+
 /** The text Excel shows for number `value` under format `code`. */
 export function formatValue(value, code, date1904 = false) {
-  if (!code || /^general$/i.test(code) || code === '@') return general(value);
-  const parts = sections(code);
-  let section = parts[0];
+  if (!code || code === '@' || /^general$/i.test(code)) return general(value);
+  const parts = prepare(code);
+  let part = parts[0];
   let v = value;
-  if (value < 0 && parts.length > 1 && parts[1] !== '') { section = parts[1]; v = -value; }
-  else if (value === 0 && parts.length > 2 && parts[2] !== '') section = parts[2];
-  if (/^general$/i.test(section.trim())) return general(v);
-  const toks = tokens(section.replace(/\[(Red|Black|Blue|Green|White|Yellow|Cyan|Magenta|Color\s*\d+|[<>=][^\]]*)\]/gi, ''));
-  if (isDateCode(toks)) return value < 0 ? general(value) : formatDate(value, toks, date1904);
-  return formatNumber(v, toks) ?? general(value);
+  if (value < 0 && parts.length > 1 && !parts[1].empty) { part = parts[1]; v = -value; }
+  else if (value === 0 && parts.length > 2 && !parts[2].empty) part = parts[2];
+  if (part.general) return general(v);
+  if (part.date) return value < 0 ? general(value) : formatDate(value, part.date, date1904);
+  return part.number ? formatNumber(v, part.number) : general(value);
 }

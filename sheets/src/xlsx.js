@@ -9,7 +9,7 @@ import { builtinFormat, formatValue } from './numfmt.js';
 import { inflateText, partText, zipEntries } from './zip.js';
 
 /** Limits (bytes once inflated): a sheet's XML, the shared strings, any other part. */
-export const XLSX_LIMITS = { sheetBytes: 512 * 2 ** 20, stringsBytes: 128 * 2 ** 20, partBytes: 16 * 2 ** 20 };
+export const XLSX_LIMITS = { sheetBytes: 512 * 2 ** 20, stringsBytes: 64 * 2 ** 20, partBytes: 16 * 2 ** 20, rowBytes: 16 * 2 ** 20 };
 
 const ENTITY = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 /** XML text unescaped, and OOXML's `_xHHHH_` escapes of control characters. */
@@ -38,6 +38,50 @@ function runsText(xml) {
   let out = '';
   for (const m of body.matchAll(/<(?:\w+:)?t(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?t>/g)) out += m[1];
   return unescape(out);
+}
+
+/**
+ * Text as it inflates, cut into the complete elements `re` (global) matches: `each(match)` for
+ * each, in order. Pieces are joined only when one may close an element (`closing` seen), so text
+ * that holds no element (a bomb of spaces) is never copied; past `XLSX_LIMITS.rowBytes` of it,
+ * the part is refused. `end` (a regex) marks where the elements end: what follows goes to
+ * `rest(text)`.
+ */
+function elements(re, closing, each, what, end, rest) {
+  let pieces = [];
+  let size = 0;
+  let last = '';
+  let over = false;
+  const cut = () => {
+    const text = pieces.length === 1 ? pieces[0] : pieces.join('');
+    re.lastIndex = 0;
+    let done = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      each(m);
+      done = re.lastIndex;
+    }
+    let tail = text.slice(done);
+    const stop = end ? tail.search(end) : -1;
+    if (stop !== -1) {
+      over = true;
+      rest?.(tail.slice(stop));
+      tail = '';
+    }
+    if (tail.length > XLSX_LIMITS.rowBytes) throw new SheetError('tooBig', { what: `an element of ${what}`, limit: `${XLSX_LIMITS.rowBytes / 2 ** 20} MiB` });
+    pieces = [tail];
+    size = tail.length;
+  };
+  const push = (chunk) => {
+    if (over) return rest?.(chunk);
+    pieces.push(chunk);
+    size += chunk.length;
+    const near = last + chunk.slice(0, 16);
+    last = chunk.slice(-16);
+    if (closing.some((c) => chunk.includes(c) || near.includes(c)) || size > XLSX_LIMITS.rowBytes) cut();
+  };
+  // The end of the part: what is left is cut too.
+  push.flush = () => over || cut();
+  return push;
 }
 
 /** "BC12" -> { col: 54, row: 12 } (0-based column). */
@@ -117,9 +161,11 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
   const relOf = (kind) => [...bookRels.values()].find((r) => r.type.endsWith(`/${kind}`));
   const stringsRel = relOf('sharedStrings');
   const strings = [];
-  if (stringsRel) {
-    const xml = await text(resolve(bookPath, stringsRel.target), XLSX_LIMITS.stringsBytes);
-    for (const m of (xml ?? '').matchAll(/<(?:\w+:)?si\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:\w+:)?si>)/g)) strings.push(m[1] ? runsText(m[1]) : '');
+  const stringsEntry = stringsRel && parts.get(resolve(bookPath, stringsRel.target));
+  if (stringsEntry) {
+    const onText = elements(/<(?:\w+:)?si\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:\w+:)?si>)/g, ['si>', '/>'], (m) => strings.push(m[1] ? runsText(m[1]) : ''), stringsEntry.name);
+    await inflateText(bytes, stringsEntry, { limit: XLSX_LIMITS.stringsBytes, what: stringsEntry.name, onText });
+    onText.flush();
   }
   const stylesRel = relOf('styles');
   const styles = stylesRel ? (await text(resolve(bookPath, stylesRel.target))) ?? '' : '';
@@ -133,8 +179,6 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
 
   const records = [];
   let lastRow = 0;
-  let tail = '';
-  let after = null;
   const rowRe = /<(?:\w+:)?row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?row>)/g;
   const cellRe = /<(?:\w+:)?c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?c>)/g;
   const valueRe = /<(?:\w+:)?v(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?v>/;
@@ -172,34 +216,18 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
     records.push({ cells, line: number, problems });
     if (maxRows !== undefined && records.length > maxRows) throw new SheetError('tooManyRows', { limit: maxRows });
   };
-  await inflateText(bytes, sheetEntry, {
-    limit: XLSX_LIMITS.sheetBytes,
-    what: `the sheet "${chosen.name}"`,
-    onText: (chunk) => {
-      if (after !== null) {
-        after += chunk;
-        return;
-      }
-      tail += chunk;
-      rowRe.lastIndex = 0;
-      let end = 0;
-      for (let m = rowRe.exec(tail); m; m = rowRe.exec(tail)) {
-        readRow(m[1], m[2]);
-        end = rowRe.lastIndex;
-      }
-      tail = tail.slice(end);
-      const close = tail.search(/<\/(?:\w+:)?sheetData>/);
-      if (close !== -1) {
-        after = tail.slice(close);
-        tail = '';
-      }
-    },
+  let after = '';
+  const onText = elements(rowRe, ['row>', '/>'], (m) => readRow(m[1], m[2]), `the sheet "${chosen.name}"`, /<\/(?:\w+:)?sheetData>/, (t) => {
+    // What follows the rows (merged cells, then page setup): kept up to a part's limit.
+    if (after.length < XLSX_LIMITS.partBytes) after += t;
   });
+  await inflateText(bytes, sheetEntry, { limit: XLSX_LIMITS.sheetBytes, what: `the sheet "${chosen.name}"`, onText });
+  onText.flush();
 
   // Merged areas: each cell of one shows the top-left cell's value. The header is found by
   // table.js, which needs to know which header cells a merge filled sideways (`spread`) and how
   // far down a header cell reaches (`down`).
-  const merges = [...(after ?? '').matchAll(/<(?:\w+:)?mergeCell\b[^>]*?ref="([A-Z]+\d+):([A-Z]+\d+)"/g)];
+  const merges = [...after.matchAll(/<(?:\w+:)?mergeCell\b[^>]*?ref="([A-Z]+\d+):([A-Z]+\d+)"/g)];
   if (merges.length) {
     const byLine = new Map(records.map((r) => [r.line, r]));
     for (const [, from, to] of merges) {
