@@ -40,3 +40,5 @@ export declare function decodeText(bytes: Uint8Array): string;
 export declare function detectDelimiter(text: string): ',' | ';' | '\t';
 export declare function csvRecords(text: string, delimiter: string, maxRows?: number): SheetRecord[];
 export declare function formatValue(value: number, code: string | undefined, date1904?: boolean): string;
+export declare const PASSWORD_LENGTH: number;
+export declare function randomPassword(): string;

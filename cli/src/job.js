@@ -23,7 +23,7 @@ export function journalOf(values) {
  * resolves with the exit code. With `onIssues(rows)` (an import), the job's list of rows with
  * issues goes to it before the view starts (a bar on a terminal would be written over).
  */
-export async function runJob({ start, total, verb, reportFile, lines, kind, io, patch = (r) => r, onIssues }) {
+export async function runJob({ start, total, verb, reportFile, reportAs, lines, kind, io, patch = (r) => r, onIssues }) {
   let view;
   const open = async () => { view = await progressView({ total, verb, stream: io.stderr }); };
   if (!onIssues) await open();
@@ -50,7 +50,7 @@ export async function runJob({ start, total, verb, reportFile, lines, kind, io, 
   // A job that settles after the signal fired (rather than rejecting) was interrupted too.
   interrupted ||= stop.signal.aborted;
   report = patch(report);
-  writeReport(reportFile, report, { lines, kind });
+  await writeReport(reportFile, report, { lines, kind, format: reportAs });
   const c = report.counts;
   const parts = kind === 'import'
     ? [`created ${c.created}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `conflicts ${c.conflicts}`, `in doubt ${c.inDoubt}`, `not sent ${c.notSent}`]

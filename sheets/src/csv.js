@@ -43,7 +43,8 @@ function breaks(s) {
 
 /**
  * Every record of `text` as `{ cells, line }`, `line` the line of the file the record starts on
- * (a quoted cell may hold line breaks). Empty lines are skipped (their numbers still count).
+ * (a quoted cell may hold line breaks). Empty lines are skipped (their numbers still count); a
+ * line holding only `""` is a record of one empty cell (blank records are the table's to skip).
  * A quote opens a quoted cell only at the cell's start; elsewhere it is a character of the cell,
  * as Excel reads it. Throws a SheetError for a quoted cell never closed, or followed by more than
  * spaces before the delimiter, or past `maxRows` records.
@@ -71,8 +72,10 @@ export function csvRecords(text, delimiter, maxRows = Infinity) {
   while (i < n) {
     const start = line;
     const cells = [];
+    let quoted = false;
     for (;;) {
       if (text.charCodeAt(i) === 34) {
+        quoted = true;
         let value = '';
         i += 1;
         for (;;) {
@@ -108,7 +111,7 @@ export function csvRecords(text, delimiter, maxRows = Infinity) {
     // At a line break or the end.
     if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10) i += 2;
     else if (i < n) i += 1;
-    if (!(cells.length === 1 && cells[0] === '') && out.push({ cells, line: start }) > maxRows) throw new SheetError('tooManyRows', { limit: maxRows });
+    if (!(cells.length === 1 && cells[0] === '' && !quoted) && out.push({ cells, line: start }) > maxRows) throw new SheetError('tooManyRows', { limit: maxRows });
     line += 1;
   }
   return out;

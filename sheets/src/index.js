@@ -11,6 +11,7 @@ export { accountRows, MAX_ROWS, REQUIRED } from './table.js';
 export { csvRecords, decodeText, detectDelimiter } from './csv.js';
 export { formatValue } from './numfmt.js';
 export { XLSX_LIMITS } from './xlsx.js';
+export { PASSWORD_LENGTH, randomPassword } from './passwords.js';
 
 /** The largest file read: the callers check a file's size against it before reading it. */
 export const MAX_BYTES = 32 * 2 ** 20;

@@ -4,6 +4,7 @@
 // the account fields) or the error it must refuse the file with. The .xlsx files are built here
 // part by part as Excel writes them (shared strings, styles with number formats, merged cells,
 // formulas with their saved values, error cells), zipped by lpm-sheets' own zip writer.
+import { readFileSync } from 'node:fs';
 import { zip } from '../../sheets/src/zip.js';
 
 const X = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -106,7 +107,18 @@ function compound(stream) {
  */
 export async function sheetCases() {
   const two = [{ line: 2, user: lan }, { line: 3, user: minh }];
+  // examples/sheets/: the same five students in both formats, a title above the header.
+  const example = (name) => readFileSync(new URL(`../../examples/sheets/${name}`, import.meta.url));
+  const students = [
+    ['Nguyễn Thị Lan', 'lannguyen', 'lan.nguyen@truong.edu.vn', 'Lan@2024-hk2', '0901000001', 'Hà Nội'],
+    ['Trần Văn Minh', 'minhtran', 'minh.tran@truong.edu.vn', 'Minh@2024-hk2', '0912000002', 'Huế'],
+    ['Lê Hoàng Anh', 'anhle', 'anh.le@truong.edu.vn', 'Anh@2024-hk2', '0983000003', 'Đà Nẵng'],
+    ['Phạm Thu Hà', 'hapham', 'ha.pham@truong.edu.vn', 'Ha@2024-hk2', '0904000004', 'TP. Hồ Chí Minh'],
+    ['Võ Đức Dũng', 'dungvo', 'dung.vo@truong.edu.vn', 'Dung@2024-hk2', '0935000005', 'Cần Thơ'],
+  ].map(([name, username, email, password, phone, city], i) => ({ line: i + 3, user: { name, username, email, password, phone, city } }));
   return [
+    { name: 'examples/sheets/hoc-vien.xlsx', file: 'example.xlsx', bytes: example('hoc-vien.xlsx'), rows: students },
+    { name: 'examples/sheets/hoc-vien.csv', file: 'example.csv', bytes: example('hoc-vien.csv'), rows: students },
     { name: 'CSV UTF-8, comma, CRLF', file: 'hoc-vien.csv', bytes: enc(csv([VI, cellsOf(lan), cellsOf(minh)])), rows: two },
     { name: 'CSV with BOM, semicolons', file: 'hoc-vien-bom.csv', bytes: enc(`\uFEFF${csv([VI, cellsOf(lan), cellsOf(minh)], ';')}`), rows: two },
     { name: 'UTF-16 tab-separated (Unicode text)', file: 'hoc-vien.txt', bytes: utf16(csv([VI, cellsOf(lan), cellsOf(minh)], '\t')), rows: two },
