@@ -34,8 +34,8 @@ function findHeader(records, mapColumns) {
  * columns that are not fields, `missing` the required fields without a column, `twice` the
  * fields two columns stand for (`{ field, first, second }`), `skipped` the lines above the
  * header, `rows` one per data row: `{ line, cells, user, problem }`, `user` NewUser-shaped (cells
- * trimmed: a space around a spreadsheet value is never meant; an empty optional cell left out
- * rather than sent as ""), `problem` set when the row cannot be read as an account (a cell
+ * trimmed: a space around a spreadsheet value is never meant; a line break inside a cell read as
+ * a space; an empty optional cell left out rather than sent as ""), `problem` set when the row cannot be read as an account (a cell
  * showing an error, more cells than the header has columns). Rows whose every cell is blank are
  * left out: a spreadsheet writes them for formatted empty rows. Throws a SheetError for an empty
  * sheet or more than MAX_ROWS data rows.
@@ -69,7 +69,9 @@ export function accountRows(table, mapColumns) {
   const ignored = headers.filter((h, i) => fields[i] === null && h !== '');
   const data = records.slice(first);
   if (data.length > MAX_ROWS) throw new SheetError('tooManyRows', { limit: MAX_ROWS });
-  const rows = data.map(({ cells, line, problems }) => {
+  const rows = data.map(({ cells: raw, line, problems }) => {
+    // A line break inside a cell (Alt+Enter in Excel) is a space: an account field is one line.
+    const cells = raw.map((c) => (c.includes('\n') || c.includes('\r') ? c.replace(/[\r\n]+/g, ' ') : c));
     const user = {};
     fields.forEach((f, i) => {
       if (f === null || seen.get(f) !== i) return;
