@@ -145,7 +145,10 @@ mod tests {
                 "name",
                 "Full name, Họ và tên, Họ tên, Tên, Tên học viên, Display name",
             ),
-            ("username", "User, Login, Tên đăng nhập, Tài khoản, Tên tài khoản"),
+            (
+                "username",
+                "User, Login, Tên đăng nhập, Tài khoản, Tên tài khoản",
+            ),
             ("email", "Mail, Email address, Địa chỉ email, Thư điện tử"),
             ("password", "Mật khẩu, Pass"),
             (
