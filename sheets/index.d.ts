@@ -32,13 +32,11 @@ export interface Accounts<F extends string> {
 export declare const MAX_ROWS: number;
 export declare const MAX_BYTES: number;
 export declare const REQUIRED: readonly string[];
-export declare const XLSX_LIMITS: { sheetBytes: number; stringsBytes: number; partBytes: number; rowBytes: number };
 export declare function readTable(bytes: Uint8Array, options?: { name?: string; sheet?: string }): Promise<Table>;
 export declare function accountRows<F extends string>(table: Table, mapColumns: (headers: readonly string[]) => (F | null)[]): Accounts<F>;
 export declare function problemMessage(problem: RowProblem, lang?: Lang): string;
 export declare function decodeText(bytes: Uint8Array): string;
 export declare function detectDelimiter(text: string): ',' | ';' | '\t';
 export declare function csvRecords(text: string, delimiter: string, maxRows?: number): SheetRecord[];
-export declare function formatValue(value: number, code: string | undefined, date1904?: boolean): string;
 export declare const PASSWORD_LENGTH: number;
 export declare function randomPassword(): string;

@@ -1,6 +1,7 @@
 // lpm-sheets: the one reader of the sheets staff keep (CSV as any spreadsheet program writes it,
 // and .xlsx workbooks), shared by the command line and the dashboard, with no dependency: the
-// .xlsx parts are inflated by the platform's DecompressionStream. The writers are in write.js.
+// .xlsx parts are inflated by the platform's DecompressionStream, by xlsx.js, loaded only for an
+// .xlsx. The writers are in write.js.
 import { csvRecords, decodeText, detectDelimiter } from './csv.js';
 import { SheetError, message } from './messages.js';
 import { MAX_ROWS } from './table.js';
@@ -9,8 +10,6 @@ import { isCompound, isZip } from './zip.js';
 export { SheetError, message } from './messages.js';
 export { accountRows, MAX_ROWS, REQUIRED } from './table.js';
 export { csvRecords, decodeText, detectDelimiter } from './csv.js';
-export { formatValue } from './numfmt.js';
-export { XLSX_LIMITS } from './xlsx.js';
 export { PASSWORD_LENGTH, randomPassword } from './passwords.js';
 
 /** The largest file read: the callers check a file's size against it before reading it. */

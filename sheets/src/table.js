@@ -69,18 +69,24 @@ export function accountRows(table, mapColumns) {
   const ignored = headers.filter((h, i) => fields[i] === null && h !== '');
   const data = records.slice(first);
   if (data.length > MAX_ROWS) throw new SheetError('tooManyRows', { limit: MAX_ROWS });
-  const rows = data.map(({ cells: raw, line, problems }) => {
+  // The columns read, each with its field (the first column of a field; plain loops: this runs
+  // once a row, up to MAX_ROWS).
+  const used = [];
+  fields.forEach((f, i) => { if (f !== null && seen.get(f) === i) used.push([i, f, REQUIRED.includes(f)]); });
+  const rows = new Array(data.length);
+  for (let k = 0; k < data.length; k++) {
+    const { line, problems } = data[k];
+    let cells = data[k].cells;
     // A line break inside a cell (Alt+Enter in Excel) is a space: an account field is one line.
-    const cells = raw.map((c) => (c.includes('\n') || c.includes('\r') ? c.replace(/[\r\n]+/g, ' ') : c));
+    if (cells.some((c) => c.includes('\n') || c.includes('\r'))) cells = cells.map((c) => c.replace(/[\r\n]+/g, ' '));
     const user = {};
-    fields.forEach((f, i) => {
-      if (f === null || seen.get(f) !== i) return;
+    for (const [i, f, required] of used) {
       const cell = (cells[i] ?? '').trim();
-      if (cell !== '' || REQUIRED.includes(f)) user[f] = cell;
-    });
+      if (cell !== '' || required) user[f] = cell;
+    }
     let problem = problems?.[0] ?? null;
-    if (!problem && cells.slice(headers.length).some((c) => c.trim() !== '')) problem = { code: 'cells', cells: cells.length, columns: headers.length };
-    return { line, cells, user, problem };
-  });
+    if (!problem && cells.length > headers.length && cells.slice(headers.length).some((c) => c.trim() !== '')) problem = { code: 'cells', cells: cells.length, columns: headers.length };
+    rows[k] = { line, cells, user, problem };
+  }
   return { headers, fields, ignored, missing, twice, skipped: records.slice(0, at).map((r) => r.line), rows };
 }
