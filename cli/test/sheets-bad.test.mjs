@@ -115,3 +115,38 @@ test('--sheet reads a named sheet; an unknown name lists the workbook\'s sheets'
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /no sheet named "Lớp 11" \(the workbook's sheets: Hướng dẫn, Lớp 10A\)/);
 });
+
+test('a workbook whose zip gives every part ZIP64 sizes (as some writers do) is read', async () => {
+  const plain = await workbook([{ rows: [['Name', 'Username', 'Email', 'Password'], ['Lan Anh', 'lananh', 'lan@x.io', 'secret-1']] }]);
+  // Each central directory entry rewritten with 0xFFFFFFFF sizes and offset, and the real ones
+  // in a ZIP64 extra field.
+  const dv = new DataView(plain.buffer, plain.byteOffset, plain.byteLength);
+  const eocd = plain.length - 22;
+  const count = dv.getUint16(eocd + 10, true);
+  const start = dv.getUint32(eocd + 16, true);
+  const entries = [];
+  for (let k = 0, at = start; k < count; k++) {
+    const n = dv.getUint16(at + 28, true);
+    const head = plain.slice(at, at + 46 + n);
+    const h = new DataView(head.buffer);
+    const extra = new Uint8Array(4 + 24);
+    const e = new DataView(extra.buffer);
+    e.setUint16(0, 1, true);
+    e.setUint16(2, 24, true);
+    e.setBigUint64(4, BigInt(h.getUint32(24, true)), true);
+    e.setBigUint64(12, BigInt(h.getUint32(20, true)), true);
+    e.setBigUint64(20, BigInt(h.getUint32(42, true)), true);
+    for (const off of [20, 24, 42]) h.setUint32(off, 0xffffffff, true);
+    h.setUint16(30, extra.length, true);
+    entries.push(head, extra);
+    at += 46 + n + dv.getUint16(at + 30, true) + dv.getUint16(at + 32, true);
+  }
+  const central = Buffer.concat(entries);
+  const end = Buffer.from(plain.slice(eocd));
+  end.writeUInt32LE(central.length, 12);
+  const file = path.join(dir, 'zip64.xlsx');
+  writeFileSync(file, Buffer.concat([Buffer.from(plain.slice(0, start)), central, end]));
+  const r = await lpm(['validate', file]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /: 1 rows, sheet "Sheet1"/);
+});

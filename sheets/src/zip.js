@@ -33,6 +33,7 @@ export function zipEntries(bytes) {
   for (let k = 0; k < count; k++) {
     if (at + 46 > bytes.length || dv.getUint32(at, true) !== CENTRAL) throw notXlsx('a damaged zip directory');
     const nameLength = dv.getUint16(at + 28, true);
+    const extraLength = dv.getUint16(at + 30, true);
     const entry = {
       name: utf8.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
       flags: dv.getUint16(at + 8, true),
@@ -41,8 +42,25 @@ export function zipEntries(bytes) {
       usize: dv.getUint32(at + 24, true),
       local: dv.getUint32(at + 42, true),
     };
+    // Some writers give every part ZIP64 sizes (the 32-bit ones then read 0xFFFFFFFF): the
+    // extra field 0x0001 holds the 64-bit values of those, in this order.
+    for (let x = at + 46 + nameLength; x + 4 <= at + 46 + nameLength + extraLength;) {
+      const id = dv.getUint16(x, true);
+      const size = dv.getUint16(x + 2, true);
+      if (id === 1) {
+        let y = x + 4;
+        for (const key of ['usize', 'csize', 'local']) {
+          if (entry[key] !== 0xffffffff || y + 8 > x + 4 + size) continue;
+          const value = Number(dv.getBigUint64(y, true));
+          if (value > bytes.length && key !== 'usize') throw notXlsx('a damaged zip directory');
+          entry[key] = value;
+          y += 8;
+        }
+      }
+      x += 4 + size;
+    }
     parts.set(entry.name, entry);
-    at += 46 + nameLength + dv.getUint16(at + 30, true) + dv.getUint16(at + 32, true);
+    at += 46 + nameLength + extraLength + dv.getUint16(at + 32, true);
   }
   return parts;
 }
