@@ -3,10 +3,10 @@
 // so (the emulator's calls counted); --dry-run sends nothing; an interrupted sync resumes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { emulatorForTests, lpm, sheet, tempDir } from './helpers.mjs';
+import { emulatorForTests, journalEvents, lpm, outcomeRows, sheet, tempDir } from './helpers.mjs';
 
 const ctx = emulatorForTests(['--create-interval-secs', '0']);
 
@@ -103,4 +103,54 @@ test('sync: an interrupted sync resumes with the same plan; its journal refuses 
   const { readTable } = await import('lpm-sheets');
   const table = await readTable(readFileSync(path.join(dir, 'k.sync.xlsx')));
   assert.deepEqual(table.records.slice(1).map((x) => x.cells[4]), Array(6).fill('created'));
+});
+
+test('sync killed with SIGKILL at 8 points (look-ups, creates in flight, a lost answer, grants), resumed each time: every account created once, every grant made', async () => {
+  const { records } = await ctx.emu.state();
+  const course = records.courses[4]._id;
+  const stamp = Date.now().toString(36);
+  const dir = tempDir();
+  const file = path.join(dir, 'kill.csv');
+  const emails = Array.from({ length: 12 }, (_, i) => `kill${i}.${stamp}@school.test`);
+  writeFileSync(file, sheet(['Name', 'Username', 'Email', 'Password'], emails.map((e, i) => [`Học Viên ${i}`, `kill${stamp}${i}`, e, `mat-khau-${i}`])));
+  const journal = path.join(dir, 'kill.sync');
+  const base = ['sync', file, '--courses', course, '--journal', journal, '--chunk', '3', '--interval-ms', '150', '--retry-delay-ms', '300'];
+  const events = () => journalEvents(`${journal}.import`);
+  const unfinished = () => existsSync(journal) && JSON.parse(readFileSync(journal, 'utf8')).phase !== 'done';
+  const points = [
+    { name: 'during the look-ups', when: (ms) => ms > 150 },
+    { name: 'after the first chunk is announced', when: () => events().some((e) => e.event === 'chunkSending') },
+    { name: 'a create held by the server', fault: { endpoint: 'create-multi-user', kind: 'delay', count: 1, delayMs: 3000 }, when: () => events().filter((e) => e.event === 'chunkSending').length >= 2 },
+    { name: 'a create\'s answer dropped', fault: { endpoint: 'create-multi-user', kind: 'drop', count: 1 }, when: () => events().some((e) => e.event === 'rowsInDoubt') },
+    { name: 'after outcomes', when: () => outcomeRows(events()) >= 6 },
+    { name: 'in the interval wait', when: () => outcomeRows(events()) >= 9 },
+    { name: 'after every create', when: () => outcomeRows(events()) >= 12 },
+    { name: 'while granting', when: () => existsSync(journal) && JSON.parse(readFileSync(journal, 'utf8')).phase === 'grant' },
+  ];
+  let kills = 0;
+  for (const point of points) {
+    await ctx.emu.control('DELETE', 'faults');
+    if (point.fault) await ctx.emu.control('POST', 'faults', point.fault);
+    const started = Date.now();
+    const run = lpm(unfinished() ? [...base, '--resume'] : base, { env: ctx.env });
+    const timer = setInterval(() => {
+      try { if (point.when(Date.now() - started)) run.child.kill('SIGKILL'); } catch { /* a file being written */ }
+    }, 5);
+    const r = await run;
+    clearInterval(timer);
+    if (r.signal === 'SIGKILL') kills += 1;
+    else assert.ok([0, 4].includes(r.code), `${point.name}: exit ${r.code} ${r.stderr}`);
+  }
+  await ctx.emu.control('DELETE', 'faults');
+  const final = await lpm(unfinished() ? [...base, '--resume'] : base, { env: ctx.env });
+  assert.equal(final.code, 0, final.stdout + final.stderr);
+  assert.ok(kills >= 5, `${kills} kills`);
+  const users = (await ctx.emu.state()).records.users;
+  for (const email of emails) {
+    const mine = users.filter((u) => (u.emails ?? []).some((e) => e.address === email));
+    assert.equal(mine.length, 1, `${email} created exactly once`);
+    assert.equal((mine[0].myCourses ?? []).filter((c) => c.courseId === course).length, 1, `${email} holds the course once`);
+  }
+  const again = await lpm(base, { env: ctx.env });
+  assert.match(again.stdout, /^nothing to send: every account exists and holds the courses$/m);
 });
