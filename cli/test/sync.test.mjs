@@ -71,6 +71,12 @@ test('sync: creates the missing accounts once, grants what each lacks, reports o
   assert.doesNotMatch(second.stdout, /^(creating|granting) /m);
   assert.deepEqual(await ctx.emu.state(), state1, 'the second run changed nothing on the platform');
   assert.equal((await ctx.emu.control('GET', 'state')).accounts, accounts0 + 5);
+
+  // The sheet grows by a row: the same journal, a third run creates that one account.
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], [...rows, ['Học Viên Thêm', `them${stamp}`, `them.${stamp}@school.test`, 'mat-khau-9']]));
+  const third = await lpm(args, { env: ctx.env });
+  assert.match(third.stdout, /^9 rows: 7 existed, 1 created, 1 granted courses, /m, third.stderr);
+  assert.equal((await ctx.emu.control('GET', 'state')).accounts, accounts0 + 6);
 });
 
 test('sync: an interrupted sync resumes with the same plan; its journal refuses a run without --resume', async () => {
@@ -115,7 +121,7 @@ test('sync killed with SIGKILL at 8 points (look-ups, creates in flight, a lost 
   writeFileSync(file, sheet(['Name', 'Username', 'Email', 'Password'], emails.map((e, i) => [`Học Viên ${i}`, `kill${stamp}${i}`, e, `mat-khau-${i}`])));
   const journal = path.join(dir, 'kill.sync');
   const base = ['sync', file, '--courses', course, '--journal', journal, '--chunk', '3', '--interval-ms', '150', '--retry-delay-ms', '300'];
-  const events = () => journalEvents(`${journal}.import`);
+  const events = () => { const state = existsSync(journal) ? JSON.parse(readFileSync(journal, 'utf8')) : null; return state ? journalEvents(state.importJournal) : []; };
   const unfinished = () => existsSync(journal) && JSON.parse(readFileSync(journal, 'utf8')).phase !== 'done';
   const points = [
     { name: 'during the look-ups', when: (ms) => ms > 150 },

@@ -3,7 +3,7 @@
 // engine (chunks, interval, journal, exactly once); then each account is granted the courses it
 // lacks (from its `myCourses`) through the grant engine; accounts holding courses outside the
 // list are reported (the API cannot revoke: report, never guess). Resumable: J holds the plan
-// (which rows to create) so a resume gives the engines the same input; J.import and
+// (which rows to create) so a resume gives the engines the same input; J.import-<digest> and
 // J.grant-<digest> are the engines' own journals. A second run finds nothing to send and says so.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -143,7 +143,10 @@ export async function sync(values, positionals, io) {
         for (const i of create.filter((k) => noPassword.has(k))) result.set(i, { kind: 'setAside', detail: 'no password: one is needed to create this account (give one, or use --generate-passwords)' });
         create = create.filter((k) => !noPassword.has(k));
       }
-      state = { kind: 'sync', sheet: sheetDigest, courses, create, phase: 'import' };
+      // The import engine's journal is named by what it creates: a later sync of a grown sheet
+      // with the same J starts a job of its own rather than resuming a finished one.
+      const importJournal = `${stateFile}.import-${digest(create.map((i) => [i, sheet.rows[i].user.email]))}`;
+      state = { kind: 'sync', sheet: sheetDigest, courses, create, importJournal, phase: 'import' };
     } else {
       io.stdout.write(`resuming the sync of ${stateFile}: ${state.create.length} accounts to create, phase ${state.phase}\n`);
     }
@@ -172,7 +175,7 @@ export async function sync(values, positionals, io) {
       let report;
       ({ report, interrupted } = await engineJob(state.create.length, 'created', io, ({ onProgress }) => client.importUsers(
         engineInput({ rows: state.create.map((i) => sheet.rows[i]) }),
-        { journal: fileJournal(`${stateFile}.import`), onProgress, signal: stop.signal, chunkSize, intervalMs, lang, ...retry },
+        { journal: fileJournal(state.importJournal), onProgress, signal: stop.signal, chunkSize, intervalMs, lang, ...retry },
       )));
       report.rows.forEach((r, k) => {
         const i = state.create[k];
