@@ -204,3 +204,11 @@ test('CSV output: cells that would start a formula are neutralised (OWASP CSV In
   assert.equal(toCsv([]), stringify([]));
   assert.equal(toCsv([[], ['a']]), stringify([[], ['a']]));
 });
+
+test('grant --users reads ids from an .xlsx too (an id column, lines as the sheet shows them)', async () => {
+  const { usersOf } = await import('../src/commands/grant.js');
+  const { workbook } = await import('../../tests/sheets/table.mjs');
+  const p = path.join(dir, 'ids.xlsx');
+  writeFileSync(p, await workbook([{ rows: [['Họ tên', 'ID'], ['Lan', 'u1'], ['Minh', 'u2'], { r: 6, cells: ['An', 'u3'] }] }]));
+  assert.deepEqual(await usersOf(p), { ids: ['u1', 'u2', 'u3'], lines: [2, 3, 6], source: p });
+});
