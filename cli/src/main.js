@@ -56,7 +56,7 @@ export const COMMANDS = {
     args: 'FILE --courses ID,... --journal J',
     summary: 'make the platform match a sheet: create the missing accounts, grant the courses they lack',
     options: {
-      courses: { type: 'string', value: 'IDS', help: 'course ids every account of the sheet must hold, separated by commas' },
+      courses: { type: 'string', value: 'IDS', help: 'course ids every account of the sheet must hold, separated by commas (and/or a column "Courses"/"Khoá học" naming each row\'s)' },
       ...JOB, ...SHEET, ...PASSWORDS, ...LANG,
       'dry-run': { type: 'boolean', help: 'look the rows up and print the plan with its counts; send nothing' },
       strict: { type: 'boolean', help: 'set aside rows breaking the platform\'s rules too (default: sent, warned)' },

@@ -160,3 +160,32 @@ test('sync killed with SIGKILL at 8 points (look-ups, creates in flight, a lost 
   const again = await lpm(base, { env: ctx.env });
   assert.match(again.stdout, /^nothing to send: every account exists and holds the courses$/m);
 });
+
+test('sync: a "Khoá học" column names each row\'s courses (with or without --courses)', async () => {
+  const { records } = await ctx.emu.state();
+  const [a, b, c] = records.courses.slice(5, 8).map((x) => x._id);
+  const stamp = Date.now().toString(36);
+  const dir = tempDir();
+  const file = path.join(dir, 'per-row.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'Khoá học'], [
+    ['Học Viên Một', `pr${stamp}1`, `pr1.${stamp}@school.test`, 'mat-khau-1', `"${a}, ${b}"`],
+    ['Học Viên Hai', `pr${stamp}2`, `pr2.${stamp}@school.test`, 'mat-khau-2', b],
+    ['Học Viên Ba', `pr${stamp}3`, `pr3.${stamp}@school.test`, 'mat-khau-3', ''],
+  ]));
+  const plain = path.join(dir, 'plain.csv');
+  writeFileSync(plain, sheet(['Name', 'Username', 'Email', 'Password'], [['Học Viên', `pl${stamp}`, `pl.${stamp}@school.test`, 'mat-khau-1']]));
+  const none = await lpm(['sync', plain, '--journal', path.join(dir, 'x')], { env: ctx.env });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /--courses IDS is required, or a column naming each row's courses/);
+  const r = await lpm(['sync', file, '--journal', path.join(dir, 'pr.sync'), '--interval-ms', '0'], { env: ctx.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^3 rows: 0 existed, 3 created, 2 granted courses, /m);
+  const users = (await ctx.emu.state()).records.users;
+  const held = (i) => (users.find((u) => u.username === `pr${stamp}${i}`).myCourses ?? []).map((x) => x.courseId).sort();
+  assert.deepEqual([held(1), held(2), held(3)], [[a, b].sort(), [b], []]);
+  // --courses adds to each row's own.
+  const more = await lpm(['sync', file, '--courses', c, '--journal', path.join(dir, 'pr2.sync'), '--interval-ms', '0'], { env: ctx.env });
+  assert.match(more.stdout, /^3 rows: 3 existed, 0 created, 3 granted courses, /m, more.stderr);
+  const after = (await ctx.emu.state()).records.users;
+  for (const i of [1, 2, 3]) assert.ok((after.find((u) => u.username === `pr${stamp}${i}`).myCourses ?? []).some((x) => x.courseId === c));
+});

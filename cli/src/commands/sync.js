@@ -1,4 +1,5 @@
-// `lpm sync FILE --courses IDS --journal J`: make the platform match a sheet. Each row is looked
+// `lpm sync FILE --courses IDS --journal J` (or a column naming each row's courses): make the
+// platform match a sheet. Each row is looked
 // up (search-user: e-mail, then username); the missing accounts are created through the import
 // engine (chunks, interval, journal, exactly once); then each account is granted the courses it
 // lacks (from its `myCourses`) through the grant engine; accounts holding courses outside the
@@ -25,7 +26,15 @@ const PLACEHOLDER = 'checked-only-1';
 /** Look-ups in flight at once: reads, which the contract does not pace. */
 const LOOKUPS_AT_ONCE = 4;
 
-const list = (text) => [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+const list = (text) => [...new Set(text.split(/[,;\s]+/).map((s) => s.trim()).filter(Boolean))];
+/** A header folded as mapColumns compares them: lower case, no diacritics, letters and digits. */
+const fold = (h) => h.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[đĐ]/g, 'd').toLowerCase().replace(/[^a-z0-9]/g, '');
+/**
+ * The headers of a column naming each row's courses (ids separated by commas, semicolons or
+ * spaces). Decision: defined here, not in the core's table, as only sync reads it (it is no
+ * account field).
+ */
+const COURSE_HEADERS = new Set(['courses', 'course', 'courseids', 'courseid', 'khoahoc', 'cackhoahoc', 'makhoahoc']);
 const digest = (value) => createHash('sha256').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('hex').slice(0, 16);
 
 /** The account of a row (e-mail first, then username, as search-user does), or null. */
@@ -91,9 +100,8 @@ function readState(file) {
 export async function sync(values, positionals, io) {
   if (positionals.length !== 1) throw usage('sync takes one FILE (see lpm sync --help)');
   const [file] = positionals;
-  if (!values.courses) throw usage('--courses IDS is required');
   if (!values.journal) throw usage('--journal FILE is required: it is what makes the sync resumable');
-  const courses = list(values.courses);
+  const courses = list(values.courses ?? '');
   const lang = langOption(values);
   const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
   const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CONTRACT_INTERVAL_MS;
@@ -104,8 +112,12 @@ export async function sync(values, positionals, io) {
   const stateFile = values.journal;
 
   const sheet = await readSheet(file, { sheet: values.sheet });
+  // Each row's courses: --courses, and those its course column names.
+  const courseColumn = sheet.headers.findIndex((h) => COURSE_HEADERS.has(fold(h)));
+  if (!courses.length && courseColumn < 0) throw usage(`--courses IDS is required, or a column naming each row's courses (${[...COURSE_HEADERS].slice(0, 2).join(', ')}, Khoá học)`);
+  const wanted = sheet.rows.map((r) => [...new Set([...courses, ...(courseColumn < 0 ? [] : list(r.cells[courseColumn] ?? ''))])]);
   // The plan is tied to the sheet as read (before any password is generated).
-  const sheetDigest = digest(JSON.stringify(sheet.rows.map((r) => r.user)));
+  const sheetDigest = digest(JSON.stringify([sheet.rows.map((r) => r.user), wanted]));
   io.stdout.write(describeSheet(file, sheet));
   // A password is needed only to create an account: rows without one are checked as if they had
   // one, and once the look-ups tell which rows are to be created, those get one
@@ -156,8 +168,8 @@ export async function sync(values, positionals, io) {
     if (values['dry-run']) {
       const conflicts = exist.filter((i) => otherPerson(sheet.rows[i].user, accounts.get(i)));
       const mine = exist.filter((i) => !conflicts.includes(i));
-      const lacking = mine.filter((i) => courses.some((c) => !held(accounts.get(i)).has(c)));
-      const other = mine.filter((i) => [...held(accounts.get(i))].some((c) => !courses.includes(c)));
+      const lacking = mine.filter((i) => wanted[i].some((c) => !held(accounts.get(i)).has(c)));
+      const other = mine.filter((i) => [...held(accounts.get(i))].some((c) => !wanted[i].includes(c)));
       const chunks = Math.ceil(state.create.length / chunkSize);
       io.stdout.write(`plan: ${exist.length} accounts exist, ${state.create.length} to create in ${chunks} calls of up to ${chunkSize}` +
         `${chunks > 1 ? ` (the last ${((chunks - 1) * intervalMs) / 60000} min after the first)` : ''}; ` +
@@ -209,8 +221,8 @@ export async function sync(values, positionals, io) {
           continue;
         }
         const has = held(account);
-        const lack = courses.filter((c) => !has.has(c));
-        const other = [...has].filter((c) => !courses.includes(c));
+        const lack = wanted[i].filter((c) => !has.has(c));
+        const other = [...has].filter((c) => !wanted[i].includes(c));
         result.set(i, { kind: creating.has(i) ? 'created' : 'exists', account: id, granted: [], other, lack });
         if (lack.length) {
           const key = lack.join(',');
