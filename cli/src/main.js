@@ -47,6 +47,7 @@ export const COMMANDS = {
     options: {
       ...JOB, ...SHEET, ...PASSWORDS, ...LANG,
       'dry-run': { type: 'boolean', help: 'check the rows and print the chunk plan; send nothing' },
+      failed: { type: 'string', value: 'FILE', help: 'also write the rows not created, with the sheet\'s own columns, to FILE (.xlsx or .csv), to fix and import again' },
       strict: { type: 'boolean', help: 'set aside rows breaking the platform\'s rules too (default: sent, warned)' },
       ...CONNECTION,
     },

@@ -3,11 +3,12 @@
 // the same rows (a problem row by its line) or refuses the file with the case's message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSheet } from '../src/sheet.js';
-import { sheetCases } from '../../tests/sheets/table.mjs';
-import { lpm, tempDir } from './helpers.mjs';
+import { TOKEN, emulator, lpm, tempDir } from './helpers.mjs';
+import { readTable } from 'lpm-sheets';
+import { sheetCases, workbook } from '../../tests/sheets/table.mjs';
 
 const dir = tempDir();
 const cases = await sheetCases();
@@ -57,3 +58,28 @@ for (const c of cases) {
     assert.match(r.stdout, new RegExp(`^${c.rows.length - bad.length} rows ready, ${bad.length} set aside`, 'm'));
   });
 }
+
+test('import --failed FILE.xlsx: the rows not created, with the sheet\'s own columns and cells as text', async () => {
+  const emu = await emulator(['--seed', 'empty', '--create-interval-secs', '0']);
+  try {
+    const d = tempDir();
+    const src = path.join(d, 'lop.xlsx');
+    const stamp = Date.now().toString(36);
+    writeFileSync(src, await workbook([{ rows: [
+      ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'Số điện thoại', 'Ghi chú'],
+      ['Nguyễn Lan', `lan${stamp}`, `lan.${stamp}@school.test`, 'mat-khau-1', { n: 901000001, fmt: '0000000000' }, 'ok'],
+      ['=1+2', `bad${stamp}`, `bad.${stamp}@school.test`, '', { n: 902000002, fmt: '0000000000' }, 'thiếu mật khẩu'],
+    ] }]));
+    const failed = path.join(d, 'failed.xlsx');
+    const r = await lpm(['import', src, '--journal', path.join(d, 'j'), '--interval-ms', '0', '--failed', failed], { env: { LPM_BASE_URL: emu.url, LPM_TOKEN: TOKEN } });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^1 rows not created: /m);
+    const table = await readTable(readFileSync(failed));
+    assert.deepEqual(table.records.map((x) => x.cells.slice(0, 7)), [
+      ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'Số điện thoại', 'Ghi chú', 'result'],
+      ['=1+2', `bad${stamp}`, `bad.${stamp}@school.test`, '', '0902000002', 'thiếu mật khẩu', 'setAside'],
+    ]);
+  } finally {
+    await emu.stop();
+  }
+});

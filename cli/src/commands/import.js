@@ -7,6 +7,7 @@ import { engineInput, engineIssues } from '../rows.js';
 import { problemIssue, readSheet } from '../sheet.js';
 import { checkSheet, describeSheet, listIssues } from './validate.js';
 import { fillPasswords } from '../passwords.js';
+import { detail, writeSheet } from '../report.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
 
@@ -66,6 +67,13 @@ export async function runImport(values, positionals, io) {
       });
       return report;
     },
+    // --failed FILE: the rows not created, as the sheet had them, to fix and import again.
+    onReport: values.failed && (async (report) => {
+      const out = report.rows.filter((r) => ['failed', 'setAside', 'conflict'].includes(r.result.kind))
+        .map((r) => [...sheet.headers.map((h, k) => sheet.rows[r.row].cells[k] ?? ''), r.result.kind, detail(r.result)]);
+      await writeSheet(values.failed, [[...sheet.headers, 'result', 'detail'], ...out], /\.xlsx$/i.test(values.failed) ? 'xlsx' : 'csv', 'Failed rows');
+      io.stdout.write(`${out.length} rows not created: ${values.failed}\n`);
+    }),
     // The rows' issues listed as the engine judged them when the job started (the sheet is
     // validated once, by the engine that guarantees them), before anything is sent.
     onIssues: (listed) => listIssues(sheet, engineIssues(sheet, listed, lang), values.strict, io),
