@@ -4,7 +4,7 @@
 // rows download as CSV with formula-like cells neutralised and as .xlsx with every text a text.
 // Run by check.sh after run.mjs, on the dashboard it built; prints one line per check.
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, ftruncateSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,6 +102,17 @@ try {
     });
     await page.locator("#csv-file").setInputFiles([]);
   }
+
+  await check("a file over 32 MiB is refused before it is read", async () => {
+    // A sparse file on disk: the browser is handed its path, not its bytes.
+    const big = path.join(site, "big.xlsx");
+    const fd = openSync(big, "w");
+    ftruncateSync(fd, 33 * 2 ** 20);
+    closeSync(fd);
+    await page.setInputFiles("#csv-file", big);
+    await page.locator("main .error", { hasText: "tệp quá lớn: 33 MiB (tối đa 32 MiB)" }).waitFor();
+  });
+  await page.locator("#csv-file").setInputFiles([]);
 
   await check("bulk: the failed rows download as CSV with =, +, -, @ cells neutralised, and as .xlsx, text as text", async () => {
     const stamp = Date.now().toString(36);

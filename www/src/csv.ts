@@ -56,6 +56,13 @@ export async function readSheet(bytes: Uint8Array, name: string, lang: Lang): Pr
   }
 }
 
+/** Reads a chosen file: its size checked before it is read into memory (as the command line does). */
+export async function readSheetFile(file: File, lang: Lang): Promise<Parsed> {
+  const { MAX_BYTES, SheetError } = await import("lpm-sheets");
+  if (file.size > MAX_BYTES) throw new SheetReadError(new SheetError("tooBig", { what: `${Math.round(file.size / 2 ** 20)} MiB`, limit: `${MAX_BYTES / 2 ** 20} MiB` }).messageIn(lang));
+  return readSheet(new Uint8Array(await file.arrayBuffer()), file.name, lang);
+}
+
 /** Offers `bytes` as a download named `name`. */
 function download(bytes: BlobPart, type: string, name: string): void {
   const a = document.createElement("a");

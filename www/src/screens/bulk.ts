@@ -8,7 +8,7 @@ import { live } from "lit-html/directives/live.js";
 import { validateCreateUsers, type ImportReport, type Issue, type NewUser, type Progress, type RowResult } from "lpm-client";
 import { app, bulkClient, handle, update, type BulkClient } from "../app";
 import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
-import { FIELDS, REQUIRED, SheetReadError, downloadRows, readSheet, type Field } from "../csv";
+import { FIELDS, REQUIRED, SheetReadError, downloadRows, readSheet, readSheetFile, type Field } from "../csv";
 import type { Described } from "../errors";
 import { formatTime, formatWait } from "../format";
 import { getLang, t, type Key } from "../i18n";
@@ -68,10 +68,10 @@ function applyMapping(): void {
   });
 }
 
-/** Reads a sheet (a file's bytes, or the pasted text as UTF-8) into the editing table. */
-async function load(bytes: Uint8Array, name: string): Promise<void> {
+/** Reads a sheet (a chosen file, or the pasted text as UTF-8) into the editing table. */
+async function load(source: File | Uint8Array, name: string): Promise<void> {
   try {
-    const sheet = await readSheet(bytes, name, getLang());
+    const sheet = source instanceof Uint8Array ? await readSheet(source, name, getLang()) : await readSheetFile(source, getLang());
     s.headers = sheet.headers;
     s.mapping = sheet.mapping;
     s.source = sheet.rows;
@@ -332,7 +332,7 @@ function editView() {
         <label for="csv-file">${t("uploadCsv")}</label>
         <input id="csv-file" type="file" accept=".xlsx,.csv,.tsv,.txt,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" @change=${async (e: Event) => {
           const f = (e.target as HTMLInputElement).files?.[0];
-          if (f) await load(new Uint8Array(await f.arrayBuffer()), f.name);
+          if (f) await load(f, f.name);
         }} />
       </div>
     </div>
