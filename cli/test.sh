@@ -6,6 +6,6 @@ set -euo pipefail
 cli=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$cli/.." && pwd)
 cd "$cli"
-[ -d node_modules/csv-parse ] && [ -e node_modules/lpm-client-bulk ] || npm ci --no-audit --no-fund --loglevel=error
+[ -d node_modules/csv-parse ] && [ -e node_modules/lpm-client-bulk ] && [ -e node_modules/lpm-sheets ] || npm ci --no-audit --no-fund --loglevel=error
 [ -x "${LPM_EMULATOR_BIN:-$root/target/debug/lpm-emulator}" ] || (cd "$root" && cargo build --quiet -p lpm-emulator)
 node --test --test-concurrency=1 test/

@@ -19,14 +19,14 @@ pub const FIELDS: [&str; 10] = [
 /// Each field's name and aliases as keys (see [`key`]): one group per field of [`FIELDS`], in
 /// its order, groups separated by `|`, words by a space. Bytes rather than a table of `&str`s:
 /// the wasm carries the letters and no pointers. As people write them: Full name, Họ và tên, Họ
-/// tên, Tên, Tên học viên, Display name | Login, Tên đăng nhập, Tài khoản, Tên tài khoản | Mail,
-/// Địa chỉ email, Thư điện tử | Mật khẩu, Pass | Phone number, Mobile, Tel, Telephone, Số điện
+/// tên, Tên, Tên học viên, Display name | User, Login, Tên đăng nhập, Tài khoản, Tên tài khoản |
+/// Mail, Email address, Địa chỉ email, Thư điện tử | Mật khẩu, Pass | Phone number, Mobile, Tel, Telephone, Số điện
 /// thoại, Điện thoại, SĐT, Di động | Province, Tỉnh/Thành phố, Tỉnh/Thành, Tỉnh, Thành phố |
 /// Quận/Huyện, Quận, Huyện | Address, Street address, Địa chỉ, Đường | Sex, Giới tính |
 /// Occupation, Job title, Nghề nghiệp, Công việc.
 const TABLE: &[u8] = b"name fullname hovaten hoten ten tenhocvien displayname\
-|username login tendangnhap taikhoan tentaikhoan\
-|email mail diachiemail thudientu\
+|username user login tendangnhap taikhoan tentaikhoan\
+|email mail emailaddress diachiemail thudientu\
 |password matkhau pass\
 |phone phonenumber mobile tel telephone sodienthoai dienthoai sdt didong\
 |city province tinhthanhpho tinhthanh tinh thanhpho\
@@ -145,8 +145,11 @@ mod tests {
                 "name",
                 "Full name, Họ và tên, Họ tên, Tên, Tên học viên, Display name",
             ),
-            ("username", "Login, Tên đăng nhập, Tài khoản, Tên tài khoản"),
-            ("email", "Mail, Địa chỉ email, Thư điện tử"),
+            (
+                "username",
+                "User, Login, Tên đăng nhập, Tài khoản, Tên tài khoản",
+            ),
+            ("email", "Mail, Email address, Địa chỉ email, Thư điện tử"),
             ("password", "Mật khẩu, Pass"),
             (
                 "phone",

@@ -24,9 +24,10 @@ export function journalOf(values) {
  * Runs `start({ onProgress, onIssues, signal })` (client.importUsers or grantCourses) with a
  * progress view, writes the report (through `patch`) to `reportFile`, prints the summary;
  * resolves with the exit code. With `onIssues(rows)` (an import), the job's list of rows with
- * issues goes to it before the view starts (a bar on a terminal would be written over).
+ * issues goes to it before the view starts (a bar on a terminal would be written over);
+ * `onReport(report)` is given the final report once it is written.
  */
-export async function runJob({ start, total, verb, reportFile, lines, kind, io, patch = (r) => r, onIssues }) {
+export async function runJob({ start, total, verb, reportFile, reportAs, lines, kind, io, patch = (r) => r, onIssues, onReport }) {
   let view;
   const open = async () => { view = await progressView({ total, verb, stream: io.stderr }); };
   if (!onIssues) await open();
@@ -53,7 +54,8 @@ export async function runJob({ start, total, verb, reportFile, lines, kind, io, 
   // A job that settles after the signal fired (rather than rejecting) was interrupted too.
   interrupted ||= stop.signal.aborted;
   report = patch(report);
-  writeReport(reportFile, report, { lines, kind });
+  await writeReport(reportFile, report, { lines, kind, format: reportAs });
+  await onReport?.(report);
   const c = report.counts;
   const parts = kind === 'import'
     ? [`created ${c.created}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `conflicts ${c.conflicts}`, `in doubt ${c.inDoubt}`, `not sent ${c.notSent}`]

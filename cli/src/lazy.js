@@ -1,6 +1,5 @@
 // A module a command may not need, loaded the first time it is used rather than at every start:
-// csv-parse (a sheet with quotes), csv-stringify (a report cell to quote), node:https (an https:
-// URL). Each costs ~7-20 ms to load.
+// node:https (an https: URL). Each costs ~7-20 ms to load.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);

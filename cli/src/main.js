@@ -10,6 +10,7 @@ const validate = lazy('./commands/validate.js', 'validate');
 const runImport = lazy('./commands/import.js', 'runImport');
 const grant = lazy('./commands/grant.js', 'grant');
 const runExport = lazy('./commands/export.js', 'runExport');
+const sync = lazy('./commands/sync.js', 'sync');
 const login = lazy('./commands/account.js', 'login');
 const whoami = lazy('./commands/account.js', 'whoami');
 
@@ -18,11 +19,17 @@ const CONNECTION = {
   'token-file': { type: 'string', value: 'FILE', help: 'read the API token from FILE (default: $LPM_TOKEN, else the file `lpm login` wrote)' },
 };
 const LANG = { lang: { type: 'string', value: 'vi|en', help: 'language of the row issues (default en)' } };
+const SHEET = { sheet: { type: 'string', value: 'NAME', help: 'the sheet of an .xlsx workbook to read (default: the first)' } };
+const PASSWORDS = {
+  'generate-passwords': { type: 'boolean', help: 'give rows without a password a random one, written to a credentials sheet (kept out of journals, reports and output)' },
+  credentials: { type: 'string', value: 'FILE', help: 'the credentials sheet of --generate-passwords (.xlsx or .csv; default FILE.credentials.xlsx)' },
+};
 const JOB = {
   journal: { type: 'string', value: 'FILE', help: 'the job\'s journal (JSON lines, flushed before each send): required' },
   resume: { type: 'boolean', help: 'continue the job of an existing journal (same input)' },
   chunk: { type: 'string', value: 'N', help: 'rows per call, 1..100 (default 100)' },
-  report: { type: 'string', value: 'FILE', help: 'the final report, one line per row (.csv, or .json); default: beside the sheet (import: FILE.report.csv) or the journal (grant: J.report.csv)' },
+  report: { type: 'string', value: 'FILE', help: 'the final report, one line per row (.csv, .xlsx, or .json); default: beside the sheet (import: FILE.report.csv) or the journal (grant: J.report.csv)' },
+  format: { type: 'string', value: 'csv|xlsx|json', help: 'the report\'s format (default: --report\'s extension, else csv)' },
   'interval-ms': { type: 'string', value: 'MS', help: 'time between two calls (import default: the contract\'s 600000; for test servers)' },
   'retry-delay-ms': { type: 'string', value: 'MS', help: 'wait after a lost answer or a failure that may pass (default 30000)' },
 };
@@ -30,26 +37,39 @@ const JOB = {
 export const COMMANDS = {
   validate: {
     args: 'FILE',
-    summary: 'check a sheet of accounts (CSV) without sending anything',
-    options: { ...LANG, strict: { type: 'boolean', help: 'count the platform\'s rules as errors too' } },
+    summary: 'check a sheet of accounts (CSV or .xlsx) without sending anything',
+    options: { ...SHEET, ...LANG, strict: { type: 'boolean', help: 'count the platform\'s rules as errors too' } },
     run: validate,
   },
   import: {
     args: 'FILE --journal J',
     summary: 'create the accounts of a sheet, in chunks, resumable',
     options: {
-      ...JOB, ...LANG,
+      ...JOB, ...SHEET, ...PASSWORDS, ...LANG,
       'dry-run': { type: 'boolean', help: 'check the rows and print the chunk plan; send nothing' },
+      failed: { type: 'string', value: 'FILE', help: 'also write the rows not created, with the sheet\'s own columns, to FILE (.xlsx or .csv), to fix and import again' },
       strict: { type: 'boolean', help: 'set aside rows breaking the platform\'s rules too (default: sent, warned)' },
       ...CONNECTION,
     },
     run: runImport,
   },
+  sync: {
+    args: 'FILE --courses ID,... --journal J',
+    summary: 'make the platform match a sheet: create the missing accounts, grant the courses they lack',
+    options: {
+      courses: { type: 'string', value: 'IDS', help: 'course ids every account of the sheet must hold, separated by commas (and/or a column "Courses"/"Khoá học" naming each row\'s)' },
+      ...JOB, ...SHEET, ...PASSWORDS, ...LANG,
+      'dry-run': { type: 'boolean', help: 'look the rows up and print the plan with its counts; send nothing' },
+      strict: { type: 'boolean', help: 'set aside rows breaking the platform\'s rules too (default: sent, warned)' },
+      ...CONNECTION,
+    },
+    run: sync,
+  },
   grant: {
     args: '--users FILE|ID,... --courses ID,... --journal J',
     summary: 'grant courses to any number of accounts, in chunks, resumable',
     options: {
-      users: { type: 'string', value: 'FILE|IDS', help: 'account ids: a file (an id column, or one id a line) or ids separated by commas' },
+      users: { type: 'string', value: 'FILE|IDS', help: 'account ids: a sheet (CSV or .xlsx: an id column, or one id a line) or ids separated by commas' },
       courses: { type: 'string', value: 'IDS', help: 'course ids separated by commas' },
       ...JOB, ...LANG, ...CONNECTION,
     },
@@ -59,7 +79,7 @@ export const COMMANDS = {
     args: 'users|courses',
     summary: 'write every account or course',
     options: {
-      format: { type: 'string', value: 'csv|jsonl', help: 'csv (nested values as dotted columns; default) or jsonl (each record as received)' },
+      format: { type: 'string', value: 'csv|xlsx|jsonl', help: 'csv (nested values as dotted columns; default), xlsx (the same columns, every cell text) or jsonl (each record as received)' },
       out: { type: 'string', value: 'FILE', help: 'write to FILE (default: standard output)' },
       ...CONNECTION,
     },

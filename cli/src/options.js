@@ -16,3 +16,10 @@ export function langOption(values) {
   if (lang !== 'vi' && lang !== 'en') throw usage('--lang must be vi or en');
   return lang;
 }
+
+/** `--format` of a job's report: csv, xlsx or json (default: --report's extension, else csv). */
+export function formatOption(values) {
+  const format = values.format ?? (values.report ? /\.(json|xlsx)$/i.exec(values.report)?.[1].toLowerCase() : undefined) ?? 'csv';
+  if (!['csv', 'xlsx', 'json'].includes(format)) throw usage('--format must be csv, xlsx or json');
+  return format;
+}

@@ -1,10 +1,8 @@
-// The final report file of a bulk job: one line per input row (CSV, or the whole report as JSON
-// when the file name ends in .json), written to a new file renamed over the old one.
+// The final report file of a bulk job: one line per input row (CSV, or an .xlsx sheet, or the
+// whole report as JSON when the file name ends in .json), written to a new file renamed over the
+// old one. CSV and .xlsx through lpm-sheets' writers: no cell is read back as a formula.
 import { renameSync, writeFileSync } from 'node:fs';
-import { lazy } from './lazy.js';
-
-/** csv-stringify, for a record with a cell to quote (nearly no report's record has one). */
-const csvStringify = lazy('csv-stringify/sync');
+import { toCsv, toXlsx } from 'lpm-sheets/write';
 
 /** What to show of a row's result beside its kind. */
 export function detail(result) {
@@ -25,68 +23,33 @@ export function fieldOf(issue) {
   return keys.length ? `${keys.join('.')}: ` : '';
 }
 
-/** A cell csv-stringify writes as it is (no delimiter, quote or line break to quote). */
-const plain = (cell) => typeof cell === 'number' || cell === undefined || (typeof cell === 'string' && !/[",\r\n]/.test(cell));
+/** The format of a report file: `format` when given, else its extension's (csv by default). */
+export function reportFormat(file, format) {
+  if (format) return format;
+  const ext = /\.(json|xlsx)$/i.exec(file)?.[1].toLowerCase();
+  return ext ?? 'csv';
+}
 
-/** How many times `ch` occurs in `text`. */
-function occurrences(text, ch) {
-  let n = 0;
-  for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) n += 1;
-  return n;
+/** Writes `bytes` or text to `file` through a temporary file renamed over it. */
+export function writeAtomic(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
+}
+
+/** Writes `records` (the first the header) to `file` as CSV (with the BOM Excel needs) or .xlsx. */
+export async function writeSheet(file, records, format, sheetName) {
+  writeAtomic(file, format === 'xlsx' ? await toXlsx(records, { sheetName }) : `\uFEFF${toCsv(records)}`);
 }
 
 /**
- * The whole text when no cell needs quoting, else null: each record joined, and the text then
- * checked at once (no quote, no CR, one line break a record, one comma between cells), which is
- * ~3x cheaper on a 10,000-row report than testing each of its 70,000 cells. A cell other than a
- * string, a number or undefined (which join writes as csv-stringify does not) makes it null.
+ * Writes `report` (an ImportReport or GrantReport) to `file` as `format` (csv, xlsx or json;
+ * default: from the file's extension); `lines` the sheet line of each row (or nothing).
  */
-function plainText(records) {
-  let commas = 0;
-  const lines = new Array(records.length);
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i];
-    for (let k = 0; k < record.length; k++) {
-      const type = typeof record[k];
-      if (type !== 'string' && type !== 'number' && type !== 'undefined') return null;
-    }
-    commas += record.length - 1;
-    lines[i] = record.join(',');
-  }
-  const text = `${lines.join('\n')}\n`;
-  const plain = !text.includes('"') && !text.includes('\r') && occurrences(text, '\n') === records.length && occurrences(text, ',') === commas;
-  return plain ? text : null;
-}
-
-/**
- * `stringify(records)` of csv-stringify (default options: comma, `\n` after each record), with
- * the records whose cells all need no quoting joined here as the library joins them (a string as
- * it is, a number in decimal, undefined empty): on a report of 10,000 rows the library's per-cell
- * work was ~100 ms of the job, and nearly every row is plain. Any other record is the library's.
- */
-export function csvLines(records) {
-  if (records.length === 0) return '';
-  const text = plainText(records);
-  if (text !== null) return text;
-  // Plain loops and one join at the end: this runs once, on 10,000 rows, mostly before the
-  // engine's optimising tiers reach it.
-  const out = new Array(records.length);
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i];
-    let ok = true;
-    for (let k = 0; ok && k < record.length; k++) ok = plain(record[k]);
-    out[i] = ok ? `${record.join(',')}\n` : csvStringify().stringify([record]);
-  }
-  return out.join('');
-}
-
-/**
- * Writes `report` (an ImportReport or GrantReport) to `file`; `lines` the sheet line of each row
- * (or nothing), `extra(row)` more cells per row (`name` for an import).
- */
-export function writeReport(file, report, { lines = [], kind = 'import' } = {}) {
+export async function writeReport(file, report, { lines = [], kind = 'import', format } = {}) {
   let text;
-  if (file.toLowerCase().endsWith('.json')) {
+  const as = reportFormat(file, format);
+  if (as === 'json') {
     text = `${JSON.stringify(report, null, 1)}\n`;
   } else {
     const head = kind === 'import'
@@ -101,9 +64,7 @@ export function writeReport(file, report, { lines = [], kind = 'import' } = {}) 
         : [r.row + 1, lines[r.row] ?? '', r.userId, r.result.kind, detail(r.result)];
     });
     // The BOM makes Excel read the Vietnamese in it as UTF-8.
-    text = `\uFEFF${csvLines(records)}`;
+    text = as === 'xlsx' ? await toXlsx(records, { sheetName: 'Report' }) : `\uFEFF${toCsv(records)}`;
   }
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeAtomic(file, text);
 }

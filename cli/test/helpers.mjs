@@ -2,7 +2,6 @@
 // as a child process exactly as a user runs it, with its output and exit code.
 import { spawn } from 'node:child_process';
 import { after, before } from 'node:test';
-import { parse } from 'csv-parse/sync';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,6 +25,20 @@ export async function emulator(args = []) {
     state: () => emu.control('GET', 'state?records=1'),
     reset: (seed = 'demo') => emu.control('POST', 'reset', { seed }),
   };
+}
+
+/**
+ * An emulator for the tests of one file: started before them, stopped after. Returns an object
+ * whose `emu` and `env` (LPM_BASE_URL and LPM_TOKEN for `lpm`) are set once it runs.
+ */
+export function emulatorForTests(args) {
+  const ctx = {};
+  before(async () => {
+    ctx.emu = await emulator(args);
+    ctx.env = { LPM_BASE_URL: ctx.emu.url, LPM_TOKEN: TOKEN };
+  });
+  after(async () => { await ctx.emu?.stop(); });
+  return ctx;
 }
 
 /**

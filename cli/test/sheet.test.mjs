@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapColumns } from '../src/lpm.js';
-import { readSheet, detectDelimiter, plainRecords } from '../src/sheet.js';
+import { readSheet } from '../src/sheet.js';
+import { csvRecords, detectDelimiter } from 'lpm-sheets';
+import { neutralise, toCsv } from 'lpm-sheets/write';
 import { parse } from 'csv-parse/sync';
-import { csvLines } from '../src/report.js';
 import { stringify } from 'csv-stringify/sync';
 import { lpm, sheet, tempDir, goodRows } from './helpers.mjs';
 
@@ -27,7 +28,7 @@ test('mapColumns: Vietnamese and English headers, any case, with or without diac
   assert.throws(() => mapColumns(null), TypeError);
 });
 
-test('the same rows read alike: comma, semicolon, tab; with and without BOM; CRLF or LF; UTF-16', () => {
+test('the same rows read alike: comma, semicolon, tab; with and without BOM; CRLF or LF; UTF-16', async () => {
   const want = { name: ROW[0], username: ROW[1], email: ROW[2], password: ROW[3], phone: ROW[4], city: ROW[5] };
   const variants = {
     'comma.csv': sheet(VI, [ROW]),
@@ -37,13 +38,13 @@ test('the same rows read alike: comma, semicolon, tab; with and without BOM; CRL
     'quoted.csv': `${VI.map((h) => `"${h}"`).join(';')}\n${ROW.map((c) => `"${c}"`).join(';')}\n`,
   };
   for (const [name, text] of Object.entries(variants)) {
-    const s = readSheet(file(name, text));
+    const s = await readSheet(file(name, text));
     assert.equal(s.rows.length, 1, name);
     assert.deepEqual(s.rows[0].user, want, name);
     assert.deepEqual(s.ignored, ['Ghi chú'], name);
   }
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(sheet(VI, [ROW], { sep: '\t' }), 'utf16le')]);
-  assert.deepEqual(readSheet(file('unicode.txt', utf16)).rows[0].user, want);
+  assert.deepEqual((await readSheet(file('unicode.txt', utf16))).rows[0].user, want);
 });
 
 test('delimiter detection ignores delimiters inside quotes', () => {
@@ -52,8 +53,8 @@ test('delimiter detection ignores delimiters inside quotes', () => {
   assert.equal(detectDelimiter('single\n'), ',');
 });
 
-test('cells are trimmed, empty optional cells left out, a quoted delimiter kept in its cell', () => {
-  const s = readSheet(file('trim.csv', 'name,username,email,password,city\n" Lan Anh ", lananh ,lan@x.io,secret1,\n"Trần, Văn B",tranb,b@x.io,secret2,"Huế, TT"\n'));
+test('cells are trimmed, empty optional cells left out, a quoted delimiter kept in its cell', async () => {
+  const s = await readSheet(file('trim.csv', 'name,username,email,password,city\n" Lan Anh ", lananh ,lan@x.io,secret1,\n"Trần, Văn B",tranb,b@x.io,secret2,"Huế, TT"\n'));
   assert.deepEqual(s.rows[0].user, { name: 'Lan Anh', username: 'lananh', email: 'lan@x.io', password: 'secret1' });
   assert.deepEqual(s.rows[1].user, { name: 'Trần, Văn B', username: 'tranb', email: 'b@x.io', password: 'secret2', city: 'Huế, TT' });
 });
@@ -132,56 +133,82 @@ test('import --dry-run checks the rows and prints the chunk plan, sending nothin
   assert.match(r.stdout, /^row 251 \(line 252\): name: /m);
 });
 
-test('readSheet: each row\'s line as csv-parse counts it, whether or not a cell is quoted or the line breaks mix', () => {
+test('readSheet: each row\'s line is the line it starts on, whatever the line breaks; blank lines skipped', async () => {
   const cases = [
-    ['plain, CRLF, empty and blank lines', 'name,username,email,password\r\n1,a,b,c\r\n\r\n2,a,b,c\r\n  \r\n3,a,b,c', [2, 4, 5, 6]],
+    ['plain, CRLF, empty and blank lines', 'name,username,email,password\r\n1,a,b,c\r\n\r\n2,a,b,c\r\n  \r\n3,a,b,c', [2, 4, 6]],
     ['plain, LF, trailing break', 'name,username,email,password\n1,a,b,c\n\n\n2,a,b,c\n3,a,b,c\n', [2, 5, 6]],
-    ['a quoted cell over two lines', 'name;username;email;password\r\n"A\r\nB";a;b;c\r\n2;a;b;c\r\n', [4, 5]],
-    ['mixed breaks (csv-parse joins lines)', 'name,username,email,password\r\n1,a,b,c\n2,a,b,c\r\n', [3]],
+    ['a quoted cell over two lines', 'name;username;email;password\r\n"A\r\nB";a;b;c\r\n2;a;b;c\r\n', [2, 4]],
+    // Issue 27, item 6: csv-parse took the first break as the only one and joined these lines.
+    ['mixed breaks: LF among CRLF', 'name,username,email,password\r\n1,a,b,c\n2,a,b,c\r\n', [2, 3]],
+    ['a CRLF header with LF data lines', 'name,username,email,password\r\n1,a,b,c\n2,a,b,c\n3,a,b,c\n', [2, 3, 4]],
+    ['CR alone (old Mac), with a quote', 'name,username,email,password\r"1",a,b,c\r2,a,b,c\r', [2, 3]],
+    ['blank records (,,,) as Excel writes formatted empty rows', 'name,username,email,password\r\n1,a,b,c\r\n,,,\r\n;;\r\n', [2, 4]],
   ];
   for (const [what, text, lines] of cases) {
-    assert.deepEqual(readSheet(file('lines.csv', text)).rows.map((r) => r.line), lines, what);
+    const sheet = await readSheet(file('lines.csv', text));
+    assert.deepEqual(sheet.rows.map((r) => r.line), lines, what);
+    for (const r of sheet.rows) assert.equal(r.problem, null, what);
   }
 });
 
-test('plainRecords reads a sheet with no quote as csv-parse does: cells, empty lines, BOM, LF or CRLF, any delimiter', () => {
-  // Random texts over what a quote-free sheet holds (delimiters, spaces, empty cells and lines,
-  // characters beyond ASCII), held to csv-parse with the options readSheet gives it.
+test('csvRecords reads quote-free text as csv-parse does with CRLF, LF and CR all as line breaks', () => {
+  // Random texts over what a sheet holds (delimiters, spaces, empty cells and lines, breaks of
+  // every kind mixed, characters beyond ASCII), held to csv-parse given the three breaks.
   let seed = 7;
   const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
-  const parts = ['a', 'Bé', ' ', '', 'x y', ',', ';', '\t', 'ệ', '1', '\n', '\n', '\n\n', '  ', '\u00a0'];
+  const parts = ['a', 'Bé', ' ', '', 'x y', ',', ';', '\t', 'ệ', '1', '\n', '\r\n', '\r', '\n\n', '  ', '\u00a0'];
   let compared = 0;
   for (let i = 0; i < 3000; i++) {
     let text = Array.from({ length: rand(40) }, () => parts[rand(parts.length)]).join('');
-    if (rand(2)) text = text.replaceAll('\n', '\r\n');
     if (rand(4) === 0) text = `\uFEFF${text}`;
     for (const delimiter of [',', ';', '\t']) {
-      const fast = plainRecords(text, delimiter);
-      assert.notEqual(fast, undefined, JSON.stringify(text));
-      const slow = parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true, info: true })
-        .map(({ record, info }) => ({ cells: record, line: info.lines }));
-      assert.deepEqual(fast, slow, `${JSON.stringify(text)} split at ${JSON.stringify(delimiter)}`);
+      const ours = csvRecords(text, delimiter);
+      const theirs = parse(text, { bom: true, delimiter, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, skip_empty_lines: true, info: true })
+        .map(({ record }) => record);
+      assert.deepEqual(ours.map((r) => r.cells), theirs, `${JSON.stringify(text)} split at ${JSON.stringify(delimiter)}`);
       compared += 1;
     }
   }
   assert.equal(compared, 9000);
-  // A quote, a lone CR or mixed breaks: csv-parse's own reading.
-  for (const text of ['a,"b"\n', 'a,b\rc,d\r', 'a,b\r\nc,d\ne,f\r\n']) assert.equal(plainRecords(text, ','), undefined, JSON.stringify(text));
 });
 
-test('the report\'s CSV is csv-stringify\'s, byte for byte, whether or not a cell needs quoting', () => {
-  const cells = ['', 'a', 'a,b', 'a"b', 'x\ny', 'x\r', ' sp ', '=1+2', 'Học Viên', 3, 0, undefined, '-1', "'q", 'a;b'];
-  const records = Array.from({ length: 2000 }, (_, i) => Array.from({ length: 1 + (i % 7) }, (_, k) => cells[(i * 7 + k * 3 + (i >> 3)) % cells.length]));
-  assert.equal(csvLines(records), stringify(records));
-  assert.equal(csvLines([]), stringify([]));
-  // The whole-text path (every cell plain), and one cell anywhere that sends it back to the
-  // per-record path.
-  const plain = Array.from({ length: 500 }, (_, i) => [i, `r${i}@x.test`, undefined, 'Học Viên', '']);
-  assert.equal(csvLines(plain), stringify(plain));
-  for (const odd of ['a,b', 'a"b', 'x\ny', 'x\r', true, null, [], {}]) {
-    const records = plain.map((r) => [...r]);
-    records[317][2] = odd;
-    assert.equal(csvLines(records), stringify(records), JSON.stringify(odd));
+test('csvRecords reads quoted cells as csv-parse does: doubled quotes, delimiters and breaks inside', () => {
+  let seed = 11;
+  const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const pieces = ['a', 'Bé', ' ', ',', ';', '""', '\n', '\r\n', 'ệ'];
+  for (let i = 0; i < 2000; i++) {
+    const records = Array.from({ length: 1 + rand(4) }, () => Array.from({ length: 1 + rand(4) }, () => {
+      const body = Array.from({ length: rand(5) }, () => pieces[rand(pieces.length)]).join('');
+      return rand(2) ? `"${body}"` : body.replace(/[",;\r\n]/g, 'x');
+    }));
+    const breaks = ['\r\n', '\n', '\r'];
+    const text = records.map((r) => r.join(',')).map((l) => l + breaks[rand(3)]).join('');
+    const ours = csvRecords(text, ',').map((r) => r.cells);
+    const theirs = parse(text, { delimiter: ',', record_delimiter: breaks, relax_column_count: true, skip_empty_lines: true });
+    assert.deepEqual(ours, theirs, JSON.stringify(text));
   }
-  assert.equal(csvLines([[], ['a']]), stringify([[], ['a']]));
+});
+
+test('CSV output: cells that would start a formula are neutralised (OWASP CSV Injection), else as csv-stringify writes', () => {
+  const hostile = ['=HYPERLINK("http://x.test","go")', '+cmd|\' /C calc\'!A0', '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|\' /C calc\'!A0', '\t=1+2', '\r=1+2', '=1+2'];
+  for (const cell of hostile) {
+    assert.equal(neutralise(cell), `'${cell}`, JSON.stringify(cell));
+    assert.ok(toCsv([[cell]]).startsWith(/[\r"]/.test(cell) || cell.includes(',') ? '"\'' : "'"), JSON.stringify(toCsv([[cell]])));
+  }
+  // A plain number is read as a number by a spreadsheet, never run: kept as it is.
+  for (const cell of ['-5', '+84901000001', '-1.5e3', '0901000001', 'a=b', ' =x']) assert.equal(neutralise(cell), cell);
+  const cells = ['', 'a', 'a,b', 'a"b', 'x\ny', 'x\r', ' sp ', '=1+2', 'Học Viên', 3, 0, undefined, '-1', "'q", 'a;b', '@x', '+x', '-x'];
+  const records = Array.from({ length: 2000 }, (_, i) => Array.from({ length: 1 + (i % 7) }, (_, k) => cells[(i * 7 + k * 3 + (i >> 3)) % cells.length]));
+  const safe = records.map((r) => r.map((c) => (typeof c === 'string' ? neutralise(c) : c)));
+  assert.equal(toCsv(records), stringify(safe));
+  assert.equal(toCsv([]), stringify([]));
+  assert.equal(toCsv([[], ['a']]), stringify([[], ['a']]));
+});
+
+test('grant --users reads ids from an .xlsx too (an id column, lines as the sheet shows them)', async () => {
+  const { usersOf } = await import('../src/commands/grant.js');
+  const { workbook } = await import('../../tests/sheets/table.mjs');
+  const p = path.join(dir, 'ids.xlsx');
+  writeFileSync(p, await workbook([{ rows: [['Họ tên', 'ID'], ['Lan', 'u1'], ['Minh', 'u2'], { r: 6, cells: ['An', 'u3'] }] }]));
+  assert.deepEqual(await usersOf(p), { ids: ['u1', 'u2', 'u3'], lines: [2, 3, 6], source: p });
 });

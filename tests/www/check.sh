@@ -12,3 +12,5 @@ cd "$root"
 [ -x target/debug/lpm-emulator ] || cargo build -p lpm-emulator
 (cd www && npm ci --no-audit --no-fund --silent && npm run --silent build)
 node tests/www/run.mjs
+# The shared table of sheets through the bulk screen's file picker (lpm-sheets; issue 29).
+node tests/www/sheets.mjs

@@ -371,6 +371,8 @@ try {
   await check("bulk: comma-separated rows with English headers are mapped too", async () => {
     await page.fill("#paste", `Full name,User name,E-mail address,Password,Gender,Job\n"Hồ, Xuân Hương",huong${stamp},h.${stamp}@truong.vn,matkhau7,Nữ,Giáo viên`);
     await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
+    // The sheet is read by lpm-sheets, loaded and run asynchronously: wait for its six columns.
+    await page.locator(".mapping select").nth(5).waitFor();
     assert.deepEqual(
       await page.locator(".mapping select").evaluateAll((els) => els.map((e) => e.value)),
       ["name", "username", "email", "password", "gender", "job"],

@@ -1,8 +1,9 @@
 // `lpm export users|courses`: every record through client.allUsers / allCourses, as JSON lines
-// (each record exactly as received) or CSV (nested objects as dotted columns, arrays as JSON).
+// (each record exactly as received), CSV or .xlsx (nested objects as dotted columns, arrays as
+// JSON; through lpm-sheets' writers, so no cell is read back as a formula).
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { stringify } from 'csv-stringify/sync';
+import { toCsv, toXlsx } from 'lpm-sheets/write';
 import { EXIT, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { interruptible } from '../interrupt.js';
@@ -25,7 +26,8 @@ export async function runExport(values, positionals, io) {
   const [what] = positionals;
   if (positionals.length !== 1 || (what !== 'users' && what !== 'courses')) throw usage('export takes users or courses (see lpm export --help)');
   const format = values.format ?? 'csv';
-  if (format !== 'csv' && format !== 'jsonl') throw usage('--format must be csv or jsonl');
+  if (format !== 'csv' && format !== 'jsonl' && format !== 'xlsx') throw usage('--format must be csv, xlsx or jsonl');
+  if (format === 'xlsx' && !values.out && io.stdout.isTTY) throw usage('--format xlsx writes a workbook: name its file with --out FILE');
   const client = clientOf(values);
   const stop = interruptible(io);
   // A file is written under a temporary name and renamed at the end: an interrupted export
@@ -53,10 +55,14 @@ export async function runExport(values, positionals, io) {
       }
       count = flat.length;
       const head = [...columns.keys()];
-      // The BOM makes Excel read UTF-8.
-      await write(out, `\uFEFF${stringify([head])}`);
-      for (let i = 0; i < flat.length; i += 500) {
-        await write(out, stringify(flat.slice(i, i + 500).map((f) => head.map((k) => f.get(k) ?? ''))));
+      if (format === 'xlsx') {
+        await write(out, await toXlsx([head, ...flat.map((f) => head.map((k) => f.get(k) ?? ''))], { sheetName: what }));
+      } else {
+        // The BOM makes Excel read UTF-8.
+        await write(out, `\uFEFF${toCsv([head])}`);
+        for (let i = 0; i < flat.length; i += 500) {
+          await write(out, toCsv(flat.slice(i, i + 500).map((f) => head.map((k) => f.get(k) ?? ''))));
+        }
       }
     }
     ok = true;

@@ -1,33 +1,26 @@
 // `lpm grant --users FILE|IDS --courses IDS --journal J`: client.grantCourses, chunked, journaled.
-import { existsSync, readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
+import { existsSync } from 'node:fs';
 import { usage } from '../exit.js';
 import { clientOf } from '../config.js';
-import { intOption, langOption } from '../options.js';
+import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
-import { decode, detectDelimiter } from '../sheet.js';
+import { readTableFile } from '../sheet.js';
 
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account id', 'mã tài khoản']);
 
 /**
- * The account ids of `--users`: a file (a column headed id/_id/userId, else the first cell of
- * each line) or ids separated by commas. Returns { ids, lines, source }.
+ * The account ids of `--users`: a sheet (CSV or .xlsx: a column headed id/_id/userId, else the
+ * first cell of each line) or ids separated by commas. Resolves with { ids, lines, source }.
  */
-export function usersOf(arg) {
+export async function usersOf(arg) {
   if (!existsSync(arg)) return { ids: list(arg), lines: [], source: 'the command line' };
-  const text = decode(readFileSync(arg), arg);
-  let records;
-  try {
-    records = parse(text, { bom: true, delimiter: detectDelimiter(text), relax_column_count: true, skip_empty_lines: true, info: true });
-  } catch (e) {
-    throw usage(`${arg}: not readable as CSV: ${e.message}`);
-  }
-  const head = records[0]?.record.map((h) => h.trim().toLowerCase()) ?? [];
+  const { records } = await readTableFile(arg);
+  const head = records[0]?.cells.map((h) => h.trim().toLowerCase()) ?? [];
   let col = head.findIndex((h) => ID_HEADERS.has(h));
   const body = col >= 0 ? records.slice(1) : records;
   if (col < 0) col = 0;
-  const rows = body.map(({ record, info }) => ({ id: (record[col] ?? '').trim(), line: info.lines })).filter((r) => r.id);
+  const rows = body.map(({ cells, line }) => ({ id: (cells[col] ?? '').trim(), line })).filter((r) => r.id);
   return { ids: rows.map((r) => r.id), lines: rows.map((r) => r.line), source: arg };
 }
 
@@ -36,7 +29,7 @@ export async function grant(values, positionals, io) {
   if (!values.users) throw usage('--users FILE|IDS is required');
   if (!values.courses) throw usage('--courses IDS is required');
   const courses = list(values.courses);
-  const { ids, lines, source } = usersOf(values.users);
+  const { ids, lines, source } = await usersOf(values.users);
   if (ids.length === 0) throw usage(`no account ids in ${source}`);
   const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
   const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? 0;
@@ -50,7 +43,8 @@ export async function grant(values, positionals, io) {
     kind: 'grant',
     verb: 'granted',
     total: ids.length,
-    reportFile: values.report ?? `${values.journal}.report.csv`,
+    reportFile: values.report ?? `${values.journal}.report.${formatOption(values)}`,
+    reportAs: formatOption(values),
     lines,
     io,
     start: ({ onProgress, signal }) => client.grantCourses({ users: ids, courses }, {

@@ -2,18 +2,20 @@
 import { EXIT, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { transport } from '../transport.js';
-import { intOption, langOption } from '../options.js';
+import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
 import { defaultIntervalFile, sharedIntervalStore } from '../intervals.js';
 import { engineInput, engineIssues } from '../rows.js';
 import { problemIssue, readSheet } from '../sheet.js';
 import { checkSheet, describeSheet, listIssues } from './validate.js';
+import { fillPasswords } from '../passwords.js';
+import { detail, writeSheet } from '../report.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
 
-/** `students.csv` -> `students.report.csv`. */
-export function defaultReport(file) {
-  return `${file.replace(/\.(csv|tsv|txt)$/i, '')}.report.csv`;
+/** `students.csv` -> `students.report.csv` (`.xlsx`, `.json` in that format). */
+export function defaultReport(file, format = 'csv') {
+  return `${file.replace(/\.(csv|tsv|txt|xlsx)$/i, '')}.report.${format}`;
 }
 
 function plan(aside, chunk, intervalMs, io) {
@@ -36,7 +38,8 @@ export async function runImport(values, positionals, io) {
   const lang = langOption(values);
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
   if (values['dry-run']) {
-    const { aside } = checkSheet(file, values, io);
+    // A dry run generates nothing: rows without a password are listed as they are.
+    const { aside } = await checkSheet(file, values, io);
     plan(aside, chunkSize, intervalMs, io);
     return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
   }
@@ -51,15 +54,17 @@ export async function runImport(values, positionals, io) {
   // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
   // sheet is read.
   const refused = client.getMe().then(() => null, (e) => e);
-  const sheet = readSheet(file);
+  const sheet = await readSheet(file, { sheet: values.sheet });
   io.stdout.write(describeSheet(file, sheet));
+  if (values['generate-passwords']) await fillPasswords(sheet, file, values, io);
   const e = await refused;
   if (e) throw e;
   return runJob({
     kind: 'import',
     verb: 'created',
     total: sheet.rows.length,
-    reportFile: values.report ?? defaultReport(file),
+    reportFile: values.report ?? defaultReport(file, formatOption(values)),
+    reportAs: formatOption(values),
     lines: sheet.rows.map((r) => r.line),
     io,
     // A row the engine got as null (more cells than columns) is set aside for that reason (the
@@ -70,6 +75,13 @@ export async function runImport(values, positionals, io) {
       });
       return report;
     },
+    // --failed FILE: the rows not created, as the sheet had them, to fix and import again.
+    onReport: values.failed && (async (report) => {
+      const out = report.rows.filter((r) => ['failed', 'setAside', 'conflict'].includes(r.result.kind))
+        .map((r) => [...sheet.headers.map((h, k) => sheet.rows[r.row].cells[k] ?? ''), r.result.kind, detail(r.result)]);
+      await writeSheet(values.failed, [[...sheet.headers, 'result', 'detail'], ...out], /\.xlsx$/i.test(values.failed) ? 'xlsx' : 'csv', 'Failed rows');
+      io.stdout.write(`${out.length} rows not created: ${values.failed}\n`);
+    }),
     // The rows' issues listed as the engine judged them when the job started (the sheet is
     // validated once, by the engine that guarantees them), before anything is sent.
     onIssues: (listed) => listIssues(sheet, engineIssues(sheet, listed, lang), values.strict, io),

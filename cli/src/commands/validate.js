@@ -4,11 +4,13 @@ import { langOption } from '../options.js';
 import { readSheet } from '../sheet.js';
 import { issueLine, rowIssues, setAside } from '../rows.js';
 
-/** The sheet's head: rows, delimiter, columns and what they map to, ignored columns. */
+/** The sheet's head: rows, delimiter or sheet, columns and what they map to, ignored columns. */
 export function describeSheet(file, sheet) {
   const names = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
   const columns = sheet.headers.map((h, i) => (sheet.fields[i] ? `${h} -> ${sheet.fields[i]}` : null)).filter(Boolean);
-  let text = `${file}: ${sheet.rows.length} rows, ${names[sheet.delimiter]}-separated; columns: ${columns.join(', ')}\n`;
+  const kind = sheet.format === 'xlsx' ? `sheet "${sheet.sheetName}"` : `${names[sheet.delimiter]}-separated`;
+  let text = `${file}: ${sheet.rows.length} rows, ${kind}; columns: ${columns.join(', ')}\n`;
+  if (sheet.skipped.length) text += `line${sheet.skipped.length > 1 ? 's' : ''} ${sheet.skipped.join(', ')} above the header skipped\n`;
   if (sheet.ignored.length) text += `ignored columns (not account fields): ${sheet.ignored.join(', ')}\n`;
   return text;
 }
@@ -39,17 +41,17 @@ export function listIssues(sheet, issues, strict, io) {
 }
 
 /** Checks a sheet with the validator; prints each issue and the counts. Returns { sheet, issues, aside }. */
-export function checkSheet(file, values, io) {
+export async function checkSheet(file, values, io) {
   const lang = langOption(values);
-  const sheet = readSheet(file);
+  const sheet = await readSheet(file, { sheet: values.sheet });
   const issues = rowIssues(sheet, lang);
   io.stdout.write(describeSheet(file, sheet));
   const aside = listIssues(sheet, issues, values.strict, io);
   return { sheet, issues, aside };
 }
 
-export function validate(values, positionals, io) {
+export async function validate(values, positionals, io) {
   if (positionals.length !== 1) throw usage('validate takes one FILE (see lpm validate --help)');
-  const { aside } = checkSheet(positionals[0], values, io);
+  const { aside } = await checkSheet(positionals[0], values, io);
   return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
 }

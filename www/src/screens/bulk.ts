@@ -1,13 +1,14 @@
-// Bulk create: paste or upload rows, map columns, fix every cell with the package's validators
+// Bulk create: paste rows or upload a sheet (CSV or .xlsx, read by lpm-sheets as the command line
+// reads it), map columns, fix every cell with the package's validators
 // live (en/vi), leave bad rows out, then create through lpm-client-bulk's import engine
 // (`importUsers`, journaled in IndexedDB: see bulk-job.ts) with the create interval counted down,
-// per-row results from its report, and the rows that were not created as CSV.
+// per-row results from its report, and the rows that were not created as CSV or .xlsx.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import { validateCreateUsers, type ImportReport, type Issue, type NewUser, type Progress, type RowResult } from "lpm-client";
 import { app, bulkClient, handle, update, type BulkClient } from "../app";
 import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
-import { FIELDS, REQUIRED, guessField, parseTable, toCsv, type Field } from "../csv";
+import { FIELDS, REQUIRED, SheetReadError, downloadRows, readSheet, readSheetFile, type Field } from "../csv";
 import type { Described } from "../errors";
 import { formatTime, formatWait } from "../format";
 import { getLang, t, type Key } from "../i18n";
@@ -19,6 +20,12 @@ const CHUNK = 100;
 interface Row {
   cells: Record<Field, string>;
   include: boolean;
+  /** The line (CSV) or row (.xlsx) of the sheet it came from. */
+  line: number;
+  /** Why the sheet's row cannot be read as an account, until a cell of it is edited. */
+  problem: string | null;
+  /** Its password was generated here (it goes in the credentials download). */
+  generated?: boolean;
 }
 
 const s = {
@@ -26,7 +33,11 @@ const s = {
   pasted: "",
   headers: [] as string[],
   mapping: [] as (Field | "")[],
-  source: [] as string[][],
+  source: [] as { line: number; cells: string[]; problem: string | null }[],
+  /** What the last sheet was read as (CSV and its delimiter, or the .xlsx sheet). */
+  readAs: "",
+  /** The sheet's columns that stand for a field another column took (ignored), in words. */
+  twice: [] as string[],
   rows: [] as Row[],
   /** The job being (or last) run, its progress, and its report once the engine gave one. */
   job: null as SavedJob | null,
@@ -51,19 +62,32 @@ function applyMapping(): void {
   s.rows = s.source.map((src) => {
     const cells = emptyCells();
     s.mapping.forEach((f, col) => {
-      if (f) cells[f] = (src[col] ?? "").trim();
+      if (f) cells[f] = (src.cells[col] ?? "").trim();
     });
-    return { cells, include: true };
+    return { cells, include: true, line: src.line, problem: src.problem };
   });
 }
 
-function load(text: string): void {
-  const { headers, rows } = parseTable(text);
-  s.headers = headers;
-  s.mapping = headers.map(guessField);
-  s.source = rows;
-  applyMapping();
-  s.error = null;
+/** Reads a sheet (a chosen file, or the pasted text as UTF-8) into the editing table. */
+async function load(source: File | Uint8Array, name: string): Promise<void> {
+  try {
+    const sheet = source instanceof Uint8Array ? await readSheet(source, name, getLang()) : await readSheetFile(source, getLang());
+    s.headers = sheet.headers;
+    s.mapping = sheet.mapping;
+    s.source = sheet.rows;
+    s.readAs = sheet.source;
+    s.twice = sheet.twice;
+    applyMapping();
+    s.error = null;
+  } catch (e) {
+    if (!(e instanceof SheetReadError)) throw e;
+    s.headers = [];
+    s.mapping = [];
+    s.source = [];
+    s.rows = [];
+    s.twice = [];
+    s.error = { text: t("sheetUnreadable", { name, reason: e.message }), retry: false, signOut: false, unreachable: false };
+  }
   update();
 }
 
@@ -90,6 +114,10 @@ function issuesByRow(): Map<number, Issue[]> {
     if (typeof row !== "number" || !s.rows[row]?.include) continue;
     out.set(row, [...(out.get(row) ?? []), issue]);
   }
+  // A row the sheet could not give (a cell showing #REF!, shifted cells) blocks until edited.
+  s.rows.forEach((r, i) => {
+    if (r.include && r.problem) out.set(i, [{ path: [i], code: "sheet", level: "contract", message: r.problem } as unknown as Issue, ...(out.get(i) ?? [])]);
+  });
   return out;
 }
 
@@ -166,6 +194,8 @@ async function checkJournal(): Promise<void> {
   s.checkedJournal = true;
   // The bulk client loads with the screen, for its create interval (shown before a create).
   bulkClient().then((b) => { s.bulk = b; update(); }, (e) => { s.error = handle(e); });
+  // The sheet reader too, so reading a sheet does not wait for it (~11 KB gzip).
+  import("lpm-sheets").catch(() => {});
   const saved = await loadJob();
   if (saved && s.phase === "edit") {
     s.resumable = saved;
@@ -195,22 +225,35 @@ function resultText(r: RowResult | undefined): string {
 }
 const notCreated = (r: RowResult | undefined) => r?.kind === "failed" || r?.kind === "setAside" || r?.kind === "conflict";
 
-function downloadFailed(): void {
+function downloadFailed(format: "csv" | "xlsx"): void {
   const report = s.report;
   if (!report) return;
   const rows = runRows();
   const value = (r: NewUser, f: Field) => (r as unknown as Record<string, string>)[f] ?? "";
   const fields = FIELDS.filter((f) => rows.some((r) => value(r, f)));
   const out = report.rows.flatMap((res) => (notCreated(res.result) ? [[...fields.map((f) => value(rows[res.row], f)), resultText(res.result)]] : []));
-  const blob = new Blob([toCsv([...fields, t("resultCol")], out)], { type: "text/csv;charset=utf-8" });
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = "failed-rows.csv";
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  void downloadRows([...fields, t("resultCol")], out, format, "failed-rows");
 }
 
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
+
+/** Gives every included row without a password a random one (lpm-sheets: the command line's). */
+async function generatePasswords(): Promise<void> {
+  const { randomPassword } = await import("lpm-sheets");
+  for (const r of s.rows) {
+    if (r.include && r.cells.password.trim() === "") {
+      r.cells.password = randomPassword();
+      r.generated = true;
+    }
+  }
+  update();
+}
+
+/** The generated passwords as an .xlsx for handing out (the only copy outside this browser's job). */
+function downloadCredentials(): void {
+  const rows = s.rows.filter((r) => r.generated).map((r) => [String(r.line), r.cells.name, r.cells.username, r.cells.email, r.cells.password]);
+  void downloadRows([t("sheetLine"), ...(["name", "username", "email", "password"] as Field[]).map(fieldLabel)], rows, "xlsx", "credentials");
+}
 
 /** When the screen's next create may go: the engine's plan while running, else the client's. */
 function nextSendAt(): number {
@@ -259,8 +302,11 @@ function resultsView() {
     ${s.phase === "done" && c
       ? html`<p class="done" role="status">${t("done", { ok: c.created, fail: notOk })}</p>
           <p>
-            ${notOk ? html`<button type="button" @click=${downloadFailed}>${t("downloadFailed")}</button>` : nothing}
-            <button type="button" @click=${() => { s.phase = "edit"; s.progress = null; s.report = null; s.job = null; s.rows = []; s.source = []; s.headers = []; s.pasted = ""; update(); }}>${t("newImport")}</button>
+            ${notOk
+              ? html`<button type="button" @click=${() => downloadFailed("csv")}>${t("downloadFailed")}</button>
+                  <button type="button" @click=${() => downloadFailed("xlsx")}>${t("downloadFailedXlsx")}</button>`
+              : nothing}
+            <button type="button" @click=${() => { s.phase = "edit"; s.progress = null; s.report = null; s.job = null; s.rows = []; s.source = []; s.headers = []; s.pasted = ""; s.readAs = ""; update(); }}>${t("newImport")}</button>
           </p>`
       : nothing}
     ${resultsTable()}`;
@@ -280,13 +326,13 @@ function editView() {
       <div>
         <label for="paste">${t("pasteLabel")}</label>
         <textarea id="paste" rows="5" .value=${live(s.pasted)} @input=${(e: Event) => { s.pasted = (e.target as HTMLTextAreaElement).value; }}></textarea>
-        <button type="button" @click=${() => load(s.pasted)}>${t("readPasted")}</button>
+        <button type="button" @click=${() => void load(new TextEncoder().encode(s.pasted), t("pastedRows"))}>${t("readPasted")}</button>
       </div>
       <div>
         <label for="csv-file">${t("uploadCsv")}</label>
-        <input id="csv-file" type="file" accept=".csv,.tsv,.txt,text/csv" @change=${async (e: Event) => {
+        <input id="csv-file" type="file" accept=".xlsx,.csv,.tsv,.txt,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" @change=${async (e: Event) => {
           const f = (e.target as HTMLInputElement).files?.[0];
-          if (f) load(await f.text());
+          if (f) await load(f, f.name);
         }} />
       </div>
     </div>
@@ -301,12 +347,21 @@ function editView() {
               </select></label>`,
           )}
           ${missing.length ? html`<p class="warning" role="alert">${t("unmappedRequired", { cols: missing.map(fieldLabel).join(", ") })}</p>` : nothing}
+          ${s.twice.map((w) => html`<p class="warning">${w}</p>`)}
         </fieldset>`
       : nothing}
     ${s.rows.length
       ? html`<p role="status">${t("rowsSummary", { n: s.rows.length, bad: bad.length, out: s.rows.length - included.length, dup })}</p>
+          ${s.readAs ? html`<p class="hint">${t("readAs", { source: s.readAs })}</p>` : nothing}
           <p>${t("chunks", { n: CHUNK, time: formatWait(app.config.createIntervalMs ?? 600_000) })}</p>
           ${next > Date.now() ? html`<p class="countdown" role="timer">${t("nextAllowed", { time: formatWait(next - Date.now()) })}</p>` : nothing}
+          <p>
+            <button type="button" ?disabled=${!s.rows.some((r) => r.include && r.cells.password.trim() === "")} @click=${() => void generatePasswords()}>${t("generatePasswords")}</button>
+            ${s.rows.some((r) => r.generated)
+              ? html`<button type="button" @click=${downloadCredentials}>${t("downloadCredentials")}</button>
+                  <span class="warning" role="note">${t("credentialsWarning", { n: s.rows.filter((r) => r.generated).length })}</span>`
+              : nothing}
+          </p>
           <p>
             <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; update(); }}>${t("leaveOutBad")}</button>
             <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0}
@@ -316,12 +371,13 @@ function editView() {
           <div class="scroll">
             <table class="edit">
               <caption class="sr-only">${t("bulkTitle")}</caption>
-              <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${t("include")}</th>${fields.map((f) => html`<th scope="col">${fieldLabel(f)}</th>`)}</tr></thead>
+              <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${t("sheetLine")}</th><th scope="col">${t("include")}</th>${fields.map((f) => html`<th scope="col">${fieldLabel(f)}</th>`)}</tr></thead>
               <tbody>
                 ${s.rows.map((r, i) => {
                   const list = issues.get(i) ?? [];
-                  return html`<tr class=${!r.include ? "out" : blocking(list) ? "bad" : ""}>
+                  return html`<tr class=${!r.include ? "out" : blocking(list) ? "bad" : ""} data-line=${r.line}>
                     <td>${i + 1}</td>
+                    <td>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${r.problem}</span>` : nothing}</td>
                     <td><input type="checkbox" aria-label=${t("includeRow", { n: i + 1 })} .checked=${live(r.include)} @change=${(e: Event) => { r.include = (e.target as HTMLInputElement).checked; update(); }} /></td>
                     ${fields.map((f) => {
                       const cellIssues = list.filter((x) => x.path[1] === f);
@@ -330,7 +386,7 @@ function editView() {
                         <input type="text" class=${cellIssues.some((x) => x.level === "contract") ? "invalid" : cellIssues.length ? "warn" : ""}
                           aria-label=${t("cellLabel", { field: fieldLabel(f), n: i + 1 })} aria-invalid=${cellIssues.some((x) => x.level === "contract") ? "true" : "false"}
                           aria-describedby=${cellIssues.length ? id : nothing}
-                          .value=${live(r.cells[f])} @input=${(e: Event) => { r.cells[f] = (e.target as HTMLInputElement).value; update(); }} />
+                          .value=${live(r.cells[f])} @input=${(e: Event) => { r.cells[f] = (e.target as HTMLInputElement).value; r.problem = null; update(); }} />
                         ${cellIssues.length ? html`<span id=${id} class=${`issue ${cellIssues.some((x) => x.level === "contract") ? "contract" : "platform"}`}>${cellIssues.map((x) => x.message).join("; ")}</span>` : nothing}
                       </td>`;
                     })}

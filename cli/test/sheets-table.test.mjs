@@ -1,0 +1,85 @@
+// The shared table of sheets (tests/sheets/table.mjs; the dashboard's tests read it too) through
+// the command line: readSheet gives each case's rows with their lines, and `lpm validate` lists
+// the same rows (a problem row by its line) or refuses the file with the case's message.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readSheet } from '../src/sheet.js';
+import { TOKEN, emulator, lpm, tempDir } from './helpers.mjs';
+import { readTable } from 'lpm-sheets';
+import { sheetCases, workbook } from '../../tests/sheets/table.mjs';
+
+const dir = tempDir();
+const cases = await sheetCases();
+
+/** What the English message of each error code says, whatever its parameters. */
+const SAYS = {
+  notXlsx: /not an \.xlsx workbook \(.+\): save it from Excel as "Excel Workbook \(\.xlsx\)" or "CSV UTF-8"/,
+  encrypted: /the workbook is protected by a password: open it in Excel, remove the password/,
+  legacyXls: /an Excel 97-2003 workbook \(\.xls\) is not read/,
+  notUtf8: /not UTF-8 text: in Excel, save it as "CSV UTF-8/,
+  empty: /the sheet is empty/,
+  badQuote: /not readable as CSV \(line 2\): a quoted cell opened on line 2 is never closed/,
+  missing: /no column for password \(the header line is: /,
+  twice: /columns "Name" and "Họ tên" both stand for name/,
+};
+const lead = (code) => SAYS[code];
+
+for (const c of cases) {
+  const file = path.join(dir, c.file);
+  writeFileSync(file, c.bytes);
+  test(`sheets table, readSheet: ${c.name}`, async () => {
+    if (c.error) {
+      await assert.rejects(readSheet(file), (e) => {
+        assert.equal(e.code, 2);
+        assert.equal(e.sheetCode, c.error);
+        assert.match(e.message, lead(c.error));
+        return true;
+      });
+      return;
+    }
+    const sheet = await readSheet(file);
+    assert.deepEqual(sheet.rows.map((r) => (r.problem ? { line: r.line, problem: r.problem.code } : { line: r.line, user: r.user })), c.rows);
+  });
+  test(`sheets table, lpm validate: ${c.name}`, async () => {
+    const r = await lpm(['validate', file]);
+    if (c.error) {
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, lead(c.error));
+      return;
+    }
+    const bad = c.rows.filter((row) => row.problem);
+    assert.equal(r.code, bad.length ? 1 : 0, r.stdout + r.stderr);
+    assert.match(r.stdout, new RegExp(`: ${c.rows.length} rows, `));
+    c.rows.forEach((row, i) => {
+      if (row.problem) assert.match(r.stdout, new RegExp(`^row ${i + 1} \\(line ${row.line}\\): `, 'm'));
+    });
+    assert.match(r.stdout, new RegExp(`^${c.rows.length - bad.length} rows ready, ${bad.length} set aside`, 'm'));
+  });
+}
+
+test('import --failed FILE.xlsx: the rows not created, with the sheet\'s own columns and cells as text', async () => {
+  const emu = await emulator(['--seed', 'empty', '--create-interval-secs', '0']);
+  try {
+    const d = tempDir();
+    const src = path.join(d, 'lop.xlsx');
+    const stamp = Date.now().toString(36);
+    writeFileSync(src, await workbook([{ rows: [
+      ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'Số điện thoại', 'Ghi chú'],
+      ['Nguyễn Lan', `lan${stamp}`, `lan.${stamp}@school.test`, 'mat-khau-1', { n: 901000001, fmt: '0000000000' }, 'ok'],
+      ['=1+2', `bad${stamp}`, `bad.${stamp}@school.test`, '', { n: 902000002, fmt: '0000000000' }, 'thiếu mật khẩu'],
+    ] }]));
+    const failed = path.join(d, 'failed.xlsx');
+    const r = await lpm(['import', src, '--journal', path.join(d, 'j'), '--interval-ms', '0', '--failed', failed], { env: { LPM_BASE_URL: emu.url, LPM_TOKEN: TOKEN } });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^1 rows not created: /m);
+    const table = await readTable(readFileSync(failed));
+    assert.deepEqual(table.records.map((x) => x.cells.slice(0, 7)), [
+      ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'Số điện thoại', 'Ghi chú', 'result'],
+      ['=1+2', `bad${stamp}`, `bad.${stamp}@school.test`, '', '0902000002', 'thiếu mật khẩu', 'setAside'],
+    ]);
+  } finally {
+    await emu.stop();
+  }
+});

@@ -1,0 +1,42 @@
+export type Lang = 'en' | 'vi';
+export type SheetErrorCode = 'notUtf8' | 'empty' | 'badQuote' | 'closingQuote' | 'notXlsx' | 'encrypted' | 'legacyXls' | 'tooBig' | 'tooManyRows' | 'noSheet' | 'missing' | 'twice';
+export declare class SheetError extends Error {
+  constructor(code: SheetErrorCode, params?: object);
+  readonly code: SheetErrorCode;
+  readonly params: Record<string, unknown>;
+  messageIn(lang: Lang): string;
+}
+export declare function message(code: string, params?: object, lang?: Lang): string;
+export interface SheetRecord { cells: string[]; line: number; problems?: RowProblem[] }
+export interface Table {
+  format: 'csv' | 'xlsx';
+  delimiter?: ',' | ';' | '\t';
+  sheetName?: string;
+  sheetNames?: string[];
+  records: SheetRecord[];
+}
+export type RowProblem =
+  | { code: 'cells'; cells: number; columns: number }
+  | { code: 'errorCell'; cell: string; value: string }
+  | { code: 'formula'; cell: string };
+export interface AccountRow<F extends string> { line: number; cells: string[]; user: Partial<Record<F, string>>; problem: RowProblem | null }
+export interface Accounts<F extends string> {
+  headers: string[];
+  fields: (F | null)[];
+  ignored: string[];
+  missing: string[];
+  twice: { field: F; first: string; second: string }[];
+  skipped: number[];
+  rows: AccountRow<F>[];
+}
+export declare const MAX_ROWS: number;
+export declare const MAX_BYTES: number;
+export declare const REQUIRED: readonly string[];
+export declare function readTable(bytes: Uint8Array, options?: { name?: string; sheet?: string }): Promise<Table>;
+export declare function accountRows<F extends string>(table: Table, mapColumns: (headers: readonly string[]) => (F | null)[]): Accounts<F>;
+export declare function problemMessage(problem: RowProblem, lang?: Lang): string;
+export declare function decodeText(bytes: Uint8Array): string;
+export declare function detectDelimiter(text: string): ',' | ';' | '\t';
+export declare function csvRecords(text: string, delimiter: string, maxRows?: number): SheetRecord[];
+export declare const PASSWORD_LENGTH: number;
+export declare function randomPassword(): string;

@@ -1,0 +1,63 @@
+// Every message of the sheet reader, in English and Vietnamese, by code: the command line prints
+// the English one after the file's name, the dashboard the one of its language.
+
+const MESSAGES = {
+  en: {
+    notUtf8: () => 'not UTF-8 text: in Excel, save it as "CSV UTF-8 (Comma delimited)" or as an Excel workbook (.xlsx)',
+    empty: () => 'the sheet is empty: its first line must name the columns',
+    badQuote: (p) => `not readable as CSV (line ${p.line}): a quoted cell opened on line ${p.line} is never closed`,
+    closingQuote: (p) => `not readable as CSV (line ${p.line}): a quoted cell is followed by "${p.after}" (a quote inside a quoted cell is written twice: "")`,
+    notXlsx: (p) => `not an .xlsx workbook (${p.why}): save it from Excel as "Excel Workbook (.xlsx)" or "CSV UTF-8"`,
+    encrypted: () => 'the workbook is protected by a password: open it in Excel, remove the password (File > Info > Protect Workbook), and save it again',
+    legacyXls: () => 'an Excel 97-2003 workbook (.xls) is not read: save it as "Excel Workbook (.xlsx)" or "CSV UTF-8"',
+    tooBig: (p) => `too large to read: ${p.what} (at most ${p.limit}); split the sheet into smaller files`,
+    tooManyRows: (p) => `more than ${p.limit} rows: split the sheet into files of at most ${p.limit} rows`,
+    noSheet: (p) => `no sheet named "${p.name}" (the workbook's sheets: ${p.names.join(', ')})`,
+    missing: (p) => `no column for ${p.fields.join(', ')} (the header line is: ${p.headers.join(' | ')})`,
+    twice: (p) => `columns "${p.first}" and "${p.second}" both stand for ${p.field}`,
+    // Problems of one row: the row is set aside, the others are read.
+    cells: (p) => `this line has ${p.cells} cells but the header has ${p.columns} columns: a delimiter inside a cell? Quote the cell`,
+    errorCell: (p) => `cell ${p.cell} shows the error ${p.value}: correct the formula in the sheet`,
+    formula: (p) => `cell ${p.cell} holds a formula that was never calculated: open the file in Excel and save it again`,
+  },
+  vi: {
+    notUtf8: () => 'không phải văn bản UTF-8: trong Excel, hãy lưu thành "CSV UTF-8 (Comma delimited)" hoặc sổ làm việc Excel (.xlsx)',
+    empty: () => 'bảng trống: dòng đầu tiên phải ghi tên các cột',
+    badQuote: (p) => `không đọc được dạng CSV (dòng ${p.line}): ô mở dấu ngoặc kép ở dòng ${p.line} không được đóng`,
+    closingQuote: (p) => `không đọc được dạng CSV (dòng ${p.line}): sau ô trong ngoặc kép còn "${p.after}" (dấu ngoặc kép trong ô phải viết hai lần: "")`,
+    notXlsx: (p) => `không phải sổ làm việc .xlsx (${p.why}): hãy lưu từ Excel thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"`,
+    encrypted: () => 'sổ làm việc được bảo vệ bằng mật khẩu: mở trong Excel, bỏ mật khẩu (Tệp > Thông tin > Bảo vệ sổ làm việc) rồi lưu lại',
+    legacyXls: () => 'không đọc tệp Excel 97-2003 (.xls): hãy lưu thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"',
+    tooBig: (p) => `tệp quá lớn: ${p.what} (tối đa ${p.limit}); hãy chia bảng thành các tệp nhỏ hơn`,
+    tooManyRows: (p) => `nhiều hơn ${p.limit} dòng: hãy chia bảng thành các tệp tối đa ${p.limit} dòng`,
+    noSheet: (p) => `không có trang tính tên "${p.name}" (các trang tính: ${p.names.join(', ')})`,
+    missing: (p) => `không có cột cho ${p.fields.join(', ')} (dòng tiêu đề: ${p.headers.join(' | ')})`,
+    twice: (p) => `hai cột "${p.first}" và "${p.second}" cùng chỉ ${p.field}`,
+    cells: (p) => `dòng này có ${p.cells} ô nhưng dòng tiêu đề có ${p.columns} cột: có dấu phân cách trong một ô? Hãy đặt ô trong dấu ngoặc kép`,
+    errorCell: (p) => `ô ${p.cell} hiển thị lỗi ${p.value}: hãy sửa công thức trong bảng`,
+    formula: (p) => `ô ${p.cell} chứa công thức chưa được tính: hãy mở tệp trong Excel và lưu lại`,
+  },
+};
+
+/** The message of `code` with its `params`, in `lang` (en when unknown). */
+export function message(code, params = {}, lang = 'en') {
+  return (MESSAGES[lang] ?? MESSAGES.en)[code](params);
+}
+
+/**
+ * A sheet that cannot be read: `code` (one of the keys above), `params`, and the English
+ * message; `messageIn(lang)` gives it in another language. Nothing of the file's content beyond
+ * the header's names is put in a message.
+ */
+export class SheetError extends Error {
+  constructor(code, params = {}) {
+    super(message(code, params));
+    this.name = 'SheetError';
+    this.code = code;
+    this.params = params;
+  }
+
+  messageIn(lang) {
+    return message(this.code, this.params, lang);
+  }
+}

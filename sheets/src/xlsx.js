@@ -1,0 +1,259 @@
+// Reading the first (or a named) sheet of an .xlsx workbook into records of cell texts, each as
+// the cell shows it: shared and inline strings, numbers and dates through their number format
+// (numfmt.js), booleans as TRUE/FALSE. A formula cell is read as the value Excel saved with it; a
+// cell showing an error (#REF!, #N/A, ...) or a formula never calculated is a problem of its row.
+// Merged cells: the value shows across the merged area, so every cell of it reads that value.
+// The sheet's XML is read as it inflates, and reading stops past the row limit.
+import { SheetError } from './messages.js';
+import { builtinFormat, formatValue } from './numfmt.js';
+import { inflateText, partText, zipEntries } from './zip.js';
+
+/** Limits (bytes once inflated): a sheet's XML, the shared strings, any other part. */
+export const XLSX_LIMITS = { sheetBytes: 512 * 2 ** 20, stringsBytes: 64 * 2 ** 20, partBytes: 16 * 2 ** 20, rowBytes: 16 * 2 ** 20 };
+
+const ENTITY = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** XML text unescaped, and OOXML's `_xHHHH_` escapes of control characters. */
+function unescape(s) {
+  if (s.includes('&')) {
+    s = s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e) => {
+      if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+      return ENTITY[e] ?? m;
+    });
+  }
+  if (s.includes('_x')) s = s.replace(/_x([0-9A-Fa-f]{4})_/g, (m, h) => String.fromCharCode(parseInt(h, 16)));
+  return s;
+}
+
+const attrRes = new Map();
+const attr = (attrs, name) => {
+  let re = attrRes.get(name);
+  if (!re) attrRes.set(name, (re = new RegExp(`(?:^|\\s)${name}="([^"]*)"`)));
+  const m = re.exec(attrs);
+  return m ? unescape(m[1]) : undefined;
+};
+
+/** The text of a string item (`<si>`, `<is>`): its runs' `<t>`, without phonetic runs. */
+function runsText(xml) {
+  const body = xml.includes('rPh') ? xml.replace(/<(\w+:)?rPh\b[\s\S]*?<\/(\w+:)?rPh>/g, '') : xml;
+  let out = '';
+  for (const m of body.matchAll(/<(?:\w+:)?t(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?t>/g)) out += m[1];
+  return unescape(out);
+}
+
+/**
+ * Text as it inflates, cut into the complete elements `re` (global) matches: `each(match)` for
+ * each, in order. Pieces are joined only when one may close an element (`closing` seen), so text
+ * that holds no element (a bomb of spaces) is never copied; past `XLSX_LIMITS.rowBytes` of it,
+ * the part is refused. `end` (a regex) marks where the elements end: what follows goes to
+ * `rest(text)`.
+ */
+function elements(re, closing, each, what, end, rest) {
+  let pieces = [];
+  let size = 0;
+  let last = '';
+  let over = false;
+  const cut = () => {
+    const text = pieces.length === 1 ? pieces[0] : pieces.join('');
+    re.lastIndex = 0;
+    let done = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      each(m);
+      done = re.lastIndex;
+    }
+    let tail = text.slice(done);
+    const stop = end ? tail.search(end) : -1;
+    if (stop !== -1) {
+      over = true;
+      rest?.(tail.slice(stop));
+      tail = '';
+    }
+    if (tail.length > XLSX_LIMITS.rowBytes) throw new SheetError('tooBig', { what: `an element of ${what}`, limit: `${XLSX_LIMITS.rowBytes / 2 ** 20} MiB` });
+    pieces = [tail];
+    size = tail.length;
+  };
+  const push = (chunk) => {
+    if (over) return rest?.(chunk);
+    pieces.push(chunk);
+    size += chunk.length;
+    const near = last + chunk.slice(0, 16);
+    last = chunk.slice(-16);
+    if (closing.some((c) => chunk.includes(c) || near.includes(c)) || size > XLSX_LIMITS.rowBytes) cut();
+  };
+  // The end of the part: what is left is cut too.
+  push.flush = () => over || cut();
+  return push;
+}
+
+/** "BC12" -> { col: 54, row: 12 } (0-based column). */
+function cellRef(ref) {
+  const m = /^([A-Z]{1,3})(\d+)$/.exec(ref ?? '');
+  if (!m) return null;
+  let col = 0;
+  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return { col: col - 1, row: Number(m[2]) };
+}
+
+const colName = (col) => {
+  let s = '';
+  for (let c = col + 1; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
+  return s;
+};
+
+/** A part's target resolved against the folder of the part whose rels name it. */
+function resolve(base, target) {
+  if (target.startsWith('/')) return target.slice(1);
+  const parts = base.split('/').slice(0, -1);
+  for (const p of target.split('/')) {
+    if (p === '..') parts.pop();
+    else if (p !== '.') parts.push(p);
+  }
+  return parts.join('/');
+}
+
+function relsOf(xml) {
+  const map = new Map();
+  for (const m of xml.matchAll(/<(?:\w+:)?Relationship\b([^>]*)\/?>/g)) map.set(attr(m[1], 'Id'), { target: attr(m[1], 'Target'), type: attr(m[1], 'Type') ?? '' });
+  return map;
+}
+
+/**
+ * Reads `bytes` (an .xlsx) and resolves with `{ sheetName, sheetNames, records }`: `records` one
+ * per row that has a cell, `{ cells, line, problems }`, `line` the row's number in the sheet,
+ * `problems` the cells the row cannot be read from (`{ code: 'errorCell'|'formula', cell, value }`).
+ * `sheet` names the sheet to read (default: the first that is not hidden). At most `maxRows` rows.
+ */
+export async function readXlsx(bytes, { sheet, maxRows }) {
+  const parts = zipEntries(bytes);
+  const text = async (name, limit = XLSX_LIMITS.partBytes) => {
+    const entry = parts.get(name);
+    return entry ? partText(bytes, entry, limit, name) : undefined;
+  };
+  const rootRels = relsOf((await text('_rels/.rels')) ?? '');
+  const office = [...rootRels.values()].find((r) => r.type.endsWith('/officeDocument'));
+  const bookPath = office ? resolve('', office.target) : 'xl/workbook.xml';
+  const book = await text(bookPath);
+  if (book === undefined) {
+    throw new SheetError('notXlsx', { why: parts.has('word/document.xml') ? 'a Word document' : parts.has('content.xml') ? 'an OpenDocument file' : 'a zip file without a workbook' });
+  }
+  const bookRels = relsOf((await text(resolve(bookPath, '_rels/' + bookPath.split('/').pop() + '.rels'))) ?? '');
+  const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(1|true)"/.test(book);
+  const sheets = [...book.matchAll(/<(?:\w+:)?sheet\b([^>]*?)\/?>/g)].map((m) => ({
+    name: attr(m[1], 'name') ?? '',
+    rel: attr(m[1], 'r:id') ?? (/\s(\w+):id="([^"]*)"/.exec(m[1])?.[2]),
+    hidden: /state="(hidden|veryHidden)"/.test(m[1]),
+  }));
+  const sheetNames = sheets.map((s) => s.name);
+  let chosen;
+  if (sheet !== undefined) {
+    const want = sheet.trim().toLowerCase();
+    chosen = sheets.find((s) => s.name.trim().toLowerCase() === want);
+    if (!chosen) throw new SheetError('noSheet', { name: sheet, names: sheetNames });
+  } else {
+    chosen = sheets.find((s) => !s.hidden) ?? sheets[0];
+    if (!chosen) throw new SheetError('notXlsx', { why: 'a workbook without a sheet' });
+  }
+  const rel = bookRels.get(chosen.rel);
+  const sheetPath = rel ? resolve(bookPath, rel.target) : 'xl/worksheets/sheet1.xml';
+  const sheetEntry = parts.get(sheetPath);
+  if (!sheetEntry) throw new SheetError('notXlsx', { why: `the sheet "${chosen.name}" is missing` });
+
+  // Shared strings and number formats, named by the workbook's relationships.
+  const relOf = (kind) => [...bookRels.values()].find((r) => r.type.endsWith(`/${kind}`));
+  const stringsRel = relOf('sharedStrings');
+  const strings = [];
+  const stringsEntry = stringsRel && parts.get(resolve(bookPath, stringsRel.target));
+  if (stringsEntry) {
+    const onText = elements(/<(?:\w+:)?si\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:\w+:)?si>)/g, ['si>', '/>'], (m) => strings.push(m[1] ? runsText(m[1]) : ''), stringsEntry.name);
+    await inflateText(bytes, stringsEntry, { limit: XLSX_LIMITS.stringsBytes, what: stringsEntry.name, onText });
+    onText.flush();
+  }
+  const stylesRel = relOf('styles');
+  const styles = stylesRel ? (await text(resolve(bookPath, stylesRel.target))) ?? '' : '';
+  const custom = new Map();
+  for (const m of styles.matchAll(/<(?:\w+:)?numFmt\b([^>]*?)\/?>/g)) custom.set(Number(attr(m[1], 'numFmtId')), attr(m[1], 'formatCode') ?? '');
+  const xfs = /<(?:\w+:)?cellXfs\b[^>]*>([\s\S]*?)<\/(?:\w+:)?cellXfs>/.exec(styles)?.[1] ?? '';
+  const formats = [...xfs.matchAll(/<(?:\w+:)?xf\b([^>]*?)\/?>/g)].map((m) => {
+    const id = Number(attr(m[1], 'numFmtId') ?? 0);
+    return custom.get(id) ?? builtinFormat(id);
+  });
+
+  const records = [];
+  let lastRow = 0;
+  const rowRe = /<(?:\w+:)?row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?row>)/g;
+  const cellRe = /<(?:\w+:)?c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?c>)/g;
+  const valueRe = /<(?:\w+:)?v(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?v>/;
+  const readRow = (attrs, body) => {
+    const number = Number(attr(attrs, 'r')) || lastRow + 1;
+    lastRow = number;
+    if (!body) return;
+    const cells = [];
+    const problems = [];
+    let col = -1;
+    cellRe.lastIndex = 0;
+    for (let m = cellRe.exec(body); m; m = cellRe.exec(body)) {
+      const a = m[1];
+      const ref = cellRef(attr(a, 'r'));
+      col = ref ? ref.col : col + 1;
+      const inner = m[2] ?? '';
+      const type = attr(a, 't') ?? 'n';
+      const raw = valueRe.exec(inner)?.[1];
+      let value = '';
+      if (type === 'inlineStr') value = runsText(inner);
+      else if (raw === undefined) {
+        if (/<(?:\w+:)?f\b/.test(inner)) problems.push({ code: 'formula', cell: `${colName(col)}${number}` });
+      } else if (type === 's') value = strings[Number(raw)] ?? '';
+      else if (type === 'str' || type === 'd') value = unescape(raw);
+      else if (type === 'b') value = raw.trim() === '1' ? 'TRUE' : 'FALSE';
+      else if (type === 'e') problems.push({ code: 'errorCell', cell: `${colName(col)}${number}`, value: unescape(raw) });
+      else {
+        const n = Number(raw);
+        value = Number.isFinite(n) ? formatValue(n, formats[Number(attr(a, 's') ?? 0)], date1904) : unescape(raw);
+      }
+      if (value !== '') cells[col] = value;
+    }
+    if (cells.length === 0 && problems.length === 0) return;
+    for (let i = 0; i < cells.length; i++) if (cells[i] === undefined) cells[i] = '';
+    records.push({ cells, line: number, problems });
+    if (maxRows !== undefined && records.length > maxRows) throw new SheetError('tooManyRows', { limit: maxRows });
+  };
+  let after = '';
+  const onText = elements(rowRe, ['row>', '/>'], (m) => readRow(m[1], m[2]), `the sheet "${chosen.name}"`, /<\/(?:\w+:)?sheetData>/, (t) => {
+    // What follows the rows (merged cells, then page setup): kept up to a part's limit.
+    if (after.length < XLSX_LIMITS.partBytes) after += t;
+  });
+  await inflateText(bytes, sheetEntry, { limit: XLSX_LIMITS.sheetBytes, what: `the sheet "${chosen.name}"`, onText });
+  onText.flush();
+
+  // Merged areas: each cell of one shows the top-left cell's value. The header is found by
+  // table.js, which needs to know which header cells a merge filled sideways (`spread`) and how
+  // far down a header cell reaches (`down`).
+  const merges = [...after.matchAll(/<(?:\w+:)?mergeCell\b[^>]*?ref="([A-Z]+\d+):([A-Z]+\d+)"/g)];
+  if (merges.length) {
+    const byLine = new Map(records.map((r) => [r.line, r]));
+    for (const [, from, to] of merges) {
+      const a = cellRef(from);
+      const b = cellRef(to);
+      if (!a || !b || b.row < a.row || b.col < a.col || (b.row - a.row + 1) * (b.col - a.col + 1) > 1e6) continue;
+      const anchor = byLine.get(a.row);
+      const value = anchor?.cells[a.col] ?? '';
+      if (value === '') continue;
+      if (b.row > a.row) anchor.down = Math.max(anchor.down ?? 0, b.row);
+      for (let row = a.row; row <= b.row; row++) {
+        let r = byLine.get(row);
+        if (!r) {
+          r = { cells: [], line: row, problems: [] };
+          byLine.set(row, r);
+          records.push(r);
+        }
+        for (let col = a.col; col <= b.col; col++) {
+          if (row === a.row && col === a.col) continue;
+          r.cells[col] = value;
+          if (col !== a.col) (r.spread ??= new Set()).add(col);
+        }
+        for (let i = 0; i < r.cells.length; i++) if (r.cells[i] === undefined) r.cells[i] = '';
+      }
+    }
+    records.sort((x, y) => x.line - y.line);
+  }
+  return { sheetName: chosen.name, sheetNames, records };
+}
