@@ -2,6 +2,7 @@
 // as a child process exactly as a user runs it, with its output and exit code.
 import { spawn } from 'node:child_process';
 import { after, before } from 'node:test';
+import { parse } from 'csv-parse/sync';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
