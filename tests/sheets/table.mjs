@@ -116,7 +116,11 @@ export async function sheetCases() {
     ['Phạm Thu Hà', 'hapham', 'ha.pham@truong.edu.vn', 'Ha@2024-hk2', '0904000004', 'TP. Hồ Chí Minh'],
     ['Võ Đức Dũng', 'dungvo', 'dung.vo@truong.edu.vn', 'Dung@2024-hk2', '0935000005', 'Cần Thơ'],
   ].map(([name, username, email, password, phone, city], i) => ({ line: i + 3, user: { name, username, email, password, phone, city } }));
+  // Workbooks written by other programs (fixtures/make.mjs): the same two rows from each.
+  const fixture = (name) => readFileSync(new URL(`fixtures/${name}`, import.meta.url));
+  const byOthers = ['sheetjs', 'exceljs', 'write-excel-file'].map((w) => ({ name: `a workbook written by ${w}`, file: `${w}.xlsx`, bytes: fixture(`${w}.xlsx`), rows: two }));
   return [
+    ...byOthers,
     { name: 'examples/sheets/hoc-vien.xlsx', file: 'example.xlsx', bytes: example('hoc-vien.xlsx'), rows: students },
     { name: 'examples/sheets/hoc-vien.csv', file: 'example.csv', bytes: example('hoc-vien.csv'), rows: students },
     { name: 'CSV UTF-8, comma, CRLF', file: 'hoc-vien.csv', bytes: enc(csv([VI, cellsOf(lan), cellsOf(minh)])), rows: two },

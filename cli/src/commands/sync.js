@@ -144,6 +144,8 @@ export async function sync(values, positionals, io) {
   const result = new Map(); // row -> { kind, account, granted, other, detail }
   let halted = null;
   let interrupted = false;
+  // Whether J holds the plan (a resume continues it) or nothing was planned yet (a new run).
+  let planned = Boolean(state);
   try {
     await client.getMe({ signal: stop.signal });
     // 1. Look-ups: who exists, and what each holds.
@@ -179,6 +181,7 @@ export async function sync(values, positionals, io) {
       return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
     }
     writeAtomic(stateFile, `${JSON.stringify(state)}\n`);
+    planned = true;
 
     // 2. Creates, through the import engine (its own journal, resumed as it is).
     const created = new Map();
@@ -284,12 +287,13 @@ export async function sync(values, positionals, io) {
   await writeSheet(reportFile, records, reportAs, 'Sync');
   io.stdout.write(`${sheet.rows.length} rows: ${counts.exists} existed, ${counts.created} created, ${counts.granted} granted courses, ` +
     `${counts.other} hold other courses, ${counts.aside} set aside, ${counts.failed} failed${counts.pending ? `, ${counts.pending} not done` : ''}; report: ${reportFile}\n`);
+  const again = planned ? 'run the same command with --resume to continue' : 'nothing was sent: run the same command again';
   if (interrupted) {
-    io.stderr.write('interrupted: run the same command with --resume to continue\n');
+    io.stderr.write(`interrupted: ${again}\n`);
     return EXIT.interrupted;
   }
   if (halted) {
-    io.stderr.write(`stopped before the end: ${halted}; run the same command with --resume to continue\n`);
+    io.stderr.write(`stopped before the end: ${halted}; ${again}\n`);
     return EXIT.halted;
   }
   if (counts.created === 0 && counts.granted === 0 && counts.failed === 0) io.stdout.write('nothing to send: every account exists and holds the courses\n');
