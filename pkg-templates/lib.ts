@@ -133,26 +133,40 @@ function parseRetryAfter(value: string | null): number {
  * `name`, redacted `message` and string `code` (`ECONNREFUSED`), and its own `cause` copied the
  * same way. Other properties (`url`, `config`, `request` of some HTTP libraries) may hold the URL
  * with the token, so they are never attached. Without a token the original is kept as is.
+ * (`pending`: what redacts, a call's or a store's.)
  */
-function cleanCause(pending: Pending, cause: unknown, hasToken: boolean, depth = 3): unknown {
+function cleanCause(pending: Pick<Pending, 'redact'>, cause: unknown, hasToken: boolean, depth = 3): unknown {
   if (!hasToken || cause == null) return cause;
   if (typeof cause === 'string') return pending.redact(cause);
-  const host = cause as { message?: unknown; name?: unknown; code?: unknown; cause?: unknown };
-  const text = (v: unknown) => (typeof v === 'string' ? pending.redact(v) : undefined);
-  const clean: Error & { code?: string } = new Error(text(host.message) ?? 'host error');
-  const name = text(host.name);
+  const text = (key: string) => { const v = prop(cause, key); return typeof v === 'string' ? pending.redact(v) : undefined; };
+  const clean: Error & { code?: string } = new Error(text('message') ?? 'host error');
+  const name = text('name');
   if (name !== undefined) clean.name = name;
-  const code = text(host.code);
+  const code = text('code');
   if (code !== undefined) clean.code = code;
-  if (depth > 1 && host.cause !== undefined) clean.cause = cleanCause(pending, host.cause, hasToken, depth - 1);
+  let inner;
+  if (depth > 1 && (inner = prop(cause, 'cause')) !== undefined) clean.cause = cleanCause(pending, inner, hasToken, depth - 1);
   return clean;
+}
+
+/** `v[key]`, or undefined when reading it throws: what a user's fetch, hook or store threw (a
+ * Proxy whose every read throws, a getter) is read without trusting it, so that nothing it
+ * throws escapes in place of the package's error. */
+function prop(v: unknown, key: string, failed?: unknown): unknown {
+  try {
+    return (v as Record<string, unknown>)[key];
+  } catch {
+    return failed;
+  }
 }
 
 /** The caller's abort reason is kept as it is (callers compare it), unless it shows the token. */
 function scrubReason(pending: Pending, reason: unknown, hasToken: boolean): unknown {
   if (!hasToken) return reason;
   const shows = (v: unknown) => typeof v === 'string' && pending.redact(v) !== v;
-  const leaks = shows(reason) || (reason != null && (shows((reason as Error).message) || shows((reason as Error).stack)));
+  // A reason whose reads throw cannot be shown not to leak: it is replaced too.
+  const at = (key: string) => { const v = prop(reason, key, shows); return v === shows || shows(v); };
+  const leaks = shows(reason) || (reason != null && (at('message') || at('stack')));
   return leaks ? cleanCause(pending, reason, hasToken) : reason;
 }
 
@@ -237,8 +251,12 @@ function log(cfg: Cfg, level: 'debug' | 'info' | 'warn' | 'error', line: string)
   }
 }
 
-/** An error's message, or the thrown value itself. */
-const message = (e: unknown): unknown => (e && (e as Error).message !== undefined ? (e as Error).message : e);
+/** An error's message, or the thrown value as text (which it makes itself, and may throw). */
+const message = (e: unknown): unknown => {
+  const m = prop(e, 'message');
+  if (m !== undefined) return m;
+  try { return String(e); } catch { return 'host error'; }
+};
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && typeof (v as PromiseLike<unknown>).then === 'function';
 
@@ -261,7 +279,8 @@ function lastSent(store: IntervalStore | undefined, key: string): number | Promi
 /** A store that threw or rejected: a ConfigError naming it, the store's error as its cause. */
 function storeError(op: string, e: unknown, redact: (text: unknown) => string): LpmError {
   const detail = redact(message(e));
-  return makeError('config', `intervalStore.${op} failed: ${detail}`, { problem: 'option', option: 'intervalStore', expected: 'a store whose get and set work' }, e);
+  // Its cause a copy: what the store threw is not trusted to be read later (a logger's inspect).
+  return makeError('config', `intervalStore.${op} failed: ${detail}`, { problem: 'option', option: 'intervalStore', expected: 'a store whose get and set work' }, cleanCause({ redact }, e, true));
 }
 
 /** A store over Web Storage (`localStorage`, `sessionStorage`, or anything with getItem/setItem). */
@@ -556,7 +575,7 @@ async function drive(pending: Pending, cfg: Cfg, options: (CallOptions & CreateO
     }
   } catch (error) {
     emit(cfg, options, 'onError', { ...view, attempt: tries, error }, redact);
-    log(cfg, 'warn', line(`failed: ${redact(error && (error as Error).message)}`));
+    log(cfg, 'warn', line(`failed: ${redact(message(error))}`));
     throw error;
   }
 }
