@@ -66,10 +66,10 @@ impl State {
         let mut start = align_up(self.next, align)?;
         if start.checked_add(size)? > self.end {
             let need = size.checked_add(align)?.div_ceil(PAGE);
-            // Grown by a quarter of the heap at least (O(log n) growths, not one a page): each
-            // growth of a large memory costs the host (V8 counts it as external memory, and a
-            // growth one page at a time had it run ~150 full collections that freed nothing on a
-            // 100,000-row validation). Pages grown but not touched take no physical memory.
+            // Grown by a quarter of the heap at least (O(log n) growths, not one a page or so):
+            // each growth of a large memory costs the host (V8 answers it with full collections
+            // that free nothing; CHANGELOG.md has the figures). Pages grown but not touched take
+            // no physical memory.
             // (A host that refuses that much may still give what is needed.)
             let mut pages = need.max(self.end / PAGE / 4);
             let prev = match grow(pages) {
