@@ -7,35 +7,18 @@ import { fromThrown, internalError } from './errors.js';
 import type { Answer, AnswerMode, Cfg, FetchFn } from './internal.js';
 import { HOOKS, core, driverOptions } from './options.js';
 import { emit, log } from './hooks.js';
+import { cleanCause, message, prop } from './untrusted.js';
 import { lastSent, seen, storeError } from './stores.js';
 import { MAX_TIMER_MS, PLATFORM_FETCH, attempt, headerObject } from './transport.js';
 import type { Failed, Failure } from './transport.js';
-
-/**
- * A copy of a host error (fetch, a custom fetch, a proxy) that cannot carry the token: only its
- * `name`, redacted `message` and string `code` (`ECONNREFUSED`), and its own `cause` copied the
- * same way. Other properties (`url`, `config`, `request` of some HTTP libraries) may hold the URL
- * with the token, so they are never attached. Without a token the original is kept as is.
- */
-function cleanCause(pending: Pending, cause: unknown, hasToken: boolean, depth = 3): unknown {
-  if (!hasToken || cause == null) return cause;
-  if (typeof cause === 'string') return pending.redact(cause);
-  const host = cause as { message?: unknown; name?: unknown; code?: unknown; cause?: unknown };
-  const text = (v: unknown) => (typeof v === 'string' ? pending.redact(v) : undefined);
-  const clean: Error & { code?: string } = new Error(text(host.message) ?? 'host error');
-  const name = text(host.name);
-  if (name !== undefined) clean.name = name;
-  const code = text(host.code);
-  if (code !== undefined) clean.code = code;
-  if (depth > 1 && host.cause !== undefined) clean.cause = cleanCause(pending, host.cause, hasToken, depth - 1);
-  return clean;
-}
 
 /** The caller's abort reason is kept as it is (callers compare it), unless it shows the token. */
 function scrubReason(pending: Pending, reason: unknown, hasToken: boolean): unknown {
   if (!hasToken) return reason;
   const shows = (v: unknown) => typeof v === 'string' && pending.redact(v) !== v;
-  const leaks = shows(reason) || (reason != null && (shows((reason as Error).message) || shows((reason as Error).stack)));
+  // A reason whose reads throw cannot be shown not to leak: it is replaced too.
+  const at = (key: string) => { const v = prop(reason, key, shows); return v === shows || shows(v); };
+  const leaks = shows(reason) || (reason != null && (at('message') || at('stack')));
   return leaks ? cleanCause(pending, reason, hasToken) : reason;
 }
 
@@ -244,6 +227,6 @@ class Call {
 
   failed(error: unknown): void {
     emit(this.cfg, this.options, 'onError', { ...this.view, attempt: this.tries, error }, this.redact);
-    log(this.cfg, 'warn', this.line(`failed: ${this.redact(error && (error as Error).message)}`));
+    log(this.cfg, 'warn', this.line(`failed: ${this.redact(message(error))}`));
   }
 }

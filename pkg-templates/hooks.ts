@@ -2,6 +2,7 @@
 // Neither can break a call: what they throw is logged or ignored.
 import type { Hooks, RequestEvent } from './wasm/lpm_client.js';
 import type { Cfg } from './internal.js';
+import { message } from './untrusted.js';
 
 /**
  * Tells the hooks (the client's, then the call's) and the logger. A hook that throws or rejects
@@ -39,6 +40,3 @@ export function log(cfg: Cfg, level: 'debug' | 'info' | 'warn' | 'error', line: 
     }
   }
 }
-
-/** An error's message, or the thrown value itself. */
-export const message = (e: unknown): unknown => (e && (e as Error).message !== undefined ? (e as Error).message : e);

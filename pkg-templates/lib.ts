@@ -6,7 +6,7 @@
 //   driver.ts     a planned call driven to its end (attempts, waits, hooks, errors)
 //   transport.ts  one HTTP attempt: fetch, timeout, abort, the body read within its bound
 //   options.ts    values and options as the JSON the core reads; the driver's options checked
-//   hooks.ts      hooks and the logger
+//   hooks.ts      hooks and the logger; untrusted.ts what user code threw, read safely
 //   stores.ts     create intervals kept beyond a call (Web Storage, files, the caller's)
 //   schema.ts     validators as Standard Schemas; spreadsheet columns
 //   errors.ts     the error classes; journal.ts the bulk journals; abi.ts the wasm's boundary

@@ -4,7 +4,7 @@ import type { IntervalStore } from './wasm/lpm_client.js';
 import { makeError } from './errors.js';
 import type { LpmError } from './errors.js';
 import type { JournalStore } from './journal.js';
-import { message } from './hooks.js';
+import { cleanCause, message } from './untrusted.js';
 import { configError } from './options.js';
 
 export const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && typeof (v as PromiseLike<unknown>).then === 'function';
@@ -28,7 +28,8 @@ export function lastSent(store: IntervalStore | undefined, key: string): number 
 /** A store that threw or rejected: a ConfigError naming it, the store's error as its cause. */
 export function storeError(op: string, e: unknown, redact: (text: unknown) => string): LpmError {
   const detail = redact(message(e));
-  return makeError('config', `intervalStore.${op} failed: ${detail}`, { problem: 'option', option: 'intervalStore', expected: 'a store whose get and set work' }, e);
+  // Its cause a copy: what the store threw is not trusted to be read later (a logger's inspect).
+  return makeError('config', `intervalStore.${op} failed: ${detail}`, { problem: 'option', option: 'intervalStore', expected: 'a store whose get and set work' }, cleanCause({ redact }, e, true));
 }
 
 /** A store over Web Storage (`localStorage`, `sessionStorage`, or anything with getItem/setItem). */

@@ -72,10 +72,11 @@ pub(super) fn created<'v>(v: &'v Value<'_>) -> Vec<Created<'v>> {
 }
 
 /// A text the server sent, as the journal and the report keep it: through the function errors
-/// keep the server's texts with ([`crate::error::bounded`]: the token redacted, in any of its
-/// encodings, and at most a bounded length), so an echo of the token is written nowhere.
+/// redact the server's texts with ([`crate::error::redact`]: the token, in any of its encodings),
+/// so an echo of the token is written nowhere.
+#[inline(never)]
 pub(super) fn kept(text: &str, secret: Option<&str>) -> String {
-    crate::error::bounded(text.as_bytes(), secret)
+    crate::error::redact(text, secret)
 }
 
 /// The account of a search-user answer, its texts [`kept`].

@@ -810,7 +810,7 @@ impl ImportJob {
         }
         if let Some(by) = ledger.halted_by {
             out.push_str(",\"haltedBy\":");
-            out.push_str(&ser::to_string(&by));
+            json::push_str(&mut out, by.as_str());
         }
         out.push('}');
         out

@@ -65,8 +65,20 @@ impl State {
     fn cut(&mut self, size: usize, align: usize) -> Option<usize> {
         let mut start = align_up(self.next, align)?;
         if start.checked_add(size)? > self.end {
-            let pages = size.checked_add(align)?.div_ceil(PAGE);
-            let prev = grow(pages)?;
+            let need = size.checked_add(align)?.div_ceil(PAGE);
+            // Grown by a quarter of the heap at least (O(log n) growths, not one a page or so):
+            // each growth of a large memory costs the host (V8 answers it with full collections
+            // that free nothing; CHANGELOG.md has the figures). Pages grown but not touched take
+            // no physical memory.
+            // (A host that refuses that much may still give what is needed.)
+            let mut pages = need.max(self.end / PAGE / 4);
+            let prev = match grow(pages) {
+                Some(prev) => prev,
+                None => {
+                    pages = need;
+                    grow(need)?
+                }
+            };
             let base = prev.checked_mul(PAGE)?;
             // Something else grew the memory since (the host may): start over on the new pages.
             if base != self.end {
