@@ -176,17 +176,29 @@ fn check_members<J: JsonView>(
     }
 
     // Optional strings: absent or null (= not sent) or any string. Gender `Nam`/`Nữ` is only
-    // what the platform's UI offers, so other values are not flagged.
+    // what the platform's UI offers, so other values are not flagged; a phone must look like one.
     for (k, v) in OPTIONAL_FIELDS.iter().zip(&fields[REQUIRED_FIELDS.len()..]) {
         if let Some(v) = v {
-            if !matches!(v.kind(), Kind::Null | Kind::Str(_)) {
-                sink.push(
+            match v.kind() {
+                Kind::Null => {}
+                Kind::Str(s) => {
+                    if *k == "phone" && !trim(s).is_empty() && !plausible_phone(s) {
+                        sink.push(
+                            at(prefix, key(k)),
+                            IssueCode::InvalidPhone,
+                            Level::Platform,
+                            Field::Phone,
+                            0,
+                        );
+                    }
+                }
+                _ => sink.push(
                     at(prefix, key(k)),
                     IssueCode::NotString,
                     Level::Contract,
                     Field::of_key(k),
                     0,
-                );
+                ),
             }
         }
     }
@@ -320,7 +332,8 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
 /// Platform (from the platform's documentation): name at least 3 characters after trimming
 /// (`too_short`; Unicode characters, `Nguyễn` is 6); username 3–20 characters (`too_short`,
 /// `too_long`) of a-z A-Z 0-9 only (`invalid_chars`); password 6–35 characters (`too_short`,
-/// `too_long`); a plausible e-mail (`invalid_email`); keys other than the contract's fields
+/// `too_long`); a plausible e-mail (`invalid_email`); a phone, when one is given, that looks like
+/// a phone number (`invalid_phone`, see `plausible_phone`); keys other than the contract's fields
 /// (`unknown_field`). `gender` is not restricted (the UI's `Nam`/`Nữ` is only a hint).
 pub fn validate_create_user(item: &impl JsonView, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);

@@ -156,6 +156,24 @@ pub(super) fn plausible_email(s: &str) -> bool {
     !local.is_empty() && dots > 0 && prev != b'.'
 }
 
+/// Platform rule "a phone number" (the platform documents none; this is what a sign-up form
+/// expects): after trimming, an optional leading `+`, then digits with the separators people
+/// type (space, `.`, `-`, `(`, `)`), and [`PHONE_DIGITS_MIN`] to [`PHONE_DIGITS_MAX`] digits
+/// (E.164's longest; a Vietnamese mobile is 10, `+84` and 9 is 11). A blank phone is no phone.
+pub(super) fn plausible_phone(s: &str) -> bool {
+    let s = trim(s);
+    let rest = s.strip_prefix('+').unwrap_or(s);
+    let mut digits = 0;
+    for b in rest.bytes() {
+        match b {
+            b'0'..=b'9' => digits += 1,
+            b' ' | b'.' | b'-' | b'(' | b')' => {}
+            _ => return false,
+        }
+    }
+    (PHONE_DIGITS_MIN..=PHONE_DIGITS_MAX).contains(&digits)
+}
+
 /// The first index at which each key occurs, for "already in row N" findings: a small
 /// open-addressing hash table (O(n) for batches of any size; no map type, as a BTreeMap cost the
 /// wasm ~10 KB, and no sort, which cost it 3.7 KB and most of a batch's validation time).
