@@ -5,7 +5,7 @@ use crate::decode::ReplyPlan;
 use crate::error::{cat, Error, ValidationError};
 use crate::json;
 use crate::plan::{Param, Planner, Request, Route};
-use crate::reply::{CourseList, LoginReply, LoginTokenReply, RawReply, Reply, UserReply};
+use crate::reply::{CourseList, LoginReply, LoginTokenReply, Reply, UserReply};
 use crate::validate::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 /// HTTP method of a request.
@@ -136,6 +136,8 @@ pub(crate) enum Guard {
     Create,
     /// The platform's advised interval between login tokens (`loginTokenInterval`).
     LoginToken,
+    /// The platform's advised interval between single creates (`registerInterval`).
+    Register,
 }
 
 endpoints! {
@@ -144,8 +146,11 @@ endpoints! {
         "createUsers" => One Create,
         "createUser" => Item Create,
     ];
-    /// `POST users/create-single-user` (response unpublished)
-    CreateUser "create-single-user" Post create_user RawReply ["createSingleUserRaw" => One None];
+    /// `POST users/create-single-user` (platform notes; response unpublished)
+    CreateUser "create-single-user" Post create_user RegisterReply [
+        "registerUser" => One Register,
+        "createSingleUserRaw" => One None,
+    ];
     /// `GET users/get-multi-user`
     GetUsers "get-multi-user" Get get_users UserList ["getUsers" => Object None];
     /// `GET user/get-single-user/<id>` (or `users/...`)
@@ -287,6 +292,7 @@ impl Endpoint {
 }
 
 pub use add_courses::{AddCoursesReply, GrantCounts};
+pub use create_user::RegisterReply;
 pub use create_users::{CreateCounts, CreateUsersReply};
 pub use get_course::CourseReply;
 pub use get_users::UserList;
@@ -385,7 +391,7 @@ mod tests {
         let text = |t: &str| Some(t.to_owned());
         let args = |m: &str| match m {
             "createUsers" => (text(&format!("[{user}]")), None),
-            "createUser" | "createSingleUserRaw" => (text(user), None),
+            "createUser" | "registerUser" | "createSingleUserRaw" => (text(user), None),
             "getUsers" | "getCourses" => (text("{}"), None),
             "getUser" | "getCourse" | "createLoginToken" => (text(r#""abc123""#), None),
             "getMe" => (None, None),
@@ -402,7 +408,10 @@ mod tests {
             };
             assert_eq!(p.req.endpoint(), endpoint, "{method}");
             assert_eq!(p.reply.endpoint, endpoint, "{method}");
-            let guarded = matches!(*method, "createUsers" | "createUser" | "createLoginToken");
+            let guarded = matches!(
+                *method,
+                "createUsers" | "createUser" | "registerUser" | "createLoginToken"
+            );
             assert_eq!(p.guard != Guard::None, guarded, "{method}");
         }
         assert!(plan_js(&api, "nope", None, None).is_err());

@@ -49,7 +49,7 @@ pub use model::*;
 pub use plan::{Planner, Request, UserPath};
 pub use reply::{
     AddCoursesReply, CourseList, CourseReply, CreateCounts, CreateUsersReply, GrantCounts,
-    LoginReply, LoginTokenReply, RawReply, UserList, UserReply,
+    LoginReply, LoginTokenReply, RawReply, RegisterReply, UserList, UserReply,
 };
 pub use secret::Token;
 pub use validate::{Issue, Lang, Level, PathSegment, Report, ValidateOptions};

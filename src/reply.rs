@@ -8,7 +8,8 @@ use crate::model::{Course, Extra, Timestamp, User};
 // The replies of one endpoint are in its module (`src/endpoint/`); these are shared, or (`RawReply`)
 // the envelope of any endpoint whose answer is unpublished.
 pub use crate::endpoint::{
-    AddCoursesReply, CourseReply, CreateCounts, CreateUsersReply, GrantCounts, UserList,
+    AddCoursesReply, CourseReply, CreateCounts, CreateUsersReply, GrantCounts, RegisterReply,
+    UserList,
 };
 
 /// A success body of one endpoint.
