@@ -678,6 +678,10 @@ export class Client {
   createUser(user: NewUser, options?: CreateOptions): Promise<CreateUsersReply> {
     return this.#call('createUser', user, undefined, options);
   }
+  /** Registers one account (`users/create-single-user`, the path a sign-up form takes). Resolves with the envelope (`respCode` "00", `msg`; the rest is unpublished, kept as received); an account that exists rejects with `ApiError` (`reason` `emailInUse` or `usernameInUse`). Kept at least the platform's advised 5 s apart (see `registerInterval`; `waitForInterval` waits); never retried automatically. */
+  registerUser(user: NewUser, options?: CreateOptions): Promise<import('./wasm/lpm_client.js').RegisterReply> {
+    return this.#call('registerUser', user, undefined, options);
+  }
   /** The raw `users/create-single-user` call: the envelope as received. Not guarded; never retried. */
   createSingleUserRaw(user: NewUser, options?: CallOptions): Promise<RawReply> {
     return this.#call('createSingleUserRaw', user, undefined, options);

@@ -124,7 +124,9 @@ done
 # planning without JSON and with fewer crossings, +19 for the next attempt's AbortController made
 # while a request is on its way, both for the loopback speed: the goal's own bound, 46,080 B, so
 # more speed must now pay for its bytes). The one place it is written; the build fails above it.
-budget_kb=45.0
+# 45.7 for issue 26's forms (+654 B: 46,726 B): registerUser's guard and option, the phone rule,
+# the single create's and get-single-course's errors known by msg.
+budget_kb=45.7
 # lpm-client-bulk: the engines' ~24 KB on top (issue 9); set like the one above (71,927 B). Raised
 # from 69.3 for an import's speed (issue 9's 1.1x; CPU of cli/bench/engine.mjs's 10,000 rows): the
 # rows' texts sent as JS gave them (+453 B, ~-15 ms), progress counts kept (+135 B, ~-5 ms), the
@@ -132,8 +134,9 @@ budget_kb=45.0
 # loopback speed (issue 7: answers handed to JS as ASCII JSON, ~+180 B); 70.3 when abi.rs's
 # statics left thread_local! (raw -0.5 KB here, but gzip +10 B, where the lean package lost 153 B);
 # a call's description as lines of text, not JSON, and its first poll made at planning (+41 B);
-# the next attempt's AbortController made ahead (+17 B: 71,944 B).
-bulk_budget_kb=70.3
+# the next attempt's AbortController made ahead (+17 B: 71,944 B); issue 26's forms as above
+# (+772 B: 72,716 B).
+bulk_budget_kb=71.1
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb

@@ -235,10 +235,10 @@ impl Reason {
             WrongPassword => "The password is wrong.",
             CannotCheckPassword => "The server could not check the password; this may pass on a retry.",
             CannotGenerateToken => "The server could not make a token; this may pass on a retry.",
-            EmailInUse => "An account with this e-mail address exists already; use another, or sign that account in.",
-            UsernameInUse => "An account with this username exists already; choose another.",
-            MissingFields => "The server found a required field (name, username, password) missing or unusable.",
-            CreateFailed => "The server failed to create the account (it was not created); this may pass on a retry.",
+            EmailInUse => "The e-mail address belongs to an existing account.",
+            UsernameInUse => "The username belongs to an existing account.",
+            MissingFields => "A required field (name, username, password) is missing or unusable.",
+            CreateFailed => "The server failed to create the account; this may pass on a retry.",
             CourseNotFound => "No course has that id.",
             Unknown => "A code this client does not know; see the server's msg.",
         }
@@ -297,11 +297,8 @@ const KNOWN_MSGS: &[(&str, Reason)] = &[
     ("email already in use", Reason::EmailInUse),
     ("username already in use", Reason::UsernameInUse),
     ("not enough required", Reason::MissingFields),
-    ("server error in create new use", Reason::CreateFailed),
-    (
-        "the number of accounts has run out",
-        Reason::CapacityExhausted,
-    ),
+    ("server error in create", Reason::CreateFailed),
+    ("the number of accounts has run", Reason::CapacityExhausted),
     ("no start parameter", Reason::NoStartParameter),
     ("invalid start parameter", Reason::InvalidStartParameter),
 ];

@@ -179,28 +179,30 @@ fn check_members<J: JsonView>(
     // what the platform's UI offers, so other values are not flagged; a phone must look like one.
     for (k, v) in OPTIONAL_FIELDS.iter().zip(&fields[REQUIRED_FIELDS.len()..]) {
         if let Some(v) = v {
-            match v.kind() {
-                Kind::Null => {}
-                Kind::Str(s) => {
-                    if *k == "phone" && !trim(s).is_empty() && !plausible_phone(s) {
-                        sink.push(
-                            at(prefix, key(k)),
-                            IssueCode::InvalidPhone,
-                            Level::Platform,
-                            Field::Phone,
-                            0,
-                        );
-                    }
-                }
-                _ => sink.push(
+            if !matches!(v.kind(), Kind::Null | Kind::Str(_)) {
+                sink.push(
                     at(prefix, key(k)),
                     IssueCode::NotString,
                     Level::Contract,
                     Field::of_key(k),
                     0,
-                ),
+                );
             }
         }
+    }
+    let phone = fields[REQUIRED_FIELDS.len()].and_then(|v| v.as_str());
+    if phone.is_some_and(|p| !plausible_phone(p)) {
+        let path = At {
+            prefix,
+            key: "phone",
+        };
+        sink.push(
+            path,
+            IssueCode::InvalidPhone,
+            Level::Platform,
+            Field::Phone,
+            0,
+        );
     }
 
     // Keys the contract does not list: likely typos (`usename`, `Email`).

@@ -198,8 +198,8 @@ impl IssueCode {
                 "Địa chỉ email không hợp lệ",
             ),
             IssueCode::InvalidPhone => (
-                "{field} does not look like a phone number (digits, an optional leading +, and spaces, dots, dashes or brackets)",
-                "{field} không hợp lệ (chỉ gồm chữ số, có thể bắt đầu bằng +, phân cách bằng dấu cách, dấu chấm, gạch ngang hoặc ngoặc)",
+                "{field} is not a valid phone number",
+                "{field} không hợp lệ",
             ),
             IssueCode::UnknownField => (
                 "Unknown field (the account fields are name, username, email, password, phone, city, district, street, gender, job)",
