@@ -4,17 +4,16 @@
 // Prints one line per step and "N passed, N failed"; exits 1 on any failure.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, DEMO } from '../../tests/js/emulator.mjs';
+import { serveWorker } from '../../tests/runtimes/workerd.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const out = path.join(here, '.out');
-const WORKERD = path.join(root, 'tests/runtimes/node_modules/@cloudflare/workerd-linux-64/bin/workerd');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
@@ -52,11 +51,6 @@ function run(cmd, args, { env = {}, timeoutMs = 120_000, onLine } = {}) {
 const lastJson = (text) => JSON.parse(text.trim().split('\n').pop());
 const ok = (r, what) => assert.equal(r.code, 0, `${what} exited with ${r.signal || r.code}\n${(r.err || r.out).slice(-1500)}`);
 
-const freePort = () => new Promise((resolve, reject) => {
-  const s = createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
 
 await step('tsc --strict --exactOptionalPropertyTypes over every example', async () => {
   const tsc = path.join(here, 'node_modules/typescript/bin/tsc');
@@ -142,76 +136,25 @@ try {
   });
 
   await step('worker/worker.ts in workerd: GET /courses and /courses?q=', async () => {
-    const dir = path.join(out, 'workerd');
-    mkdirSync(dir, { recursive: true });
-    // Bundled as wrangler does: the "workerd" condition, the .wasm kept as a module of the Worker.
-    const wasm = new Map();
-    await esbuild.build({
-      entryPoints: [path.join(here, 'worker/worker.ts')],
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2022',
-      conditions: ['workerd', 'worker', 'browser'],
-      mainFields: ['browser', 'module', 'main'],
-      outfile: path.join(dir, 'worker.js'),
-      logLevel: 'error',
-      plugins: [{
-        name: 'wasm-modules',
-        setup(b) {
-          b.onResolve({ filter: /\.wasm$/ }, (a) => {
-            const abs = path.resolve(a.resolveDir, a.path);
-            wasm.set(path.basename(abs), abs);
-            return { path: `./${path.basename(abs)}`, external: true };
-          });
-        },
-      }],
+    const worker = await serveWorker({
+      esbuild,
+      entry: path.join(here, 'worker/worker.ts'),
+      dir: path.join(out, 'workerd'),
+      bindings: { LPM_BASE_URL: emu.url, LPM_TOKEN: DEMO.adminToken },
+      probe: '/courses',
     });
-    for (const [name, abs] of wasm) copyFileSync(abs, path.join(dir, name));
-    const port = await freePort();
-    writeFileSync(path.join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [
-    (name = "main", worker = .worker),
-    (name = "loopback", network = (allow = ["local"])),
-  ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
-);
-const worker :Workerd.Worker = (
-  modules = [
-    (name = "worker.js", esModule = embed "worker.js"),
-${[...wasm.keys()].map((n) => `    (name = "${n}", wasm = embed "${n}"),`).join('\n')}
-  ],
-  bindings = [
-    (name = "LPM_BASE_URL", text = "${emu.url}"),
-    (name = "LPM_TOKEN", text = "${DEMO.adminToken}"),
-  ],
-  compatibilityDate = "2025-09-01",
-  globalOutbound = "loopback",
-);
-`);
-    const child = spawn(WORKERD, ['serve', 'config.capnp'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    child.stdout.on('data', (d) => { log += d; });
-    child.stderr.on('data', (d) => { log += d; });
     try {
-      let res;
-      for (let i = 0; i < 100 && !res; i += 1) {
-        if (child.exitCode !== null) throw new Error(`workerd exited with ${child.exitCode}\n${log.slice(-1500)}`);
-        res = await fetch(`http://127.0.0.1:${port}/courses`).catch(() => new Promise((r) => setTimeout(r, 100)));
-      }
-      assert.ok(res, `workerd did not answer within 10 s\n${log.slice(-1500)}`);
-      const all = await res.json();
+      const all = await worker.first.json();
       const courses = (await state()).records.courses;
       assert.equal(all.courses.length, courses.length, JSON.stringify(all).slice(0, 500));
       assert.deepEqual(all.courses[0], { id: courses[0]._id, title: courses[0].title });
       const word = courses[0].title.split(' ')[0];
-      const some = await (await fetch(`http://127.0.0.1:${port}/courses?${new URLSearchParams({ q: word })}`)).json();
+      const some = await (await fetch(`${worker.url}/courses?${new URLSearchParams({ q: word })}`)).json();
       const expected = (await api(`courses/search-course?${new URLSearchParams({ title: word })}`)).courses.map((c) => c._id);
       assert.deepEqual(some.courses.map((c) => c.id), expected);
       return `${all.courses.length} courses; "${word}": ${expected.length}`;
     } finally {
-      child.kill('SIGTERM');
+      worker.stop();
     }
   });
 
