@@ -4,7 +4,8 @@ import * as wasm from './abi.js';
 import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
   CourseReply, CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions,
-  ImportReport, LoginReply, NewUser, PageParams, Progress, RawReply, RowIssues, SearchUserParams,
+  ImportReport, LoginReply, NewUser, PageParams, Progress, RawReply, RegisterReply, RowIssues,
+  SearchUserParams,
   User, UserList, UserReply,
 } from './wasm/lpm_client.js';
 import { internalError, makeError } from './errors.js';
@@ -137,6 +138,14 @@ export class Client {
    * unpublished). Same guard and validation as `createUsers`. */
   createUser(user: NewUser, options?: CreateOptions): Promise<CreateUsersReply> {
     return this.#call('createUser', user, undefined, options);
+  }
+  /** Registers one account (`users/create-single-user`, the path a sign-up form takes). Resolves
+   * with the envelope (`respCode` "00", `msg`; the rest is unpublished, kept as received); an
+   * account that exists rejects with `ApiError` (`reason` `emailInUse` or `usernameInUse`). Kept at
+   * least the platform's advised 5 s apart (see `registerInterval`; `waitForInterval` waits);
+   * never retried automatically. */
+  registerUser(user: NewUser, options?: CreateOptions): Promise<RegisterReply> {
+    return this.#call('registerUser', user, undefined, options);
   }
   /** The raw `users/create-single-user` call: the envelope as received. Not guarded; never retried. */
   createSingleUserRaw(user: NewUser, options?: CallOptions): Promise<RawReply> {

@@ -104,7 +104,18 @@ if (found.length > 0) {
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 sed -e "s/__VERSION__/$version/" -e "s/\"name\": \"lpm-client\"/\"name\": \"$name\"/" \
   pkg-templates/package.json > "$out/package.json"
-cp pkg-templates/README.md LICENSE CHANGELOG.md "$out/"
+cp LICENSE CHANGELOG.md "$out/"
+if [ "$flavour" = bulk ]; then
+  cp pkg-templates/README-bulk.md "$out/README.md"
+  # Its own description: what it adds to lpm-client.
+  node -e '
+const f = process.argv[1], p = JSON.parse(require("fs").readFileSync(f, "utf8"));
+p.description = "lpm-client with the resumable bulk engines: importUsers and grantCourses for any number of rows, journaled so an interrupted job resumes without creating an account twice.";
+p.keywords = [...p.keywords, "bulk-import"];
+require("fs").writeFileSync(f, JSON.stringify(p, null, 2) + "\n");' "$out/package.json"
+else
+  cp pkg-templates/README.md "$out/"
+fi
 
 # The package's TypeScript (pkg-templates/*.ts), staged beside this flavour's generated bindings
 # and type-checked against them (strict): a binding renamed or an error kind added in Rust fails

@@ -7,7 +7,9 @@
 //! honouring `Retry-After` up to a cap) and the create-interval guard are decided here, so they
 //! are tested on a virtual clock without a server (`tests/call.rs`).
 
-use crate::interval::{IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS};
+use crate::interval::{
+    IntervalGuard, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS, REGISTER_INTERVAL_MS,
+};
 use crate::retry::{self, Attempt};
 
 /// An option's value (defined with the options, which call and interval read below).
@@ -59,6 +61,15 @@ impl GuardSpec {
             key,
             mode,
             interval_ms: LOGIN_TOKEN_INTERVAL_MS,
+        }
+    }
+
+    /// A guard with the platform's advised 5 s between create-single-user calls (`registerUser`).
+    pub fn register(key: String, mode: GuardMode) -> GuardSpec {
+        GuardSpec {
+            key,
+            mode,
+            interval_ms: REGISTER_INTERVAL_MS,
         }
     }
 }

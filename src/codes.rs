@@ -9,33 +9,67 @@
 
 use serde::Serialize;
 
-/// What a program can branch on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub enum Category {
-    /// No, invalid or expired token, or the server could not authenticate the account; also wrong login credentials.
-    Authentication,
-    /// The account is authenticated but not allowed.
-    Permission,
-    /// The request is missing something or has a bad parameter.
-    BadRequest,
-    /// The server's account capacity is exhausted or too small for the batch.
-    Capacity,
-    /// The requested record does not exist.
-    NotFound,
-    /// The server failed.
-    Server,
-    /// Wrong HTTP method.
-    Method,
-    /// A code this client does not know.
-    Unknown,
+/// Defines a unit enum and its `ALL` (every variant, in order) from one list of its variants.
+macro_rules! with_all {
+    (
+        $(#[$attr:meta])*
+        pub enum $name:ident { $( $(#[doc = $doc:literal])* $variant:ident, )* }
+    ) => {
+        $(#[$attr])*
+        pub enum $name {
+            $( $(#[doc = $doc])* $variant, )*
+        }
+
+        impl $name {
+            /// Every variant, in order (the order of `docs/errors.md`).
+            pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+        }
+    };
+}
+
+with_all! {
+    /// What a program can branch on.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
+    #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+    #[serde(rename_all = "camelCase")]
+    pub enum Category {
+        /// No, invalid or expired token, or the server could not authenticate the account; also wrong login credentials.
+        Authentication,
+        /// The account is authenticated but not allowed.
+        Permission,
+        /// The request is missing something or has a bad parameter.
+        BadRequest,
+        /// The server's account capacity is exhausted or too small for the batch.
+        Capacity,
+        /// The requested record does not exist.
+        NotFound,
+        /// The server failed.
+        Server,
+        /// Wrong HTTP method.
+        Method,
+        /// A code this client does not know.
+        Unknown,
+    }
 }
 
 impl Category {
     /// The name JS sees (`notFound`).
     pub fn as_str(self) -> &'static str {
         self.serde_name()
+    }
+
+    /// What a program or a person does about an error of this category (`docs/errors.md`).
+    pub fn advice(self) -> &'static str {
+        match self {
+            Category::Authentication => "Log in again (`login`) for a new token, unless `retryable` says the server only failed to check it; for a login, ask for the e-mail and password again.",
+            Category::Permission => "Use the token of an account with the right (an administrator's); retrying the same token cannot help.",
+            Category::BadRequest => "Fix the input (the reason names what); validate it before sending (`validate*`) to catch most of these without a call.",
+            Category::Capacity => "Ask the platform for more accounts, or send fewer (`availableSlots` says how many fit).",
+            Category::NotFound => "Check the id (get it from a list or a search); the record may have been removed.",
+            Category::Server => "Retry later when `retryable` is true; a POST is never retried for you.",
+            Category::Method => "A defect of the client or a proxy that changed the method: report it.",
+            Category::Unknown => "Show the server's `code` and `msg`; branch on nothing else. Report the pair so it can be decoded.",
+        }
     }
 }
 
@@ -54,12 +88,13 @@ pub enum Basis {
     Unknown,
 }
 
-/// The meaning of an error code, independent of endpoint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum Reason {
+with_all! {
+    /// The meaning of an error code, independent of endpoint.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
+    #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+    #[serde(rename_all = "camelCase")]
+    #[non_exhaustive]
+    pub enum Reason {
     /// The method is wrong.
     WrongMethod,
     /// The request has no body.
@@ -106,11 +141,27 @@ pub enum Reason {
     CannotCheckPassword,
     /// Login: the server could not make a token.
     CannotGenerateToken,
+    /// Create: the e-mail address belongs to an existing account.
+    EmailInUse,
+    /// Create: the username belongs to an existing account.
+    UsernameInUse,
+    /// Create: a required field (name, username, password) is missing or not usable.
+    MissingFields,
+    /// Create: the server failed to create the account (it was not created).
+    CreateFailed,
+    /// No course has that id.
+    CourseNotFound,
     /// Unknown code, or an ambiguous code whose msg matched none of its meanings.
     Unknown,
+    }
 }
 
 impl Reason {
+    /// The name JS sees (`emailInUse`).
+    pub fn as_str(self) -> &'static str {
+        self.serde_name()
+    }
+
     /// The category a program branches on.
     pub fn category(self) -> Category {
         use Reason::*;
@@ -125,14 +176,19 @@ impl Reason {
             | InvalidStartParameter
             | NoEmail
             | NoPassword
-            | AllItemsFailed => Category::BadRequest,
+            | AllItemsFailed
+            | EmailInUse
+            | UsernameInUse
+            | MissingFields => Category::BadRequest,
             NoToken | CannotAuthenticate | InvalidToken | WrongEmail | WrongPassword => {
                 Category::Authentication
             }
             NoPermission => Category::Permission,
-            CannotCheckResources | CannotCheckPassword | CannotGenerateToken => Category::Server,
+            CannotCheckResources | CannotCheckPassword | CannotGenerateToken | CreateFailed => {
+                Category::Server
+            }
             CapacityExhausted | NotEnoughSlots => Category::Capacity,
-            UserNotFound => Category::NotFound,
+            UserNotFound | CourseNotFound => Category::NotFound,
             Unknown => Category::Unknown,
         }
     }
@@ -142,7 +198,11 @@ impl Reason {
         use Reason::*;
         matches!(
             self,
-            CannotAuthenticate | CannotCheckResources | CannotCheckPassword | CannotGenerateToken
+            CannotAuthenticate
+                | CannotCheckResources
+                | CannotCheckPassword
+                | CannotGenerateToken
+                | CreateFailed
         )
     }
 
@@ -173,6 +233,11 @@ impl Reason {
             WrongPassword => "The password is wrong.",
             CannotCheckPassword => "The server could not check the password; this may pass on a retry.",
             CannotGenerateToken => "The server could not make a token; this may pass on a retry.",
+            EmailInUse => "The e-mail address belongs to an existing account.",
+            UsernameInUse => "The username belongs to an existing account.",
+            MissingFields => "A required field (name, username, password) is missing or unusable.",
+            CreateFailed => "The server failed to create the account; this may pass on a retry.",
+            CourseNotFound => "No course has that id.",
             Unknown => "A code this client does not know; see the server's msg.",
         }
     }
@@ -217,6 +282,16 @@ const KNOWN_MSGS: &[(&str, Reason)] = &[
     ("no id", Reason::NoId),
     ("no userid", Reason::NoId),
     ("user not found", Reason::UserNotFound),
+    // get-single-course publishes no codes: its `07 Course not found` is known by this msg, as
+    // every undocumented code is; not by any msg holding "not found" (`Endpoint not found`, a
+    // wrong base URL, is no missing course).
+    ("course not found", Reason::CourseNotFound),
+    // The contract's per-item statuses of a create, which a single create answers as its msg.
+    ("email already in use", Reason::EmailInUse),
+    ("username already in use", Reason::UsernameInUse),
+    ("not enough required", Reason::MissingFields),
+    ("server error in create", Reason::CreateFailed),
+    ("the number of accounts has run", Reason::CapacityExhausted),
     ("no start parameter", Reason::NoStartParameter),
     ("invalid start parameter", Reason::InvalidStartParameter),
 ];
@@ -332,14 +407,136 @@ pub fn available_slots(msg: &str) -> Option<u32> {
     numbers(msg).next()
 }
 
+/// `docs/errors.md`: every category and reason, what it means, where it comes from (endpoint,
+/// code, msg) and what to do, from the tables above. Written by a test (`errors_md_is_current`),
+/// which fails while the committed file differs.
+#[cfg(test)]
+fn errors_markdown() -> String {
+    use crate::endpoint::{table, Endpoint};
+    use core::fmt::Write;
+    let basis = |b: Basis| match b {
+        Basis::Contract => "contract",
+        Basis::Notes => "platform notes",
+        Basis::Msg | Basis::Unknown => "by msg",
+    };
+    let mut out = String::from(
+        "<!-- Generated from src/codes.rs by `cargo test -p lpm-client errors_md` \
+         (LPM_WRITE_DOCS=1 rewrites it); do not edit by hand. -->\n\
+         # Errors: every `category` and `reason`\n\n\
+         An `ApiError` (`e.kind === \"api\"`) is the server's answer with a `respCode` other than \
+         success. The core decodes the code **per endpoint** (`02` is \"no token\" on get-me, \
+         \"no id\" on get-single-user, \"no body\" on add-courses), by code and msg together where \
+         a code is ambiguous; a code an endpoint's table does not list is still recognised when \
+         its msg is one the platform uses verbatim elsewhere (`basis: \"msg\"`). Anything else is \
+         `reason: \"unknown\"`, its `code` and `msg` kept as received.\n\n\
+         Branch on `category` (few, stable) and, for finer handling, on `reason`; `retryable` says \
+         whether sending the same request again can help; `basis` says where the meaning comes \
+         from (`contract`, `notes`, `msg`, `unknown`).\n\n\
+         ```ts\n\
+         try {\n  await client.registerUser(values);\n\
+         } catch (e) {\n  if (e instanceof ApiError && e.reason === 'emailInUse') \
+         setError('email', { message: 'This e-mail is taken' });\n  else throw e;\n}\n\
+         ```\n\n## Categories\n\n| `category` | meaning | what to do |\n|---|---|---|\n",
+    );
+    let meaning = |c: Category| {
+        Reason::ALL
+            .iter()
+            .filter(|r| r.category() == c)
+            .map(|r| crate::error::cat(&["`", r.as_str(), "`"]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for c in Category::ALL {
+        let _ = writeln!(
+            out,
+            "| `{}` | reasons {} | {} |",
+            c.as_str(),
+            meaning(c),
+            c.advice()
+        );
+    }
+    out.push_str(
+        "\n## Reasons\n\n| `reason` | `category` | `retryable` | meaning, what to do | \
+         endpoint and code (where the meaning comes from) |\n|---|---|---|---|---|\n",
+    );
+    for r in Reason::ALL {
+        let mut whence = Vec::new();
+        for e in Endpoint::ALL {
+            let (rows, b) = table(e);
+            for (code, prefix, reason) in rows {
+                if *reason != r {
+                    continue;
+                }
+                let when = prefix.map_or(String::new(), |p| format!(" when msg starts \"{p}\""));
+                whence.push(format!("`{}` `{code}`{when} ({})", e.key(), basis(b)));
+            }
+        }
+        for (prefix, reason) in KNOWN_MSGS {
+            if *reason == r {
+                whence.push(format!(
+                    "any endpoint, a code its table does not list, msg starting \"{prefix}\" (by msg)"
+                ));
+            }
+        }
+        if r == Reason::Unknown {
+            whence.push("any code and msg not recognised; an ambiguous code whose msg matches none of its meanings".into());
+        }
+        let _ = writeln!(
+            out,
+            "| `{}` | `{}` | {} | {} | {} |",
+            r.as_str(),
+            r.category().as_str(),
+            if r.retryable() { "yes" } else { "no" },
+            r.explanation().replace('|', "\\|"),
+            whence.join("; ")
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::endpoint::table;
     use crate::Endpoint;
 
     /// [`super::decode`] with the table of `endpoint`.
     fn decode(endpoint: Endpoint, code: &str, msg: &str) -> CodeInfo {
         super::decode(crate::endpoint::table(endpoint), code, msg)
+    }
+
+    #[test]
+    fn errors_md_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/errors.md");
+        let text = errors_markdown();
+        if std::env::var_os("LPM_WRITE_DOCS").is_some() {
+            std::fs::write(path, &text).expect("docs/errors.md written");
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == text,
+            "docs/errors.md is stale: run `LPM_WRITE_DOCS=1 cargo test -p lpm-client errors_md` and commit it"
+        );
+    }
+
+    #[test]
+    fn every_reason_a_table_or_msg_gives_is_listed() {
+        let mut given: Vec<Reason> = KNOWN_MSGS.iter().map(|(_, r)| *r).collect();
+        for e in Endpoint::ALL {
+            given.extend(table(e).0.iter().map(|(_, _, r)| *r));
+        }
+        for r in given {
+            assert!(Reason::ALL.contains(&r), "{r:?} missing from Reason::ALL");
+        }
+        for (i, r) in Reason::ALL.iter().enumerate() {
+            assert!(!Reason::ALL[..i].contains(r), "{r:?} twice");
+        }
+        for c in Category::ALL {
+            assert!(
+                Reason::ALL.iter().any(|r| r.category() == c),
+                "{c:?} has no reason"
+            );
+        }
     }
 
     #[test]
@@ -376,6 +573,61 @@ mod tests {
         );
         assert_eq!((d.reason, d.basis), (Reason::NoPermission, Basis::Msg));
         let d = decode(Endpoint::CreateLoginToken, "09", "Something else");
+        assert_eq!((d.reason, d.basis), (Reason::Unknown, Basis::Unknown));
+    }
+
+    #[test]
+    fn single_create_errors_are_recognised_by_the_contracts_create_statuses() {
+        // The platform publishes no codes for create-single-user; the emulator numbers them.
+        for (code, msg, reason, category) in [
+            (
+                "08",
+                "Email already in use",
+                Reason::EmailInUse,
+                Category::BadRequest,
+            ),
+            (
+                "09",
+                "Username already in use",
+                Reason::UsernameInUse,
+                Category::BadRequest,
+            ),
+            (
+                "03",
+                "Not enough required infomation to create new user",
+                Reason::MissingFields,
+                Category::BadRequest,
+            ),
+            (
+                "11",
+                "Server error in create new use",
+                Reason::CreateFailed,
+                Category::Server,
+            ),
+            (
+                "10",
+                "The number of accounts has run out",
+                Reason::CapacityExhausted,
+                Category::Capacity,
+            ),
+            ("04", "No token", Reason::NoToken, Category::Authentication),
+        ] {
+            let d = decode(Endpoint::CreateUser, code, msg);
+            assert_eq!((d.reason, d.basis), (reason, Basis::Msg), "{code} {msg}");
+            assert_eq!(d.reason.category(), category, "{code} {msg}");
+        }
+        assert!(Reason::CreateFailed.retryable());
+        assert!(!Reason::EmailInUse.retryable());
+    }
+
+    #[test]
+    fn course_not_found_is_known_by_its_msg_and_no_other_not_found_is() {
+        // get-single-course publishes no codes; the emulator answers `07 Course not found`.
+        let d = decode(Endpoint::GetCourse, "07", "Course not found");
+        assert_eq!((d.reason, d.basis), (Reason::CourseNotFound, Basis::Msg));
+        assert_eq!(d.reason.category(), Category::NotFound);
+        // A wrong path (`99 Endpoint not found`) is no missing course: it stays unknown.
+        let d = decode(Endpoint::GetCourse, "99", "Endpoint not found");
         assert_eq!((d.reason, d.basis), (Reason::Unknown, Basis::Unknown));
     }
 

@@ -6,9 +6,7 @@ use crate::codes::{Basis, Codes, Row};
 use crate::error::{cat, Error, ValidationError};
 use crate::json;
 use crate::plan::{Param, Planner, Request, Route};
-use crate::reply::{
-    CourseList, LoginReply, LoginTokenReply, RawReply, Reply, ReplyPlan, UserReply,
-};
+use crate::reply::{CourseList, LoginReply, LoginTokenReply, Reply, ReplyPlan, UserReply};
 use crate::rules::{self, Issue, IssueCode, Lang, Level, Report, ValidateOptions};
 
 pub use crate::registry::{Endpoint, Method};
@@ -94,6 +92,8 @@ pub(crate) enum Guard {
     Create,
     /// The platform's advised interval between login tokens (`loginTokenInterval`).
     LoginToken,
+    /// The platform's advised interval between single creates (`registerInterval`).
+    Register,
 }
 
 crate::registry::endpoints!(from_registry);
@@ -222,6 +222,7 @@ pub(crate) fn validate_js(kind: &str, text: Option<&str>, opts: ValidateOptions)
 }
 
 pub use add_courses::{AddCoursesReply, GrantCounts};
+pub use create_user::RegisterReply;
 pub use create_users::{CreateCounts, CreateUsersReply};
 pub use get_course::CourseReply;
 pub use get_users::UserList;
@@ -314,7 +315,7 @@ mod tests {
         let text = |t: &str| Some(t.to_owned());
         let args = |m: &str| match m {
             "createUsers" => (text(&format!("[{user}]")), None),
-            "createUser" | "createSingleUserRaw" => (text(user), None),
+            "createUser" | "registerUser" | "createSingleUserRaw" => (text(user), None),
             "getUsers" | "getCourses" => (text("{}"), None),
             "getUser" | "getCourse" | "createLoginToken" => (text(r#""abc123""#), None),
             "getMe" => (None, None),
@@ -331,7 +332,10 @@ mod tests {
             };
             assert_eq!(p.req.endpoint(), endpoint, "{method}");
             assert_eq!(p.reply.endpoint, endpoint, "{method}");
-            let guarded = matches!(*method, "createUsers" | "createUser" | "createLoginToken");
+            let guarded = matches!(
+                *method,
+                "createUsers" | "createUser" | "registerUser" | "createLoginToken"
+            );
             assert_eq!(p.guard != Guard::None, guarded, "{method}");
         }
         assert!(plan_js(&api, "nope", None, None).is_err());

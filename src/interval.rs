@@ -16,6 +16,12 @@ pub const LOGIN_TOKEN_INTERVAL_MS: f64 = crate::options::ClientSettings::DEFAULT
     .login_token_interval
     .interval_ms;
 
+/// The platform's advice between two create-single-user calls (`registerUser`): 5 s (the
+/// default of the `registerInterval` option).
+pub const REGISTER_INTERVAL_MS: f64 = crate::options::ClientSettings::DEFAULT
+    .register_interval
+    .interval_ms;
+
 /// Remembers when each key last sent a bulk create.
 #[derive(Clone, Debug, Default)]
 pub struct IntervalGuard {
@@ -56,6 +62,12 @@ impl IntervalGuard {
 /// the same account, counted apart from its creates.
 pub fn login_token_key(create_key: &str) -> String {
     crate::error::cat(&[create_key, "#login-token"])
+}
+
+/// The guard key of create-single-user calls (`registerUser`) of the client whose create key is
+/// `create_key`: the same account, counted apart from its bulk creates and login tokens.
+pub fn register_key(create_key: &str) -> String {
+    crate::error::cat(&[create_key, "#register"])
 }
 
 /// A key for the guard: the base URL and a hash of the token (the token itself is not kept).

@@ -46,7 +46,8 @@ mod wasm;
 
 pub use codes::{Basis, Category, CodeInfo, MsgCounts, Reason};
 pub use endpoint::{
-    AddCoursesReply, CourseReply, CreateCounts, CreateUsersReply, GrantCounts, UserList,
+    AddCoursesReply, CourseReply, CreateCounts, CreateUsersReply, GrantCounts, RegisterReply,
+    UserList,
 };
 pub use endpoint::{Endpoint, Method};
 pub use error::{

@@ -378,7 +378,7 @@ macro_rules! default_as_js {
     };
 }
 
-/// An interval guard's options (`createInterval`, `loginTokenInterval`); their defaults are the
+/// An interval guard's options (`createInterval`, `loginTokenInterval`, `registerInterval`); their defaults are the
 /// option's, in [`ClientSettings::DEFAULT`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(serde::Deserialize))]
@@ -425,6 +425,13 @@ options! {
         }, IntervalOptions;
         /// The platform's advised 5 s between `createLoginToken` calls, kept like `createInterval`.
         loginTokenInterval login_token_interval: IntervalOptions = {
+            /// "reject", "wait" or "off", as for `createInterval`.
+            guard guard: GuardMode = "reject", guard;
+            /// Interval length in ms.
+            intervalMs interval_ms: f64 = 5000, ms;
+        }, IntervalOptions;
+        /// The platform's advised 5 s between `registerUser` calls (create-single-user), kept like `createInterval`.
+        registerInterval register_interval: IntervalOptions = {
             /// "reject", "wait" or "off", as for `createInterval`.
             guard guard: GuardMode = "reject", guard;
             /// Interval length in ms.

@@ -35,38 +35,41 @@ impl Method {
 macro_rules! endpoints {
     ($then:ident) => {
         $then! {
-    /// `POST users/create-multi-user`
-    CreateUsers "create-multi-user" Post create_users CreateUsersReply [
-        "createUsers" => One Create,
-        "createUser" => Item Create,
-    ];
-    /// `POST users/create-single-user` (response unpublished)
-    CreateUser "create-single-user" Post create_user RawReply ["createSingleUserRaw" => One None];
-    /// `GET users/get-multi-user`
-    GetUsers "get-multi-user" Get get_users UserList ["getUsers" => Object None];
-    /// `GET user/get-single-user/<id>` (or `users/...`)
-    GetUser "get-single-user" Get get_user UserReply ["getUser" => One None];
-    /// `GET users/get-me`
-    GetMe "get-me" Get get_me UserReply ["getMe" => No None];
-    /// `GET users/search-user`
-    SearchUser "search-user" Get search_user UserReply ["searchUser" => Object None];
-    /// `GET courses/get-single-course/<id>`
-    GetCourse "get-single-course" Get get_course CourseReply ["getCourse" => One None];
-    /// `GET courses/get-multi-course`
-    GetCourses "get-multi-course" Get get_courses CourseList ["getCourses" => Object None];
-    /// `GET courses/search-course`
-    SearchCourses "search-course" Get search_courses CourseList ["searchCourses" => One None];
-    /// `POST courses/add-multi-course-to-multi-user`
-    AddCoursesToUsers "add-multi-course-to-multi-user" Post add_courses AddCoursesReply [
-        "addCoursesToUsers" => Object None,
-    ];
-    /// `POST users/login-user` (platform notes; no token)
-    Login "login-user" Post login LoginReply ["login" => Two None];
-    /// `POST users/create-user-login-token` (platform notes): a one-time site login for an account
-    CreateLoginToken "create-user-login-token" Post create_login_token LoginTokenReply [
-        "createLoginToken" => One LoginToken,
-    ];
-        }
+        /// `POST users/create-multi-user`
+        CreateUsers "create-multi-user" Post create_users CreateUsersReply [
+            "createUsers" => One Create,
+            "createUser" => Item Create,
+        ];
+        /// `POST users/create-single-user` (response unpublished)
+        CreateUser "create-single-user" Post create_user RegisterReply [
+            "registerUser" => One Register,
+            "createSingleUserRaw" => One None,
+        ];
+        /// `GET users/get-multi-user`
+        GetUsers "get-multi-user" Get get_users UserList ["getUsers" => Object None];
+        /// `GET user/get-single-user/<id>` (or `users/...`)
+        GetUser "get-single-user" Get get_user UserReply ["getUser" => One None];
+        /// `GET users/get-me`
+        GetMe "get-me" Get get_me UserReply ["getMe" => No None];
+        /// `GET users/search-user`
+        SearchUser "search-user" Get search_user UserReply ["searchUser" => Object None];
+        /// `GET courses/get-single-course/<id>`
+        GetCourse "get-single-course" Get get_course CourseReply ["getCourse" => One None];
+        /// `GET courses/get-multi-course`
+        GetCourses "get-multi-course" Get get_courses CourseList ["getCourses" => Object None];
+        /// `GET courses/search-course`
+        SearchCourses "search-course" Get search_courses CourseList ["searchCourses" => One None];
+        /// `POST courses/add-multi-course-to-multi-user`
+        AddCoursesToUsers "add-multi-course-to-multi-user" Post add_courses AddCoursesReply [
+            "addCoursesToUsers" => Object None,
+        ];
+        /// `POST users/login-user` (platform notes; no token)
+        Login "login-user" Post login LoginReply ["login" => Two None];
+        /// `POST users/create-user-login-token` (platform notes): a one-time site login for an account
+        CreateLoginToken "create-user-login-token" Post create_login_token LoginTokenReply [
+            "createLoginToken" => One LoginToken,
+        ];
+            }
     };
 }
 pub(crate) use endpoints;

@@ -52,6 +52,9 @@ fn every_fixture_decodes_to_its_outcome() {
                     assert_eq!(Some(&e.msg), case.msg.as_ref(), "{ctx}");
                     assert_eq!(e.status, case.status, "{ctx}");
                     assert_eq!(e.endpoint, endpoint, "{ctx}");
+                    if let Some(reason) = &case.reason {
+                        assert_eq!(&serde_json::to_value(e.reason).unwrap(), reason, "{ctx}");
+                    }
                     if case.source == "contract" || case.source == "notes" {
                         assert_ne!(
                             e.reason,

@@ -259,6 +259,11 @@ const REASONS = {
   wrongPassword: ['authentication', false, 'The password is wrong.'],
   cannotCheckPassword: ['server', true, 'The server could not check the password; this may pass on a retry.'],
   cannotGenerateToken: ['server', true, 'The server could not make a token; this may pass on a retry.'],
+  emailInUse: ['badRequest', false, 'An account with this e-mail address exists already; use another, or sign that account in.'],
+  usernameInUse: ['badRequest', false, 'An account with this username exists already; choose another.'],
+  missingFields: ['badRequest', false, 'The server found a required field (name, username, password) missing or unusable.'],
+  createFailed: ['server', true, 'The server failed to create the account (it was not created); this may pass on a retry.'],
+  courseNotFound: ['notFound', false, 'No course has that id.'],
   unknown: ['unknown', false, "A code this client does not know; see the server's msg."],
 };
 
@@ -279,6 +284,8 @@ const KNOWN_MSGS = [
   ['no users array', 'noUsersArray'], ['no token', 'noToken'], ['server not able to authenticate', 'cannotAuthenticate'],
   ['invalid token', 'invalidToken'], ['your account does not have permission', 'noPermission'], ['no id', 'noId'],
   ['user not found', 'userNotFound'], ['no start parameter', 'noStartParameter'], ['invalid start parameter', 'invalidStartParameter'],
+  ['course not found', 'courseNotFound'], ['email already in use', 'emailInUse'], ['username already in use', 'usernameInUse'],
+  ['not enough required', 'missingFields'], ['server error in create new use', 'createFailed'], ['the number of accounts has run out', 'capacityExhausted'],
 ];
 const startsWith = (msg, prefix) => msg.trimStart().slice(0, prefix.length).toLowerCase() === prefix;
 

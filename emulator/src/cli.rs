@@ -18,6 +18,7 @@ USAGE: lpm-emulator [OPTIONS]
   --capacity N               maximum number of accounts (default 10000)
   --create-interval-secs S   interval between create-multi-user calls to check (default 600)
   --login-token-interval-ms MS              spacing of create-user-login-token calls to check (default 5000)
+  --single-create-interval-ms MS            spacing of create-single-user calls to check (default 5000)
   --static DIR               serve DIR at / on the same origin
   --status-mode documented|always200        HTTP statuses (default documented)
   --check-order documented|auth-first       order of checks (default documented)
@@ -74,6 +75,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Cli>, Str
             "--capacity" => c.capacity = num(&flag, &value(&flag)?)?,
             "--create-interval-secs" => c.create_interval_secs = num(&flag, &value(&flag)?)?,
             "--login-token-interval-ms" => c.login_token_interval_ms = num(&flag, &value(&flag)?)?,
+            "--single-create-interval-ms" => {
+                c.single_create_interval_ms = num(&flag, &value(&flag)?)?
+            }
             "--static" => c.static_dir = Some(PathBuf::from(value(&flag)?)),
             "--status-mode" => {
                 c.status_mode = match value(&flag)?.as_str() {

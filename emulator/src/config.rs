@@ -60,6 +60,8 @@ pub struct Config {
     pub create_interval_secs: u64,
     /// Minimum spacing of create-user-login-token calls (platform advice: 5 s; only recorded).
     pub login_token_interval_ms: u64,
+    /// Minimum spacing of create-single-user calls (platform advice: 5 s; only recorded).
+    pub single_create_interval_ms: u64,
     pub status_mode: StatusMode,
     pub check_order: CheckOrder,
     /// HTTP status for "no permission": 401 (default) or 403.
@@ -91,6 +93,7 @@ impl Default for Config {
             capacity: 10_000,
             create_interval_secs: 600,
             login_token_interval_ms: 5000,
+            single_create_interval_ms: 5000,
             status_mode: StatusMode::Documented,
             check_order: CheckOrder::Documented,
             permission_status: 401,

@@ -24,6 +24,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/create-calls", get(create_calls))
         .route("/login-token-calls", get(login_token_calls))
+        .route("/single-create-calls", get(single_create_calls))
         .route("/state", get(state_report))
         .route("/redirect-loop", any(redirect_loop))
         .with_state(state)
@@ -188,6 +189,13 @@ async fn login_token_calls(State(st): State<AppState>) -> Response {
     ok(log)
 }
 
+async fn single_create_calls(State(st): State<AppState>) -> Response {
+    let ms = st.cfg.single_create_interval_ms;
+    let mut log = call_log(&st.lock().single_create_calls, ms as i64);
+    log["intervalMs"] = json!(ms);
+    ok(log)
+}
+
 /// The counts; with `?records=1` (or `true`) also `records: {users, courses}`, every record as
 /// the list endpoints serve it, in their order.
 async fn state_report(State(st): State<AppState>, uri: Uri) -> Response {
@@ -232,5 +240,6 @@ fn counts(st: &AppState) -> Value {
         "faults": inner.faults.len(),
         "createCalls": inner.create_calls.len(),
         "loginTokenCalls": inner.login_token_calls.len(),
+        "singleCreateCalls": inner.single_create_calls.len(),
     })
 }

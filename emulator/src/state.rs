@@ -171,7 +171,7 @@ pub struct Fault {
 }
 
 /// A call of an endpoint the platform asks to space out (create-multi-user,
-/// create-user-login-token), as the control API reports it.
+/// create-user-login-token, create-single-user), as the control API reports it.
 #[derive(Debug, Clone)]
 pub struct LoggedCall {
     pub at_ms: i64,
@@ -201,6 +201,7 @@ pub struct Inner {
     pub faults: Vec<Fault>,
     pub create_calls: Vec<LoggedCall>,
     pub login_token_calls: Vec<LoggedCall>,
+    pub single_create_calls: Vec<LoggedCall>,
     pub rng: Rng,
     pub seq: u64,
 }
@@ -243,6 +244,7 @@ impl Inner {
             faults: Vec::new(),
             create_calls: Vec::new(),
             login_token_calls: Vec::new(),
+            single_create_calls: Vec::new(),
             rng: Rng::from_clock(),
             seq,
         }

@@ -176,7 +176,7 @@ fn check_members<J: JsonView>(
     }
 
     // Optional strings: absent or null (= not sent) or any string. Gender `Nam`/`Nữ` is only
-    // what the platform's UI offers, so other values are not flagged.
+    // what the platform's UI offers, so other values are not flagged; a phone must look like one.
     for (k, v) in OPTIONAL_FIELDS.iter().zip(&fields[REQUIRED_FIELDS.len()..]) {
         if let Some(v) = v {
             if !matches!(v.kind(), Kind::Null | Kind::Str(_)) {
@@ -189,6 +189,20 @@ fn check_members<J: JsonView>(
                 );
             }
         }
+    }
+    let phone = fields[REQUIRED_FIELDS.len()].and_then(|v| v.as_str());
+    if phone.is_some_and(|p| !plausible_phone(p)) {
+        let path = At {
+            prefix,
+            key: "phone",
+        };
+        sink.push(
+            path,
+            IssueCode::InvalidPhone,
+            Level::Platform,
+            Field::Phone,
+            0,
+        );
     }
 
     // Keys the contract does not list: likely typos (`usename`, `Email`).
@@ -320,7 +334,8 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
 /// Platform (from the platform's documentation): name at least 3 characters after trimming
 /// (`too_short`; Unicode characters, `Nguyễn` is 6); username 3–20 characters (`too_short`,
 /// `too_long`) of a-z A-Z 0-9 only (`invalid_chars`); password 6–35 characters (`too_short`,
-/// `too_long`); a plausible e-mail (`invalid_email`); keys other than the contract's fields
+/// `too_long`); a plausible e-mail (`invalid_email`); a phone, when one is given, that looks like
+/// a phone number (`invalid_phone`, see `plausible_phone`); keys other than the contract's fields
 /// (`unknown_field`). `gender` is not restricted (the UI's `Nam`/`Nữ` is only a hint).
 pub fn validate_create_user(item: &impl JsonView, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);

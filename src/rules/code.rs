@@ -47,6 +47,8 @@ pub enum IssueCode {
     InvalidChars,
     /// An implausible e-mail address.
     InvalidEmail,
+    /// A phone that is not a phone number.
+    InvalidPhone,
     /// A key of a creation item the contract does not list.
     UnknownField,
     /// The same id twice in one add-courses list.
@@ -64,7 +66,7 @@ impl Serialize for IssueCode {
 
 impl IssueCode {
     /// Every code.
-    pub const ALL: [IssueCode; 21] = [
+    pub const ALL: [IssueCode; 22] = [
         IssueCode::Required,
         IssueCode::NotString,
         IssueCode::NotArray,
@@ -83,6 +85,7 @@ impl IssueCode {
         IssueCode::TooLong,
         IssueCode::InvalidChars,
         IssueCode::InvalidEmail,
+        IssueCode::InvalidPhone,
         IssueCode::UnknownField,
         IssueCode::DuplicateId,
         IssueCode::NotJson,
@@ -110,6 +113,7 @@ impl IssueCode {
             IssueCode::TooLong => "too_long",
             IssueCode::InvalidChars => "invalid_chars",
             IssueCode::InvalidEmail => "invalid_email",
+            IssueCode::InvalidPhone => "invalid_phone",
             IssueCode::UnknownField => "unknown_field",
             IssueCode::DuplicateId => "duplicate_id",
             IssueCode::NotJson => "not_json",
@@ -192,6 +196,10 @@ impl IssueCode {
             IssueCode::InvalidEmail => (
                 "Email address does not look valid",
                 "Địa chỉ email không hợp lệ",
+            ),
+            IssueCode::InvalidPhone => (
+                "{field} is not a valid phone number",
+                "{field} không hợp lệ",
             ),
             IssueCode::UnknownField => (
                 "Unknown field (the account fields are name, username, email, password, phone, city, district, street, gender, job)",

@@ -156,6 +156,26 @@ pub(super) fn plausible_email(s: &str) -> bool {
     !local.is_empty() && dots > 0 && prev != b'.'
 }
 
+/// Platform rule "a phone number" (the platform documents none; this is what a sign-up form
+/// expects): an optional leading `+`, then digits with the separators people type (space, `.`,
+/// `-`, `(`, `)`), and [`PHONE_DIGITS_MIN`] to [`PHONE_DIGITS_MAX`] digits (E.164's longest; a
+/// Vietnamese mobile is 10, `+84` and 9 is 11); spaces around it are left out. A blank phone is no
+/// phone (an optional field left empty): it passes.
+#[inline(never)]
+pub(super) fn plausible_phone(s: &str) -> bool {
+    let b = trim(s).as_bytes();
+    let mut digits = 0;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => digits += 1,
+            b' ' | b'.' | b'-' | b'(' | b')' => {}
+            b'+' if i == 0 => {}
+            _ => return false,
+        }
+    }
+    b.is_empty() || (PHONE_DIGITS_MIN..=PHONE_DIGITS_MAX).contains(&digits)
+}
+
 /// The first index at which each key occurs, for "already in row N" findings: a small
 /// open-addressing hash table (O(n) for batches of any size; no map type, as a BTreeMap cost the
 /// wasm ~10 KB, and no sort, which cost it 3.7 KB and most of a batch's validation time).

@@ -31,6 +31,7 @@
 //! | `too_short` / `too_long` | platform | name ≥ 3, username 3–20, password 6–35 characters |
 //! | `invalid_chars` | platform | username outside a-z A-Z 0-9 |
 //! | `invalid_email` | platform | e-mail address that is not plausible (see `plausible_email`) |
+//! | `invalid_phone` | platform | a non-blank phone that is not 8–15 digits with an optional leading `+` and the separators space `.` `-` `(` `)` (see `plausible_phone`) |
 //! | `unknown_field` | platform | a key of a creation item that the contract does not list (likely a typo) |
 //! | `duplicate_id` | platform | the same id twice in one add-courses list |
 
@@ -188,6 +189,10 @@ pub(super) const USERNAME_MAX: usize = 20;
 /// Platform rule: password length range.
 pub(super) const PASSWORD_MIN: usize = 6;
 pub(super) const PASSWORD_MAX: usize = 35;
+
+/// Platform rule (a form's): a phone number has this many digits, separators aside.
+pub(super) const PHONE_DIGITS_MIN: usize = 8;
+pub(super) const PHONE_DIGITS_MAX: usize = 15;
 
 /// The fields of an account-creation item: the required ones, then the optional strings.
 pub(super) const FIELDS: [&str; 10] = [

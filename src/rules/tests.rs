@@ -243,6 +243,9 @@ fn create_required_null_empty_blank_and_wrong_type() {
 fn create_optional_fields() {
     for field in OPTIONAL_FIELDS {
         for ok in [json!(null), json!(""), json!("Nam"), json!("anything")] {
+            if field == "phone" && ok.as_str().is_some_and(|s| !s.is_empty()) {
+                continue; // A phone must look like one (`phone_is_a_phone_number_at_platform_level`).
+            }
             let mut item = user(0);
             item[field] = ok;
             assert!(validate_create_user(&item, en()).is_ok(), "{field}");
@@ -1001,4 +1004,76 @@ fn each_code_is_written_as_its_snake_case_name() {
         assert_eq!(code.as_str(), snake);
         assert_eq!(serde_json::to_value(code).unwrap(), json!(snake));
     }
+}
+
+#[test]
+fn phone_is_a_phone_number_at_platform_level() {
+    let with = |phone: Value| {
+        let mut u = user(1);
+        u["phone"] = phone;
+        u
+    };
+    for good in [
+        "0912345678",
+        "0912 345 678",
+        "0912.345.678",
+        "+84 912 345 678",
+        "+84-912-345-678",
+        "(024) 3869 1234",
+        "  0912345678  ",
+        "12345678",
+        "123456789012345",
+    ] {
+        let r = validate_create_user(&with(json!(good)), en());
+        assert!(r.is_ok(), "{good}: {:?}", r.issues);
+    }
+    // Blank and null are no phone (an optional form field left empty), not a bad one.
+    for blank in [json!(""), json!("   "), json!(null)] {
+        assert!(
+            validate_create_user(&with(blank.clone()), en()).is_ok(),
+            "{blank}"
+        );
+    }
+    for bad in [
+        "abc",
+        "0912abc678",
+        "1234567",
+        "1234567890123456",
+        "++84912345678",
+        "84+912345678",
+        "0912_345_678",
+        "０９１２３４５６７８",
+    ] {
+        let r = validate_create_user(&with(json!(bad)), en());
+        assert_eq!(
+            summary(&r),
+            vec![(json!(["phone"]), "invalid_phone", Level::Platform)],
+            "{bad}"
+        );
+        assert!(!r.has_contract_issues(), "{bad}");
+        assert!(
+            validate_create_user(&with(json!(bad)), lax()).is_ok(),
+            "{bad}"
+        );
+    }
+    // Messages in both languages, without the value.
+    let r = validate_create_user(&with(json!("abc")), en());
+    assert_eq!(r.issues[0].message, "Phone is not a valid phone number");
+    let r = validate_create_user(&with(json!("abc")), vi());
+    assert!(r.issues[0]
+        .message
+        .starts_with("Số điện thoại không hợp lệ"));
+    assert!(!r.issues[0].message.contains("abc"));
+    // In a batch, at the item's path; a phone of another type stays a contract finding.
+    let mut batch = users(2);
+    batch[1]["phone"] = json!("abc");
+    assert_eq!(
+        summary(&validate_create_users(&batch, en())),
+        vec![(json!([1, "phone"]), "invalid_phone", Level::Platform)]
+    );
+    batch[1]["phone"] = json!(912345678);
+    assert_eq!(
+        summary(&validate_create_users(&batch, en())),
+        vec![(json!([1, "phone"]), "not_string", Level::Contract)]
+    );
 }

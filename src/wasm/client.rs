@@ -10,7 +10,7 @@ use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use crate::decode::{check_reply, ReplyPlan};
 use crate::endpoint::Guard;
 use crate::error::Error;
-use crate::interval::{guard_key, login_token_key, IntervalGuard};
+use crate::interval::{guard_key, login_token_key, register_key, IntervalGuard};
 use crate::json::{self, JsonView, Value};
 use crate::options::{option_error, read, ClientSettings};
 use crate::plan::{Planner, Request};
@@ -141,6 +141,8 @@ pub(super) struct Settings {
     pub(super) interval_ms: f64,
     login_guard: GuardMode,
     login_interval_ms: f64,
+    register_guard: GuardMode,
+    register_interval_ms: f64,
     max_response_bytes: f64,
     /// The base URL as the guard keys it (see `Core::new`); the planner's when absent.
     guard_base: Option<String>,
@@ -153,16 +155,21 @@ impl Settings {
         guard_key(base, self.api.token().map(|t| t.expose()))
     }
 
-    /// The guard of a create (`login`: of a create-user-login-token call).
-    fn guard_spec(&self, login: bool) -> GuardSpec {
+    /// The guard of a guarded call: a bulk create, a create-user-login-token or a single create.
+    fn guard_spec(&self, guard: Guard) -> GuardSpec {
         let key = self.guard_key();
-        match login {
-            true => GuardSpec {
+        match guard {
+            Guard::LoginToken => GuardSpec {
                 key: login_token_key(&key),
                 mode: self.login_guard,
                 interval_ms: self.login_interval_ms,
             },
-            false => GuardSpec {
+            Guard::Register => GuardSpec {
+                key: register_key(&key),
+                mode: self.register_guard,
+                interval_ms: self.register_interval_ms,
+            },
+            Guard::Create | Guard::None => GuardSpec {
                 key,
                 mode: self.guard,
                 interval_ms: self.interval_ms,
@@ -215,6 +222,8 @@ fn parse_options(text: &str) -> Result<Settings, Error> {
         interval_ms: o.create_interval.interval_ms,
         login_guard: o.login_token_interval.guard,
         login_interval_ms: o.login_token_interval.interval_ms,
+        register_guard: o.register_interval.guard,
+        register_interval_ms: o.register_interval.interval_ms,
         max_response_bytes: o.max_response_bytes,
         guard_base: None,
     })
@@ -417,8 +426,7 @@ impl Core {
                 call.poll(0.0, &mut IntervalGuard::new());
                 call
             }
-            Guard::Create => Call::guarded(policy, s.guard_spec(false), per.wait),
-            Guard::LoginToken => Call::guarded(policy, s.guard_spec(true), per.wait),
+            guard => Call::guarded(policy, s.guard_spec(guard), per.wait),
         };
         Pending {
             endpoint,

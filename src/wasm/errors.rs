@@ -127,7 +127,7 @@ impl Failure {
                     [
                         endpoint.key(),
                         match endpoint {
-                            Endpoint::CreateLoginToken => ": login tokens must be at least the platform's advised interval apart; the next is allowed in ",
+                            Endpoint::CreateLoginToken | Endpoint::CreateUser => ": calls must be at least the platform's advised interval apart; the next is allowed in ",
                             _ => ": bulk creates must be at least the contract's interval apart; the next is allowed in ",
                         },
                     ],

@@ -21,6 +21,9 @@ pub struct Case {
     pub outcome: String,
     #[serde(default)]
     pub decode_path: Option<String>,
+    /// The reason an API error decodes to, where the manifest names it.
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 pub fn fixtures_dir() -> PathBuf {

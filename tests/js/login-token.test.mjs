@@ -38,7 +38,7 @@ test('createLoginToken resolves {token, tokenExpires, msg}; a second call at onc
   assert.equal(spy.calls, 1);
   assert.equal(spy.methods[0], 'POST');
   const e = await rejectsWith(c.createLoginToken(userId), IntervalError, { endpoint: 'create-user-login-token', kind: 'interval' }, lpm);
-  assert.match(e.message, /login tokens/);
+  assert.match(e.message, /platform's advised interval/);
   const wait = e.nextAllowedAt.getTime() - Date.now();
   assert.ok(wait > 4000 && wait <= 5000, `the platform's 5 s by default (${wait})`);
   assert.equal(spy.calls, 1, 'nothing sent');

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, DEMO } from '../js/emulator.mjs';
+import { serveWorker, WORKERD } from './workerd.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const nm = path.join(here, 'node_modules');
@@ -28,7 +28,6 @@ const NODES = [
 ];
 const DENO = path.join(nm, '@deno/linux-x64-glibc/deno');
 const BUN = path.join(nm, '@oven/bun-linux-x64/bin/bun');
-const WORKERD = path.join(nm, '@cloudflare/workerd-linux-64/bin/workerd');
 /** The oldest TypeScript the package's types compile with (README "Requirements"), and the one before. */
 const TS_MIN = '5.2';
 const TS_BELOW = '5.1';
@@ -66,11 +65,6 @@ function run(cmd, args, { cwd = proj, env = {}, timeoutMs = 60_000 } = {}) {
 }
 const lastJson = (out) => JSON.parse(out.trim().split('\n').pop());
 
-const freePort = () => new Promise((resolve, reject) => {
-  const s = createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
 
 const site = mkdtempSync(path.join(tmpdir(), 'lpm-runtimes-site-'));
 const emu = await startEmulator(['--static', site]);
@@ -133,71 +127,15 @@ try {
   const esbuild = await import('esbuild');
 
   await step('cloudflare workerd ("workerd" entry, precompiled wasm module)', async () => {
-    const dir = path.join(proj, 'workerd');
-    mkdirSync(dir, { recursive: true });
-    // As wrangler bundles a Worker: its conditions, and each imported .wasm kept as a module of
-    // the Worker (a WebAssembly.Module when imported), not inlined as bytes.
-    const wasmModules = new Map();
-    await esbuild.build({
-      entryPoints: [path.join(proj, 'worker.mjs')],
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2022',
-      conditions: ['workerd', 'worker', 'browser'],
-      mainFields: ['browser', 'module', 'main'],
-      outfile: path.join(dir, 'worker.js'),
-      logLevel: 'error',
-      plugins: [{
-        name: 'wasm-modules',
-        setup(b) {
-          b.onResolve({ filter: /\.wasm$/ }, (a) => {
-            const abs = path.resolve(a.resolveDir, a.path);
-            const name = path.basename(abs);
-            wasmModules.set(name, abs);
-            return { path: `./${name}`, external: true };
-          });
-        },
-      }],
-    });
-    assert.ok(wasmModules.size === 1, `expected one wasm module import, got ${[...wasmModules.keys()]}`);
-    for (const [name, abs] of wasmModules) copyFileSync(abs, path.join(dir, name));
-    const port = await freePort();
-    writeFileSync(path.join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [
-    (name = "main", worker = .worker),
-    # The Worker's fetch may reach the emulator on loopback (workerd allows only "public" by default).
-    (name = "loopback", network = (allow = ["local"])),
-  ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
-);
-const worker :Workerd.Worker = (
-  modules = [
-    (name = "worker.js", esModule = embed "worker.js"),
-${[...wasmModules.keys()].map((n) => `    (name = "${n}", wasm = embed "${n}"),`).join('\n')}
-  ],
-  compatibilityDate = "2025-09-01",
-  globalOutbound = "loopback",
-);
-`);
-    const child = spawn(WORKERD, ['serve', 'config.capnp', '--verbose'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    child.stdout.on('data', (d) => { log += d; });
-    child.stderr.on('data', (d) => { log += d; });
+    const q = new URLSearchParams({ emulator: emu.url, token: DEMO.adminToken });
+    const worker = await serveWorker({ esbuild, entry: path.join(proj, 'worker.mjs'), dir: path.join(proj, 'workerd'), probe: `/?${q}` });
     try {
-      const q = new URLSearchParams({ emulator: emu.url, token: DEMO.adminToken });
-      let res;
-      for (let i = 0; i < 100 && !res; i += 1) {
-        if (child.exitCode !== null) throw new Error(`workerd exited with ${child.exitCode}\n${log.slice(-1500)}`);
-        res = await fetch(`http://127.0.0.1:${port}/?${q}`).catch(() => new Promise((r) => setTimeout(r, 100)));
-      }
-      assert.ok(res, `workerd did not answer within 10 s\n${log.slice(-1500)}`);
-      const text = await res.text();
-      assert.equal(res.status, 200, `the Worker answered ${res.status}: ${text.slice(0, 1500)}\n${log.slice(-800)}`);
+      assert.ok(worker.wasm.length === 1, `expected one wasm module import, got ${worker.wasm}`);
+      const text = await worker.first.text();
+      assert.equal(worker.first.status, 200, `the Worker answered ${worker.first.status}: ${text.slice(0, 1500)}\n${worker.log().slice(-800)}`);
       assert.deepEqual(JSON.parse(text), reference);
     } finally {
-      child.kill('SIGTERM');
+      worker.stop();
     }
     return `workerd ${(await run(WORKERD, ['--version'])).trim().split(' ').pop()}, esbuild bundle as wrangler makes it`;
   });

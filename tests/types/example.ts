@@ -61,6 +61,7 @@ import type {
   PageParams,
   PathSegment,
   RawReply,
+  RegisterReply,
   SearchUserParams,
   StandardSchemaV1,
   User,
@@ -167,6 +168,7 @@ expectType<Equals<Awaited<ReturnType<Client["getCourses"]>>, CourseList>>();
 expectType<Equals<Awaited<ReturnType<Client["addCoursesToUsers"]>>, AddCoursesReply>>();
 expectType<Equals<Awaited<ReturnType<Client["createUsers"]>>, CreateUsersReply>>();
 expectType<Equals<Awaited<ReturnType<Client["createSingleUserRaw"]>>, RawReply>>();
+expectType<Equals<Awaited<ReturnType<Client["registerUser"]>>, RegisterReply>>();
 
 // ---- records: open value sets, optional fields, extra keys ---------------------------------------
 
@@ -292,6 +294,10 @@ for (const item of created.users) {
 }
 const single: CreateUsersReply = await client.createUser(rows[1]!, { waitForInterval: false });
 const raw: RawReply = await client.createSingleUserRaw(rows[1]!, call);
+const registered = await client.registerUser(rows[1]!, { waitForInterval: true });
+expectType<Equals<typeof registered.respCode, "00">>();
+// @ts-expect-error: only its success code is "00"
+const notRegistered: RegisterReply = { respCode: "13", msg: "" };
 const rawData: unknown = raw["data"];
 console.log(single.msg, raw.respCode, raw.msg, rawData);
 

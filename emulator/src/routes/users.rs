@@ -289,7 +289,11 @@ pub async fn create_single(State(st): State<AppState>, ctx: Ctx) -> Reply<data::
         }
         Ok(body)
     };
-    let (_, body) = checked(cfg, &inner, &ctx, &SINGLE_CREATE_AUTH, false, body_checks)?;
+    let (caller, body) = checked(cfg, &inner, &ctx, &SINGLE_CREATE_AUTH, false, body_checks)?;
+    // Logged once the token and permission checks pass (as login tokens are), even if 08-11 follow.
+    let username = body.get("username").cloned().unwrap_or(Value::Null);
+    let call = LoggedCall::now(&caller.token, ("username", username));
+    inner.single_create_calls.push(call);
     match checked_item(cfg, &inner, &body) {
         Err(ST_EMAIL_USED) => return Err(ApiErr::bad("08", ST_EMAIL_USED).into()),
         Err(ST_USERNAME_USED) => return Err(ApiErr::bad("09", ST_USERNAME_USED).into()),

@@ -342,6 +342,57 @@ async fn create_single_user() {
     assert_eq!(calls["calls"].as_array().unwrap().len(), 0);
 }
 
+/// Single creates are logged once they pass the token and permission checks (also when the
+/// account then fails), with the spacing the platform advises (5 s by default); closer calls are
+/// violations, recorded, never refused.
+#[tokio::test]
+async fn single_create_log_reports_spacing_violations() {
+    let p = "/manage/api/users/create-single-user";
+    let emu = start().await;
+    let ok = json!({"name": "Đơn Lẻ", "username": "single1", "email": "single1@example.vn", "password": "secret123"});
+    // Not logged: refused before the token checks passed.
+    emu.post_json(&format!("{p}?token={USER}"), &ok)
+        .await
+        .expect(401, "07", "Your account does not have permission");
+    emu.post_json(&format!("{p}?token={ADMIN}"), &ok)
+        .await
+        .expect(200, "00", "Success created");
+    // Logged: passed them, then the e-mail was in use.
+    emu.post_json(&format!("{p}?token={ADMIN}"), &ok)
+        .await
+        .expect(400, "08", "Email already in use");
+    let log = emu.get("/_emulator/single-create-calls").await.json();
+    assert_eq!(log["intervalMs"], 5000);
+    let calls = log["calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0]["username"], "single1");
+    assert_eq!(calls[0]["token"], "demo…");
+    let v = log["violations"].as_array().unwrap();
+    assert_eq!(v.len(), 1);
+    assert!(v[0]["gapMs"].as_i64().unwrap() < 5000);
+    assert_eq!(emu.state().await["singleCreateCalls"], 2);
+    emu.post_empty("/_emulator/reset").await;
+    let log = emu.get("/_emulator/single-create-calls").await.json();
+    assert_eq!(log["calls"], json!([]));
+
+    // A shorter spacing (flag) and calls further apart: no violation.
+    let emu = start_with(Config {
+        single_create_interval_ms: 200,
+        ..Config::default()
+    })
+    .await;
+    for n in ["a1", "a2"] {
+        emu.post_json(&format!("{p}?token={ADMIN}"), &item(n))
+            .await
+            .expect(200, "00", "Success created");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    let log = emu.get("/_emulator/single-create-calls").await.json();
+    assert_eq!(log["intervalMs"], 200);
+    assert_eq!(log["calls"].as_array().unwrap().len(), 2);
+    assert_eq!(log["violations"], json!([]));
+}
+
 /// The check order switch applies to every endpoint, not only create: with an expired token
 /// and a parameter problem, the documented order answers the parameter code, auth-first the
 /// token code.
