@@ -5,11 +5,14 @@ export const EXIT = {
   ok: 0,
   /** Done, but some rows were not: refused, set aside, conflicts, in doubt (see the report). */
   rows: 1,
-  /** Bad usage: unknown option, unreadable or malformed file, missing columns, journal misuse. */
+  /** Bad usage: unknown option, unreadable or malformed file, missing columns, journal misuse
+   * (another file's, in use by another runner, a line failing its checksum). */
   usage: 2,
-  /** Authentication or configuration: no base URL, no token, token refused, no permission. */
+  /** Authentication or configuration: no base URL, no token, token refused or expired, no
+   * permission (also when the platform refuses them mid-job: the report's `haltedBy`). */
   auth: 3,
-  /** The run stopped before the end (server unreachable, failing); `--resume` continues it. */
+  /** The run stopped before the end (server unreachable, failing, closing on a request; the
+   * journal not writable); `--resume` continues it. */
   halted: 4,
   /** Interrupted by Ctrl-C (SIGINT) or SIGTERM; the journal resumes it. */
   interrupted: 130,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLI, DEMO, emulatorForFile, readReport, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
+import { CLI, DEMO, emulatorForFile, readReport, goodRows, journalEvents, lpm, sheet, tempDir } from './helpers.mjs';
 
 const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'];
 const ctx = emulatorForFile(['--seed', 'demo', '--create-interval-secs', '0']);
@@ -59,6 +59,11 @@ test('a create the server answers before reading it and then closes (over 8 MiB)
     assert.match(r.stderr, /stopped before the end: .*--resume/);
     assert.equal(readReport(path.join(dir, 'big.report.csv')).length, 100);
   }
+  // A failure like any other, journaled: the answer read (the emulator's "No request body", a
+  // refusal: nothing created, nothing to look up), or the connection broken before it (rows in
+  // doubt, looked up before anything is sent again).
+  const events = journalEvents(path.join(dir, 'j'));
+  assert.ok(events.some((e) => e.event === 'chunkRefused' || e.event === 'rowsInDoubt'), JSON.stringify(events.map((e) => e.event)));
 });
 
 test('a journal the disk cannot take (a file size limit: EFBIG, as ENOSPC) exits 4 with what to do, not 2; --resume finishes', async () => {
