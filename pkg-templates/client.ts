@@ -14,6 +14,7 @@ import type { Cfg, FetchFn, Machinery } from './internal.js';
 import { HOOKS, configError, core, driverOptions, optionsJson, toJson } from './options.js';
 import { isThenable, lastSent, later, seen, storeError, time } from './stores.js';
 import { ANSWER, pause, run } from './driver.js';
+import { envLogger } from './hooks.js';
 // The bulk driver: in lpm-client-bulk, with the engines (more wasm than a form or dashboard page
 // should load); in lpm-client a stub (bulk-lean.ts, bundled in its place): `bulk` is `undefined`.
 // A static import, so that bundlers see one module graph in both packages.
@@ -101,7 +102,7 @@ export class Client {
       const { headers, store } = driverOptions(options, true);
       const hooks: Hooks = {};
       for (const h of HOOKS) (hooks as Record<string, unknown>)[h] = options[h];
-      this.#cfg = { fetch: options.fetch as FetchFn | undefined, headers, store, hooks, logger: options.logger };
+      this.#cfg = { fetch: options.fetch as FetchFn | undefined, headers, store, hooks, logger: options.logger ?? envLogger() };
       this.#raw = false;
       this.#owner = true;
     }

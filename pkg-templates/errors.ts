@@ -127,6 +127,20 @@ export class ResponseTooLargeError extends LpmError {
   declare readonly maxResponseBytes: number;
 }
 
+/** A failure of the client itself (a WebAssembly trap, memory exhausted); `cause` is the engine's
+ * error. An `LpmError`, with no class of its own. */
+export type InternalError = LpmError & { readonly kind: 'internal' };
+
+/** Every error the package throws or rejects with, as one union whose `kind` tells them apart:
+ * after `isLpmError(e)`, `switch (e.kind) { case 'api': e.category }` narrows to each class. */
+export type ClientError =
+  | ValidationError | ApiError | HttpError | DecodeError | NetworkError | TimeoutError | AbortError
+  | IntervalError | ConfigError | ResponseTooLargeError | InternalError;
+
+/** Whether `e` is one of the package's errors, typed as their union (`ClientError`) so that a
+ * `switch` on its `kind` narrows. */
+export const isLpmError = (e: unknown): e is ClientError => e instanceof LpmError;
+
 // The class of each kind the core gives. The kinds are defined once, in Rust (`ErrorKind` in
 // src/error.rs); this table's type is their generated union, so a kind added, renamed or dropped
 // there fails the build until it is here.

@@ -1,6 +1,6 @@
 // What a call tells its observers: the hooks (the client's, then the call's) and the logger.
 // Neither can break a call: what they throw is logged or ignored.
-import type { Hooks, RequestEvent } from './wasm/lpm_client.js';
+import type { Hooks, Logger, RequestEvent } from './wasm/lpm_client.js';
 import type { Cfg } from './internal.js';
 import { message } from './untrusted.js';
 
@@ -39,4 +39,24 @@ export function log(cfg: Cfg, level: 'debug' | 'info' | 'warn' | 'error', line: 
       // A logger that throws is ignored: it cannot be told.
     }
   }
+}
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** The logger a client without a `logger` option uses: none, unless the environment's `LPM_LOG`
+ * names a level (`debug`, `info`, `warn`, `error`), from which on lines go to the console.
+ * Decision: read where the runtime has `process.env` (Node, Bun, Deno's compatibility); a
+ * browser or a Worker sets the `logger` option instead. */
+export function envLogger(): Logger | undefined {
+  let level: unknown;
+  try {
+    level = (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env?.LPM_LOG;
+  } catch {
+    return undefined; // Deno without --allow-env throws: no level.
+  }
+  const from = LEVELS.indexOf(String(level).toLowerCase() as (typeof LEVELS)[number]);
+  if (from < 0) return undefined;
+  const logger: Logger = {};
+  for (const l of LEVELS.slice(from)) logger[l] = (line: string) => console[l](line);
+  return logger;
 }

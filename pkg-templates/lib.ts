@@ -11,7 +11,7 @@
 //   schema.ts     validators as Standard Schemas; spreadsheet columns
 //   errors.ts     the error classes; journal.ts the bulk journals; abi.ts the wasm's boundary
 export type * from './wasm/lpm_client.js';
-export type { ErrorKind } from './errors.js';
+export type { ClientError, ErrorKind, InternalError } from './errors.js';
 export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
@@ -20,7 +20,7 @@ export { start as default } from './abi.js';
 
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
-  AbortError, IntervalError, ConfigError, ResponseTooLargeError,
+  AbortError, IntervalError, ConfigError, ResponseTooLargeError, isLpmError,
 } from './errors.js';
 export { Client } from './client.js';
 export type {

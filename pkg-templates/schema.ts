@@ -26,12 +26,14 @@ export declare namespace StandardSchemaV1 {
 }
 
 /**
- * A validator: call it for the issues (empty when the input is good), hand it to a form library
- * as a Standard Schema, or fix its language and strictness with `withOptions`.
+ * A validator: call it for the issues of any value (empty when the value is good), hand it to a
+ * form library as a Standard Schema, or fix its language and strictness with `withOptions`. Its
+ * Standard Schema input is the shape it accepts, so a form library infers the form's fields
+ * (`register('emial')` does not compile).
  */
-export interface Validator<Output> extends StandardSchemaV1<unknown, Output> {
+export interface Validator<Output, Input = Output> extends StandardSchemaV1<Input, Output> {
   (value: unknown, options?: ValidateOptions): Issue[];
-  withOptions(options: Partial<ValidateOptions>): Validator<Output>;
+  withOptions(options: Partial<ValidateOptions>): Validator<Output, Input>;
 }
 
 /** A validator that is also a Standard Schema (`~standard`), with `withOptions` for lang/strictness.

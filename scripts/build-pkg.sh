@@ -139,14 +139,27 @@ cp "$stage.d/"{index,lib,errors,journal,client,schema,stores}.d.ts "$out/"
 # it, each importing it: each entry instantiates the wasm its own way and hands lib.js the instance
 # (lib.js's default export, which the entry's `export *` leaves out), then is `export *` rather
 # than a list of every name renamed (code splitting's minified chunk names: ~0.9 KB gzip more).
-common=(--bundle --minify --format=esm --target=es2022 --platform=neutral --log-level=warning)
+# Source maps beside each file (with the sources in them), so a stack trace or a debugger shows the
+# TypeScript: the runtime loads them only when asked (devtools, `node --enable-source-maps`), and
+# the size budget counts no .map.
+common=(--bundle --minify --sourcemap --sources-content=true --format=esm --target=es2022
+  --platform=neutral --log-level=warning)
 "$root/node_modules/.bin/esbuild" "$stage/lib.ts" "${common[@]}" --outfile="$out/lib.js"
 "$root/node_modules/.bin/esbuild" "$stage/index.ts" "$stage/node.ts" "$stage/workerd.ts" \
   "${common[@]}" '--external:node:*' '--external:*.wasm' '--external:./lib.js' --outdir="$out"
 # Then terser over esbuild's output: its compressor folds more (0.2 KB gzip less).
 for f in "$out"/{lib,index,node,workerd}.js; do
-  "$root/node_modules/.bin/terser" "$f" --module --compress passes=2 --mangle -o "$f"
+  "$root/node_modules/.bin/terser" "$f" --module --compress passes=2 --mangle -o "$f" \
+    --source-map "content='$f.map',url='$(basename "$f").map',includeSources"
 done
+# The sources' paths as the package's own (not the build's staging directory).
+node -e '
+const fs = require("fs");
+for (const f of process.argv.slice(1)) {
+  const m = JSON.parse(fs.readFileSync(f, "utf8"));
+  m.sources = m.sources.map((s) => "lpm-client/" + s.replace(/^.*\/(pkg-ts\/[^/]+\/)?/, ""));
+  fs.writeFileSync(f, JSON.stringify(m));
+}' "$out"/{lib,index,node,workerd}.js.map
 
 # The size budgets: every .wasm and .js file of the package, gzip -9 each, summed; the one place
 # they are written, and the build fails above them. Issue 25 set them: 47 KB for lpm-client (its

@@ -3,6 +3,7 @@
 // never run. Every `@ts-expect-error` line is a wrong input that must not compile (tsc fails on an
 // unused one), and the `Equals` checks pin the exact types, so an `any` cannot slip through.
 import {
+  isLpmError,
   AbortError,
   ApiError,
   Client,
@@ -396,7 +397,28 @@ type NewUsersOut = StandardSchemaV1.InferOutput<typeof validateCreateUsers>;
 expectType<Equals<NewUsersOut, NewUser[]>>();
 expectType<Equals<StandardSchemaV1.InferOutput<typeof validateLogin>, { email: string; password: string }>>();
 expectType<Equals<StandardSchemaV1.InferOutput<typeof validateAddCourses>, AddCoursesInput>>();
-expectType<Equals<StandardSchemaV1.InferInput<typeof validateId>, unknown>>();
+expectType<Equals<StandardSchemaV1.InferInput<typeof validateId>, string>>();
+// A form's fields come from the validator's input: a misspelt field does not compile.
+expectType<Equals<StandardSchemaV1.InferInput<typeof validateCreateUser>, NewUser>>();
+type FormField = keyof StandardSchemaV1.InferInput<typeof validateCreateUser>;
+// @ts-expect-error `emial` is no field of a new account
+const misspelt: FormField = "emial";
+console.log(misspelt);
+
+/** One switch over the package's errors narrows each kind to its class. */
+function explain(e: unknown): string {
+  if (!isLpmError(e)) throw e;
+  switch (e.kind) {
+    case "api": return `${e.category} ${e.reason} ${e.code}`;
+    case "validation": return e.issues.map((i) => i.path.join(".")).join(", ");
+    case "interval": return e.nextAllowedAt.toISOString();
+    case "timeout": return String(e.timeoutMs);
+    case "tooLarge": return String(e.maxResponseBytes);
+    case "internal": return String(e.cause);
+    default: return e.message;
+  }
+}
+console.log(explain(new Error("x")));
 
 /** What a form library does with any Standard Schema. */
 async function submit<S extends StandardSchemaV1>(schema: S, input: unknown): Promise<StandardSchemaV1.InferOutput<S> | string[]> {
