@@ -17,9 +17,10 @@ pub mod util;
 
 use std::net::SocketAddr;
 
-use axum::http::{header, Method};
-use axum::middleware::from_fn_with_state;
-use axum::routing::any;
+use axum::http::{header, HeaderValue, Method};
+use axum::middleware::{from_fn_with_state, map_response};
+use axum::response::Response;
+use axum::routing::{any, get};
 use axum::Router;
 use tokio::net::TcpListener;
 use tower_http::cors::{Any, CorsLayer};
@@ -81,9 +82,15 @@ pub fn app(state: AppState) -> Router {
     let static_dir = state.cfg.static_dir.clone();
     let mut router = Router::new()
         .merge(api)
+        .route("/learner", get(routes::learner::page).with_state(state.clone()))
         .nest("/_emulator", control::router(state));
     router = match static_dir {
-        Some(dir) => router.fallback_service(ServeDir::new(dir)),
+        Some(dir) => {
+            let files = Router::new()
+                .fallback_service(ServeDir::new(dir))
+                .layer(map_response(with_dashboard_csp));
+            router.fallback_service(files)
+        }
         None => router.fallback(api::unknown_endpoint),
     };
     router.layer(
@@ -93,6 +100,17 @@ pub fn app(state: AppState) -> Router {
             .allow_headers([header::CONTENT_TYPE])
             .expose_headers([header::RETRY_AFTER]),
     )
+}
+
+/// The dashboard's Content-Security-Policy (www/csp.txt, also its deploy notes' policy): the
+/// static files are served under it, so the dashboard's tests run as it would be deployed.
+const DASHBOARD_CSP: &str = include_str!("../../www/csp.txt");
+
+async fn with_dashboard_csp(mut res: Response) -> Response {
+    if let Ok(v) = HeaderValue::from_str(DASHBOARD_CSP.trim()) {
+        res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    res
 }
 
 /// Binds `host:port` (port 0 picks a free one) and returns the listener and its address.
