@@ -2,8 +2,9 @@
 # The dashboard (www/) in headless Chromium: builds both packages if missing (lpm-client into pkg/,
 # lpm-client-bulk into pkg-bulk/), the emulator, and the
 # dashboard (npm ci + vite build, which prints its size and first render), then drives every flow
-# against the emulator serving the built dashboard on the same origin (run.mjs). Screenshots go to
-# target/www-screens/.
+# against the emulator serving the built dashboard on the same origin (run.mjs), and the day's-work
+# checks at a laptop's and a phone's size (day.mjs). Screenshots go to target/www-screens/;
+# docs/screens/ is made by `node tests/www/screens.mjs`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -12,3 +13,4 @@ cd "$root"
 [ -x target/debug/lpm-emulator ] || cargo build -p lpm-emulator
 (cd www && npm ci --no-audit --no-fund --silent && npm run --silent build)
 node tests/www/run.mjs
+node tests/www/day.mjs
