@@ -1,5 +1,6 @@
 // Screenshots of every screen of the dashboard at a laptop's size and a phone's, into
-// docs/screens/<screen>-<size>.png: `node tests/www/screens.mjs` after the dashboard is built
+// docs/screens/<screen>-<size>.png (the whole page, but for the long lists of accounts and courses:
+// their first screenful): `node tests/www/screens.mjs` after the dashboard is built
 // (bash tests/www/check.sh builds it). Not part of the test command: the pictures are for the docs.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -15,10 +16,10 @@ try {
     const context = await browser.newContext(opts);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const shot = async (name) => {
+    const shot = async (name, fullPage = !["accounts", "courses"].includes(name)) => {
       await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
       const file = path.join(out, `${name}-${size}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      await page.screenshot({ path: file, fullPage });
       shots.push(path.relative(root, file));
     };
     try {
@@ -55,7 +56,7 @@ try {
       await shot("grant");
       if (await page.getByRole("link", { name: "Tổng quan", exact: true }).count()) {
         await page.getByRole("link", { name: "Tổng quan", exact: true }).click();
-        await page.locator(".overview-chart svg .ct-bar").first().waitFor();
+        await page.locator(".overview-chart svg .ct-bar").first().waitFor({ state: "attached" });
         await shot("overview");
       }
     } finally {
