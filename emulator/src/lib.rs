@@ -82,7 +82,10 @@ pub fn app(state: AppState) -> Router {
     let static_dir = state.cfg.static_dir.clone();
     let mut router = Router::new()
         .merge(api)
-        .route("/learner", get(routes::learner::page).with_state(state.clone()))
+        .route(
+            "/learner",
+            get(routes::learner::page).with_state(state.clone()),
+        )
         .nest("/_emulator", control::router(state));
     router = match static_dir {
         Some(dir) => {

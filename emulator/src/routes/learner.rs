@@ -37,9 +37,22 @@ pub async fn page(State(st): State<AppState>, uri: Uri) -> Response {
         let mut inner = st.lock();
         let id = inner.login_tokens.remove(token)?;
         let a = inner.account(&id)?;
-        let field = |k: &str| a.record.get("profile").and_then(|p| p.get(k)).or_else(|| a.record.get(k));
-        let name = field("name").and_then(|v| v.as_str()).unwrap_or_default().to_string();
-        let username = a.record.get("username").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+        let field = |k: &str| {
+            a.record
+                .get("profile")
+                .and_then(|p| p.get(k))
+                .or_else(|| a.record.get(k))
+        };
+        let name = field("name")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let username = a
+            .record
+            .get("username")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string();
         Some((name, username))
     });
     let (status, body) = match who {
@@ -59,5 +72,10 @@ pub async fn page(State(st): State<AppState>, uri: Uri) -> Response {
     let html = format!(
         "<!doctype html><html lang=\"vi\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Trang học viên (demo)</title></head><body><main>{body}</main></body></html>"
     );
-    (status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        html,
+    )
+        .into_response()
 }

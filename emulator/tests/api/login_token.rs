@@ -185,9 +185,17 @@ async fn the_demo_learner_page_signs_in_once_with_an_issued_token() {
 
     let first = emu.get(&format!("/learner?login_token={token}")).await;
     assert_eq!(first.status, 200);
-    assert!(page(&first).contains("id=\"signed-in\""), "{}", page(&first));
+    assert!(
+        page(&first).contains("id=\"signed-in\""),
+        "{}",
+        page(&first)
+    );
     // One use: the same link again is refused, as is a token never issued, or none.
-    for query in [format!("login_token={token}"), "login_token=made-up".into(), String::new()] {
+    for query in [
+        format!("login_token={token}"),
+        "login_token=made-up".into(),
+        String::new(),
+    ] {
         let r = emu.get(&format!("/learner?{query}")).await;
         assert_eq!(r.status, 401, "{query}");
         assert!(page(&r).contains("id=\"refused\""));
