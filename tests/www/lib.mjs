@@ -34,7 +34,8 @@ export function launch() {
  */
 export async function serveSite(config, args = [], extraFiles = {}) {
   const site = mkdtempSync(path.join(tmpdir(), "lpm-www-site-"));
-  cpSync(path.join(root, "www/dist"), site, { recursive: true });
+  // LPM_WWW_DIST: another build of the dashboard (e.g. an older one, to see a check fail before its fix).
+  cpSync(process.env.LPM_WWW_DIST || path.join(root, "www/dist"), site, { recursive: true });
   writeFileSync(path.join(site, "config.json"), JSON.stringify(config));
   for (const [name, body] of Object.entries(extraFiles)) writeFileSync(path.join(site, name), body);
   const emu = await startEmulator(["--static", site, ...args]);
