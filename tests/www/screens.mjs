@@ -56,7 +56,7 @@ try {
       await shot("grant");
       if (await page.getByRole("link", { name: "Tổng quan", exact: true }).count()) {
         await page.getByRole("link", { name: "Tổng quan", exact: true }).click();
-        await page.locator(".overview-chart svg .ct-bar").first().waitFor({ state: "attached" });
+        await page.locator(".overview-chart canvas").first().waitFor();
         await shot("overview");
       }
     } finally {

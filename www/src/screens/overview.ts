@@ -1,10 +1,11 @@
 // Overview: accounts created per week, enrolments and completion per course, the courses nobody
 // finished; computed from every account read into this browser (account-cache.ts: read with
-// progress, kept in IndexedDB with its age) and the catalogue. Charts: Chartist (SVG; chosen by
-// measured size, see README), with the figures in a table beside each chart.
-import { BarChart } from "chartist";
-import "chartist/dist/index.css";
+// progress, kept in IndexedDB with its age) and the catalogue. Charts: uPlot (the smallest of the
+// libraries measured that runs under the CSP: it styles through the CSSOM, see README), with the
+// figures in a table beside each chart.
 import { html, nothing } from "lit-html";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
 import { cache, cacheStatusView, loadCache, type CachedAccount } from "../account-cache";
 import { app, handle, loadCourses, update } from "../app";
 import { formatDate } from "../format";
@@ -57,20 +58,41 @@ export function perCourse(accounts: CachedAccount[], titles: Map<string, string>
   return [...by.values()].sort((a, b) => b.enrolled - a.enrolled || a.title.localeCompare(b.title, "vi"));
 }
 
-const charts = new Map<string, { chart: BarChart; key: string; el: HTMLElement }>();
+const charts = new Map<string, { plot: uPlot; key: string }>();
 
-/** Draws (or redraws, when its data changed) a bar chart in `#id` once it is on screen. */
-function drawBars(id: string, labels: string[], series: number[][]) {
-  const key = JSON.stringify([labels, series]);
+/** Draws (or redraws, when its data changed) a bar chart in `#id` once it is on screen; `label`
+ * names an x value (an index) on the axis, "" for none. */
+function drawBars(id: string, label: (i: number) => string, series: { values: number[]; color: string }[]) {
+  const xs = series[0].values.map((_, i) => i);
+  const key = JSON.stringify([series.map((x) => x.values), xs.map(label)]);
   requestAnimationFrame(() => {
     const el = document.getElementById(id);
     if (!el) return;
     const old = charts.get(id);
-    if (old && old.key === key && old.el === el) return;
-    old?.chart.detach();
-    el.replaceChildren();
-    const chart = new BarChart(el, { labels, series }, { height: "220px", axisY: { onlyInteger: true }, chartPadding: { top: 12, right: 8, bottom: 0, left: 0 } });
-    charts.set(id, { chart, key, el });
+    const width = Math.max(240, el.clientWidth);
+    if (old && old.key === key && el.contains(old.plot.root)) {
+      if (Math.abs(old.plot.width - width) > 4) old.plot.setSize({ width, height: 220 });
+      return;
+    }
+    old?.plot.destroy();
+    const bars = uPlot.paths.bars!({ size: [0.7, 40] });
+    const plot = new uPlot(
+      {
+        width,
+        height: 220,
+        legend: { show: false },
+        cursor: { show: false },
+        scales: { x: { time: false, range: [-0.5, xs.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        axes: [
+          { stroke: "#1b1f24", splits: () => xs, values: (_u, splits) => splits.map(label) },
+          { stroke: "#1b1f24", values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : "")) },
+        ],
+        series: [{}, ...series.map((x) => ({ fill: x.color, stroke: x.color, paths: bars, points: { show: false } }))],
+      },
+      [xs, ...series.map((x) => x.values)],
+      el,
+    );
+    charts.set(id, { plot, key });
   });
 }
 
@@ -88,8 +110,13 @@ export function overviewView() {
   const nobody = courses.filter((x) => x.finished === 0);
   if (c) {
     // Every other week is labelled: twelve dates do not fit a phone's width.
-    drawBars("chart-weeks", weeks.map((w, i) => (i % 2 ? "" : shortDate(w.start))), [weeks.map((w) => w.n)]);
-    if (courses.length) drawBars("chart-courses", courses.map((_, i) => (i % 5 ? "" : String(i + 1))), [courses.map((x) => x.enrolled), courses.map((x) => x.finished)]);
+    drawBars("chart-weeks", (i) => (i % 2 ? "" : shortDate(weeks[i]?.start ?? 0)), [{ values: weeks.map((w) => w.n), color: "#1d5fa8" }]);
+    if (courses.length) {
+      drawBars("chart-courses", (i) => (i % 5 ? "" : String(i + 1)), [
+        { values: courses.map((x) => x.enrolled), color: "#1d5fa8" },
+        { values: courses.map((x) => x.finished), color: "#14632a" },
+      ]);
+    }
   }
   const pct = (x: CourseStats) => (x.enrolled ? Math.round((100 * x.finished) / x.enrolled) : 0);
   return html`<main id="main">
@@ -126,7 +153,7 @@ export function overviewView() {
 }
 
 export function resetOverview(): void {
-  for (const { chart } of charts.values()) chart.detach();
+  for (const { plot } of charts.values()) plot.destroy();
   charts.clear();
   courseError = null;
 }
