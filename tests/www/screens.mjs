@@ -1,7 +1,7 @@
 // Screenshots of every screen of the dashboard at a laptop's size and a phone's, into
-// docs/screens/<screen>-<size>.png (the whole page, but for the long lists of accounts and courses:
-// their first screenful): `node tests/www/screens.mjs` after the dashboard is built
-// (bash tests/www/check.sh builds it). Not part of the test command: the pictures are for the docs.
+// docs/screens/<screen>-<size>.png (the whole page, but for the long lists of accounts, courses and
+// the overview's courses: their first screenful): `node tests/www/screens.mjs` after the dashboard
+// is built (bash tests/www/check.sh builds it). Not part of the test command: they are for the docs.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DEMO, VIEWPORTS, launch, root, serveSite, signIn } from "./lib.mjs";
@@ -16,7 +16,7 @@ try {
     const context = await browser.newContext(opts);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const shot = async (name, fullPage = !["accounts", "courses"].includes(name)) => {
+    const shot = async (name, fullPage = !["accounts", "courses", "overview"].includes(name)) => {
       await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
       const file = path.join(out, `${name}-${size}.png`);
       await page.screenshot({ path: file, fullPage });
