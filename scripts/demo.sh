@@ -24,7 +24,7 @@ if ! $tour_only; then
   (cd www && npm ci --no-audit --no-fund --silent && npm run --silent build)
   # "Log in as" opens the emulator's demo learner page, which signs in with the one-time token.
   echo '{"siteUrl": "/learner"}' > www/dist/config.json
-  static=(--static www/dist)
+  static=(--static www/dist --static-csp www/csp.txt)
 fi
 
 log=$(mktemp)

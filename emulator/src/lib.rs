@@ -80,6 +80,11 @@ pub fn app(state: AppState) -> Router {
         .with_state(state.clone());
 
     let static_dir = state.cfg.static_dir.clone();
+    let csp = state
+        .cfg
+        .static_csp
+        .as_deref()
+        .and_then(|p| HeaderValue::from_str(p).ok());
     let mut router = Router::new()
         .merge(api)
         .route(
@@ -89,9 +94,18 @@ pub fn app(state: AppState) -> Router {
         .nest("/_emulator", control::router(state));
     router = match static_dir {
         Some(dir) => {
-            let files = Router::new()
-                .fallback_service(ServeDir::new(dir))
-                .layer(map_response(with_dashboard_csp));
+            let files = Router::new().fallback_service(ServeDir::new(dir));
+            let files = match csp {
+                Some(policy) => files.layer(map_response(move |mut res: Response| {
+                    let policy = policy.clone();
+                    async move {
+                        res.headers_mut()
+                            .insert(header::CONTENT_SECURITY_POLICY, policy);
+                        res
+                    }
+                })),
+                None => files,
+            };
             router.fallback_service(files)
         }
         None => router.fallback(api::unknown_endpoint),
@@ -103,17 +117,6 @@ pub fn app(state: AppState) -> Router {
             .allow_headers([header::CONTENT_TYPE])
             .expose_headers([header::RETRY_AFTER]),
     )
-}
-
-/// The dashboard's Content-Security-Policy (www/csp.txt, also its deploy notes' policy): the
-/// static files are served under it, so the dashboard's tests run as it would be deployed.
-const DASHBOARD_CSP: &str = include_str!("../../www/csp.txt");
-
-async fn with_dashboard_csp(mut res: Response) -> Response {
-    if let Ok(v) = HeaderValue::from_str(DASHBOARD_CSP.trim()) {
-        res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
-    }
-    res
 }
 
 /// Binds `host:port` (port 0 picks a free one) and returns the listener and its address.

@@ -10,6 +10,8 @@ import { chromium } from "playwright-core";
 import { startEmulator, DEMO } from "../js/emulator.mjs";
 
 export { DEMO };
+/** The dashboard's Content-Security-Policy, as deployed (its deploy notes quote it). */
+export const CSP_FILE = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../.."), "www/csp.txt");
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const shots = path.join(root, "target/www-screens");
 mkdirSync(shots, { recursive: true });
@@ -38,7 +40,7 @@ export async function serveSite(config, args = [], extraFiles = {}) {
   cpSync(process.env.LPM_WWW_DIST || path.join(root, "www/dist"), site, { recursive: true });
   writeFileSync(path.join(site, "config.json"), JSON.stringify(config));
   for (const [name, body] of Object.entries(extraFiles)) writeFileSync(path.join(site, name), body);
-  const emu = await startEmulator(["--static", site, ...args]);
+  const emu = await startEmulator(["--static", site, "--static-csp", CSP_FILE, ...args]);
   return { emu, site, cleanup: async () => { await emu.stop(); rmSync(site, { recursive: true, force: true }); } };
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startEmulator, DEMO } from "../js/emulator.mjs";
-import { axe as axeCheck, launch, shots } from "./lib.mjs";
+import { CSP_FILE, axe as axeCheck, launch, shots } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -41,7 +41,7 @@ async function check(name, fn) {
   }
 }
 
-const emu = await startEmulator(["--static", site, "--create-interval-secs", String(INTERVAL_SECS)]);
+const emu = await startEmulator(["--static", site, "--static-csp", CSP_FILE, "--create-interval-secs", String(INTERVAL_SECS)]);
 const browser = await launch();
 const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 } });
 page = await context.newPage();

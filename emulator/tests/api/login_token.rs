@@ -201,3 +201,33 @@ async fn the_demo_learner_page_signs_in_once_with_an_issued_token() {
         assert!(page(&r).contains("id=\"refused\""));
     }
 }
+
+#[tokio::test]
+async fn static_files_carry_the_csp_given_and_none_without() {
+    let dir = std::env::temp_dir().join(format!("lpm-emu-csp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>x</title>").unwrap();
+    let csp = |r: &Resp| {
+        r.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("content-security-policy"))
+            .map(|(_, v)| v.clone())
+    };
+    let policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+    let with = start_with(Config {
+        static_dir: Some(dir.clone()),
+        static_csp: Some(policy.into()),
+        ..Config::default()
+    })
+    .await;
+    let r = with.get("/index.html").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(csp(&r).as_deref(), Some(policy));
+    let without = start_with(Config {
+        static_dir: Some(dir.clone()),
+        ..Config::default()
+    })
+    .await;
+    assert_eq!(csp(&without.get("/index.html").await), None);
+    std::fs::remove_dir_all(&dir).ok();
+}
