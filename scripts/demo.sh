@@ -22,7 +22,9 @@ static=()
 if ! $tour_only; then
   LPM_FLAVOUR=bulk bash scripts/build-pkg.sh   # the dashboard's bulk screen loads lpm-client-bulk
   (cd www && npm ci --no-audit --no-fund --silent && npm run --silent build)
-  static=(--static www/dist)
+  # "Log in as" opens the emulator's demo learner page, which signs in with the one-time token.
+  echo '{"siteUrl": "/learner"}' > www/dist/config.json
+  static=(--static www/dist --static-csp www/csp.txt)
 fi
 
 log=$(mktemp)

@@ -20,6 +20,7 @@ USAGE: lpm-emulator [OPTIONS]
   --login-token-interval-ms MS              spacing of create-user-login-token calls to check (default 5000)
   --single-create-interval-ms MS            spacing of create-single-user calls to check (default 5000)
   --static DIR               serve DIR at / on the same origin
+  --static-csp FILE          send the Content-Security-Policy in FILE with the static files
   --status-mode documented|always200        HTTP statuses (default documented)
   --check-order documented|auth-first       order of checks (default documented)
   --permission-status 401|403               HTTP status of \"no permission\" (default 401)
@@ -79,6 +80,12 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Cli>, Str
                 c.single_create_interval_ms = num(&flag, &value(&flag)?)?
             }
             "--static" => c.static_dir = Some(PathBuf::from(value(&flag)?)),
+            "--static-csp" => {
+                let file = value(&flag)?;
+                let policy = std::fs::read_to_string(&file)
+                    .map_err(|e| format!("--static-csp: cannot read {file}: {e}"))?;
+                c.static_csp = Some(policy.trim().to_string());
+            }
             "--status-mode" => {
                 c.status_mode = match value(&flag)?.as_str() {
                     "documented" => StatusMode::Documented,
@@ -168,6 +175,9 @@ mod tests {
         assert!(p(&["--port"]).is_err());
         assert!(p(&["--bogus"]).is_err());
         assert!(p(&["--help"]).unwrap().is_none());
+        assert!(p(&["--static-csp", "/no/such/file"])
+            .unwrap_err()
+            .contains("cannot read"));
         let cli = p(&["--header-timeout-ms", "250", "--max-connections=7"])
             .unwrap()
             .unwrap();

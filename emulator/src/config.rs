@@ -77,6 +77,8 @@ pub struct Config {
     /// Enforce the platform's documented field rules on create (name >= 3, username 3-20 alnum, password 6-35).
     pub enforce_field_rules: bool,
     pub static_dir: Option<PathBuf>,
+    /// The Content-Security-Policy sent with the static files (`--static-csp FILE`), if any.
+    pub static_csp: Option<String>,
     /// A connection must finish its request headers within this time (idle keep-alive too).
     pub header_read_timeout_ms: u64,
     /// Connections served at once; further ones wait in the listen backlog.
@@ -103,6 +105,7 @@ impl Default for Config {
             require_email: false,
             enforce_field_rules: false,
             static_dir: None,
+            static_csp: None,
             header_read_timeout_ms: 10_000,
             // Below the common soft limit of 1024 open files, leaving room for the rest.
             max_connections: 512,

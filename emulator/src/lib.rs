@@ -17,9 +17,10 @@ pub mod util;
 
 use std::net::SocketAddr;
 
-use axum::http::{header, Method};
-use axum::middleware::from_fn_with_state;
-use axum::routing::any;
+use axum::http::{header, HeaderValue, Method};
+use axum::middleware::{from_fn_with_state, map_response};
+use axum::response::Response;
+use axum::routing::{any, get};
 use axum::Router;
 use tokio::net::TcpListener;
 use tower_http::cors::{Any, CorsLayer};
@@ -79,11 +80,34 @@ pub fn app(state: AppState) -> Router {
         .with_state(state.clone());
 
     let static_dir = state.cfg.static_dir.clone();
+    let csp = state
+        .cfg
+        .static_csp
+        .as_deref()
+        .and_then(|p| HeaderValue::from_str(p).ok());
     let mut router = Router::new()
         .merge(api)
+        .route(
+            "/learner",
+            get(routes::learner::page).with_state(state.clone()),
+        )
         .nest("/_emulator", control::router(state));
     router = match static_dir {
-        Some(dir) => router.fallback_service(ServeDir::new(dir)),
+        Some(dir) => {
+            let files = Router::new().fallback_service(ServeDir::new(dir));
+            let files = match csp {
+                Some(policy) => files.layer(map_response(move |mut res: Response| {
+                    let policy = policy.clone();
+                    async move {
+                        res.headers_mut()
+                            .insert(header::CONTENT_SECURITY_POLICY, policy);
+                        res
+                    }
+                })),
+                None => files,
+            };
+            router.fallback_service(files)
+        }
         None => router.fallback(api::unknown_endpoint),
     };
     router.layer(

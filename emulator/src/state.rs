@@ -202,6 +202,8 @@ pub struct Inner {
     pub create_calls: Vec<LoggedCall>,
     pub login_token_calls: Vec<LoggedCall>,
     pub single_create_calls: Vec<LoggedCall>,
+    /// One-time login tokens issued by create-user-login-token and not yet used: token -> account id.
+    pub login_tokens: HashMap<String, String>,
     pub rng: Rng,
     pub seq: u64,
 }
@@ -245,6 +247,7 @@ impl Inner {
             create_calls: Vec::new(),
             login_token_calls: Vec::new(),
             single_create_calls: Vec::new(),
+            login_tokens: HashMap::new(),
             rng: Rng::from_clock(),
             seq,
         }

@@ -1,21 +1,17 @@
 // Drives the built dashboard (www/dist) in headless Chromium against the emulator serving it on
-// the same origin (--static): every screen and flow, axe-core on every screen (no serious or
-// critical violation), and a Tab walk of every screen (focus reaches each enabled control).
+// the same origin (--static): every screen and flow, axe-core on every screen (no violation),
+// and a Tab walk of every screen (focus reaches each enabled control).
 // Screenshots of each screen go to target/www-screens/. Prints one line per check.
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
 import { startEmulator, DEMO } from "../js/emulator.mjs";
+import { CSP_FILE, axe as axeCheck, launch, shots } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
-const shots = path.join(root, "target/www-screens");
-mkdirSync(shots, { recursive: true });
-const axeSource = readFileSync(createRequire(path.join(root, "www/package.json")).resolve("axe-core/axe.min.js"), "utf8");
 
 // The dashboard as deployed, plus a config.json giving the client the emulator's short interval.
 const INTERVAL_SECS = 3;
@@ -45,11 +41,8 @@ async function check(name, fn) {
   }
 }
 
-const emu = await startEmulator(["--static", site, "--create-interval-secs", String(INTERVAL_SECS)]);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_BIN || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const emu = await startEmulator(["--static", site, "--static-csp", CSP_FILE, "--create-interval-secs", String(INTERVAL_SECS)]);
+const browser = await launch();
 const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 } });
 page = await context.newPage();
 const pageErrors = [];
@@ -64,16 +57,8 @@ page.setDefaultTimeout(10_000);
 const text = (sel) => page.locator(sel).first().innerText();
 const main = () => page.locator("main");
 
-/** axe-core on the current screen: no serious or critical violation. */
-async function axe(name) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, target: v.nodes[0]?.target.join(" ") }));
-  });
-  const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  assert.deepEqual(bad, [], `${name}: ${JSON.stringify(bad)}`);
-}
+/** axe-core on the current screen: no violation. */
+const axe = (name) => axeCheck(page, name);
 
 /** Tabs through the screen from the top; every enabled, visible control must receive focus. */
 async function keyboard(name) {
@@ -105,7 +90,7 @@ async function keyboard(name) {
 }
 
 async function screen(name, file, { fullPage = false } = {}) {
-  await check(`${name}: axe-core finds no serious or critical violation`, () => axe(name));
+  await check(`${name}: axe-core finds no violation`, () => axe(name));
   await check(`${name}: every control is reachable by keyboard`, () => keyboard(name));
   await page.evaluate(() => {
     document.activeElement?.blur();
@@ -167,15 +152,15 @@ try {
   await page.locator("main table tbody tr").nth(99).waitFor();
   const total = (await control("GET", "state")).accounts;
   await check(`accounts: 100 a page, next pages through getUsers (${total} demo accounts)`, async () => {
-    assert.match(await text("main > p:not(.picked)"), /1–100/);
-    await page.getByRole("button", { name: "Trang sau" }).click();
+    assert.match(await text("#page-range"), /1–100/);
+    await page.getByRole("button", { name: "Trang sau" }).first().click();
     await page.getByText("Tài khoản 101–200").waitFor();
-    await page.getByRole("button", { name: "Trang sau" }).click();
+    await page.getByRole("button", { name: "Trang sau" }).first().click();
     await page.getByText(`Tài khoản 201–${total}`).waitFor();
     assert.equal(await page.locator("main table tbody tr").count(), total - 200);
-    assert.equal(await page.getByRole("button", { name: "Trang sau" }).isDisabled(), true);
-    await page.getByRole("button", { name: "Trang trước" }).click();
-    await page.getByRole("button", { name: "Trang trước" }).click();
+    assert.equal(await page.getByRole("button", { name: "Trang sau" }).first().isDisabled(), true);
+    await page.getByRole("button", { name: "Trang trước" }).first().click();
+    await page.getByRole("button", { name: "Trang trước" }).first().click();
     await page.getByText("Tài khoản 1–100").waitFor();
   });
   await check("accounts: sorting by name (TanStack Table)", async () => {
@@ -202,7 +187,7 @@ try {
   await screen("accounts", "accounts");
   await check("accounts: a 500 from the server is explained, and retry loads the page", async () => {
     await control("POST", "faults", { endpoint: "get-multi-user", kind: "html500", count: 3 });
-    await page.getByRole("button", { name: "Trang sau" }).click();
+    await page.getByRole("button", { name: "Trang sau" }).first().click();
     await page.locator(".error", { hasText: "Máy chủ gặp lỗi" }).waitFor();
     await page.locator(".error").getByRole("button", { name: "Thử lại" }).click();
     await page.getByText("Tài khoản 101–200").waitFor();
@@ -210,7 +195,7 @@ try {
   });
   await check("accounts: an unreachable server raises the banner; its retry recovers", async () => {
     await page.route("**/manage/api/**", (r) => r.abort("connectionrefused"));
-    await page.getByRole("button", { name: "Trang trước" }).click();
+    await page.getByRole("button", { name: "Trang trước" }).first().click();
     await page.locator(".unreachable", { hasText: "Không kết nối được máy chủ" }).waitFor();
     await page.unroute("**/manage/api/**");
     await page.locator(".unreachable").getByRole("button", { name: "Thử lại" }).click();
@@ -347,7 +332,8 @@ try {
     await page.getByRole("button", { name: "Tạo 4 tài khoản" }).click();
     await page.locator(".done").waitFor();
     assert.match(await text(".done"), /3 tạo được, 1 lỗi/);
-    assert.match(await text("table.results tbody tr:nth-child(4)"), /Lỗi: Email already in use/);
+    assert.match(await text("table.results tbody tr:nth-child(4)"), /Đã bỏ ra, không gửi/);
+    assert.match(await text("table.results tbody tr:nth-child(5)"), /Lỗi: E-mail đã được dùng cho tài khoản khác/);
     const after = await control("GET", "state");
     assert.equal(after.accounts, before.accounts + 3);
   });
@@ -356,7 +342,7 @@ try {
     const body = readFileSync(await download.path(), "utf8");
     assert.ok(body.startsWith("\uFEFF"));
     assert.match(body, new RegExp(`adm${stamp}`));
-    assert.match(body, /Email already in use/);
+    assert.match(body, /E-mail đã được dùng cho tài khoản khác/);
     assert.equal(body.trim().split(/\r?\n/).length, 2);
   });
   await screen("bulk create (results)", "bulk-results");
@@ -395,7 +381,7 @@ try {
     await page.getByText(/^Dự kiến xong lúc \d/).waitFor();
     await page.screenshot({ path: path.join(shots, "bulk-countdown.png") });
   });
-  await check("bulk create (running): axe-core finds no serious or critical violation", () => axe("bulk create (running)"));
+  // (axe on the running screen: tests/www/day.mjs, while a chunk's answer is held back.)
   await check("bulk: pause (by keyboard) while the second chunk waits gives the rows as they stand", async () => {
     await page.getByRole("button", { name: "Tạm dừng" }).focus();
     await page.keyboard.press("Enter");
@@ -453,7 +439,7 @@ try {
   // ---------------------------------------------------------------- grant
   await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
   await page.locator("main table tbody tr").nth(1).waitFor();
-  await page.getByRole("button", { name: "Trang sau" }).waitFor();
+  await page.getByRole("button", { name: "Trang sau" }).first().waitFor();
   const pickNames = [];
   await check("grant: accounts picked in the table, one added by search, a course chosen, per-account results", async () => {
     for (const i of [0, 1]) {
@@ -506,7 +492,7 @@ try {
       await p2.click("button[type=submit]");
       await p2.locator("main table tbody tr").nth(99).waitFor();
       await p2.getByLabel("Chọn mọi tài khoản trên trang này").check();
-      await p2.getByRole("button", { name: "Trang sau" }).click();
+      await p2.getByRole("button", { name: "Trang sau" }).first().click();
       await p2.getByText("Tài khoản 101–200").waitFor();
       await p2.locator("main table tbody tr").first().locator("input[type=checkbox]").check();
       await p2.getByRole("link", { name: "Cấp khoá học cho các tài khoản đã chọn" }).click();
@@ -525,7 +511,7 @@ try {
   await check("an expired token mid-session returns to sign-in with the reason, token forgotten", async () => {
     await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
     await control("POST", "faults", { endpoint: "get-multi-user", kind: "respcode", respCode: "05", msg: "Invalid token || Token has expired", status: 401 });
-    await page.getByRole("button", { name: "Trang sau" }).click();
+    await page.getByRole("button", { name: "Trang sau" }).first().click();
     await page.locator(".note", { hasText: "Phiên đăng nhập đã hết hạn" }).waitFor();
     await page.locator("#email").waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem("lpm.session")), null);

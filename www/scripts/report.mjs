@@ -49,10 +49,16 @@ function closure(keys, seen = new Set()) {
 }
 const entry = Object.keys(manifest).filter((k) => manifest[k].isEntry);
 const initial = closure(entry);
-const lazy = [...closure(entry.flatMap((k) => manifest[k].dynamicImports ?? []))].filter((f) => !initial.has(f));
 const gzipOf = (files) => [...files].reduce((n, f) => n + gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
 console.log(`every screen (index.html + lpm-client): ${kb(gzipOf(initial) + gzipSync(readFileSync(path.join(dist, "index.html")), { level: 9 }).length)} gzip`);
-console.log(`the bulk screen adds (lpm-client-bulk, dynamic import): ${kb(gzipOf(lazy))} gzip`);
+// What each dynamic import of the initial chunks adds (lpm-client-bulk: the bulk screen and grants
+// to more than 100 accounts; the Overview with its chart library).
+const chunkOf = new Map(Object.entries(manifest).map(([k, c]) => [c.file, k]));
+const dynamic = [...new Set([...initial].flatMap((f) => manifest[chunkOf.get(f)]?.dynamicImports ?? []))];
+for (const k of dynamic) {
+  const adds = [...closure([k])].filter((f) => !initial.has(f));
+  console.log(`${k.includes("pkg-bulk") ? "the bulk screen" : `dynamic import ${path.basename(k)}`} adds: ${kb(gzipOf(adds))} gzip`);
+}
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
 let chromium;

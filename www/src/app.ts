@@ -12,6 +12,14 @@ export interface Config {
   createIntervalMs?: number;
   /** The import engine's wait before looking up rows whose answer was lost; default the engine's. */
   retryDelayMs?: number;
+  /** The learners' site, which "log in as" opens with `?login_token=`: its own address, as the
+   * platform's API and its site are two addresses; relative to this page; default the platform's. */
+  siteUrl?: string;
+}
+
+/** Where "log in as" sends a learner: `siteUrl` of config.json, else the platform's address. */
+export function siteUrl(): URL {
+  return new URL(app.config.siteUrl ?? app.session?.baseUrl ?? location.origin, location.href);
 }
 
 export interface Session {
@@ -34,7 +42,32 @@ export const app = {
   /** Accounts picked on the Accounts screen for the Grant screen: id → label. */
   picked: new Map<string, string>(),
   courses: null as Course[] | null,
+  /** Bumped by every write that changes accounts (grant, create): a screen showing accounts it
+   * read at an older version reads them again when next shown. */
+  usersVersion: 0,
 };
+
+/** A write changed accounts: the screens showing accounts read them again. */
+export function usersChanged(): void {
+  app.usersVersion += 1;
+  update();
+}
+
+/** Where focus goes after the next render that has it (a control that disappeared, a new screen). */
+let focusTarget: string | null = null;
+export function focusNext(selector: string): void {
+  focusTarget = selector;
+  update();
+}
+/** Moves focus to the pending target once it is on screen (kept until then). */
+export function applyFocus(root: HTMLElement): void {
+  if (!focusTarget) return;
+  const el = root.querySelector<HTMLElement>(focusTarget);
+  if (!el) return;
+  focusTarget = null;
+  if (!el.matches("a[href], button, input, select, textarea, [tabindex]")) el.setAttribute("tabindex", "-1");
+  el.focus();
+}
 
 let renderer: () => void = () => {};
 let scheduled = false;
@@ -110,7 +143,7 @@ export function startSession(baseUrl: string, token: string, remember: boolean):
   app.signInNote = "";
   if (remember) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ baseUrl, token }));
   else sessionStorage.removeItem(SESSION_KEY);
-  update();
+  focusNext("main h1");
 }
 
 export function restoreSession(): void {

@@ -5,8 +5,8 @@
 // answer. Its journal names rows by e-mail and username only, so a reload needs the rows back to
 // resume: they are kept here (passwords included) under the job's id, which also names the
 // journal, and both are deleted when the job is over or discarded.
-import { openDB } from "idb";
 import { indexedDbJournal, type NewUser } from "lpm-client";
+import { db } from "./db";
 
 export interface SavedJob {
   /** Names the job's journal (`import-<id>`): a new job never reads an old job's events. */
@@ -16,12 +16,23 @@ export interface SavedJob {
   baseUrl: string;
   /** Rows processed when last told (for the "unfinished import" note after a reload). */
   processed: number;
+  /** The sheet's number of each row sent (`rows[i]` is row `sheetRows[i]`), as the edit table
+   * numbered them; absent in a job saved before they were kept (then `i + 1`). */
+  sheetRows?: number[];
+  /** The rows left out before sending, with their sheet numbers: shown among the results. */
+  leftOut?: { n: number; user: NewUser }[];
 }
 
-const db = openDB("lpm-dashboard", 1, { upgrade: (d) => void d.createObjectStore("imports") });
 const KEY = "current";
 
-export const newJob = (rows: NewUser[], baseUrl: string): SavedJob => ({ id: crypto.randomUUID(), rows, baseUrl, processed: 0 });
+export const newJob = (rows: NewUser[], baseUrl: string, sheetRows?: number[], leftOut?: SavedJob["leftOut"]): SavedJob => ({
+  id: crypto.randomUUID(),
+  rows,
+  baseUrl,
+  processed: 0,
+  sheetRows,
+  leftOut,
+});
 export const journalOf = (job: SavedJob) => indexedDbJournal(`import-${job.id}`);
 
 export async function loadJob(): Promise<SavedJob | undefined> {

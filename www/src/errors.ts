@@ -2,6 +2,7 @@
 import type { ApiError, ConfigError, DecodeError, HttpError, IntervalError, LpmError, TimeoutError, ValidationError } from "lpm-client";
 import { t, type Key } from "./i18n";
 import { formatTime } from "./format";
+import { reasonText } from "./server-texts";
 
 export interface Described {
   /** One sentence for the user. */
@@ -41,7 +42,8 @@ export function describe(e: unknown): Described {
   switch (err?.kind) {
     case "api": {
       const a = err as ApiError;
-      let text = t(CATEGORY[a.category] ?? "errUnknown");
+      // Said per reason (a wrong password is not an expired token); the category when unknown.
+      let text = a.reason && a.reason !== "unknown" ? reasonText(a.reason) : t(CATEGORY[a.category] ?? "errUnknown");
       if (a.category === "capacity" && a.availableSlots !== undefined) text += " " + t("errCapacitySlots", { n: a.availableSlots });
       return {
         ...base,

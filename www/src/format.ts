@@ -32,3 +32,15 @@ export function formatWait(ms: number): string {
   const unit = (u: string, v: number) => new Intl.NumberFormat(locale(), { style: "unit", unit: u, unitDisplay: "long" }).format(v);
   return minutes ? `${unit("minute", minutes)} ${unit("second", seconds)}` : unit("second", seconds);
 }
+export function formatDateTime(ms: number): string {
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" }).format(new Date(ms));
+}
+/** How long ago, in the largest whole unit ("3 phút trước" / "3 minutes ago"). */
+export function formatAge(ms: number): string {
+  const rtf = new Intl.RelativeTimeFormat(locale(), { numeric: "auto" });
+  const s = Math.round(ms / 1000);
+  if (s < 60) return rtf.format(-s, "second");
+  if (s < 3600) return rtf.format(-Math.floor(s / 60), "minute");
+  if (s < 86400) return rtf.format(-Math.floor(s / 3600), "hour");
+  return rtf.format(-Math.floor(s / 86400), "day");
+}

@@ -9,8 +9,23 @@ const S = {
   navCourses: ["Khoá học", "Courses"],
   navBulk: ["Tạo hàng loạt", "Bulk create"],
   navGrant: ["Cấp khoá học", "Grant courses"],
+  navOverview: ["Tổng quan", "Overview"],
+  ovNeedsRead: ["Tổng quan được tính từ mọi tài khoản, đọc về trình duyệt này (một lần, có thể đọc lại).", "The overview is computed from every account, read into this browser (once; read again at will)."],
+  ovWeeks: ["Tài khoản tạo mỗi tuần (12 tuần tính đến tài khoản mới nhất)", "Accounts created per week (the 12 weeks up to the newest account)"],
+  ovWeeksAlt: ["Biểu đồ cột: {n} tài khoản tạo trong {weeks} tuần; số liệu trong bảng bên dưới.", "Bar chart: {n} accounts created in {weeks} weeks; the figures are in the table below."],
+  ovTable: ["Bảng số liệu", "The figures"],
+  ovWeekOf: ["Tuần bắt đầu", "Week of"],
+  ovCreated: ["Tài khoản tạo", "Accounts created"],
+  ovCourses: ["Ghi danh và hoàn thành theo khoá học", "Enrolments and completion per course"],
+  ovCoursesAlt: ["Biểu đồ cột: số ghi danh và số hoàn thành của mỗi khoá học, theo số thứ tự trong bảng bên dưới.", "Bar chart: enrolments and completions of each course, numbered as in the table below."],
+  ovEnrolled: ["Ghi danh", "Enrolled"],
+  ovFinished: ["Hoàn thành", "Finished"],
+  ovCompletion: ["Tỉ lệ hoàn thành", "Completion"],
+  ovNobody: ["Khoá học chưa ai hoàn thành ({n})", "Courses nobody finished ({n})"],
+  ovEnrolledN: ["{n} ghi danh", "{n|enrolment|enrolments}"],
   signOut: ["Đăng xuất", "Sign out"],
   mainNav: ["Điều hướng chính", "Main navigation"],
+  skipToMain: ["Bỏ qua, tới nội dung chính", "Skip to the main content"],
   // sign in
   signInTitle: ["Đăng nhập quản trị", "Admin sign-in"],
   platformAddress: ["Địa chỉ nền tảng", "Platform address"],
@@ -67,6 +82,29 @@ const S = {
   search: ["Tìm", "Search"],
   clearSearch: ["Xoá tìm kiếm", "Clear search"],
   noMatch: ["Không có kết quả.", "No match."],
+  noMatchHint: [
+    "Nền tảng chỉ tìm theo e-mail hoặc tên đăng nhập đầy đủ; tìm theo họ tên hoặc một phần ở mục bên dưới.",
+    "The platform finds only a whole e-mail or username; search by name or part of one below.",
+  ],
+  nameSearchTitle: ["Tìm theo họ tên", "Search by name"],
+  platformSearch: ["Tìm trên nền tảng", "Search the platform"],
+  platformSearchNote: [
+    "Nền tảng không tìm được theo họ tên: tìm ở đây dùng danh sách tài khoản đã đọc về trình duyệt này (xoá khi đăng xuất).",
+    "The platform cannot search by name: this search uses the accounts read into this browser (forgotten at sign-out).",
+  ],
+  cacheNone: ["Chưa đọc danh sách tài khoản về trình duyệt này.", "The accounts have not been read into this browser yet."],
+  cacheRead: ["Đọc mọi tài khoản", "Read every account"],
+  cacheRefresh: ["Đọc lại", "Read again"],
+  cacheReading: ["Đang đọc… đã có {n} tài khoản", "Reading… {n|account|accounts} so far"],
+  cacheAge: ["{n} tài khoản, đọc lúc {time} ({age}).", "{n|account|accounts}, read at {time} ({age})."],
+  cacheStale: ["Đã có thay đổi từ lúc đọc.", "Changed since then."],
+  nameSearch: ["Họ tên, tên đăng nhập hoặc e-mail (một phần, không cần dấu)", "Name, username or e-mail (any part, accents optional)"],
+  nameMatches: ["{n} tài khoản khớp", "{n|account matches|accounts match}"],
+  nameMore: ["Chỉ hiện {n} tài khoản đầu; gõ thêm để thu hẹp.", "Only the first {n} are listed; type more to narrow."],
+  ofTotal: ["trên tổng số {n}", "of {n}"],
+  sortPageOnly: ["Sắp xếp theo cột chỉ áp dụng cho {n} tài khoản của trang này.", "Sorting by a column orders the {n} accounts of this page only."],
+  pagerTop: ["Phân trang (trên)", "Pages (top)"],
+  pagerBottom: ["Phân trang (dưới)", "Pages (bottom)"],
   colName: ["Họ tên", "Name"],
   colUsername: ["Tên đăng nhập", "Username"],
   colEmail: ["E-mail", "E-mail"],
@@ -81,7 +119,7 @@ const S = {
   reload: ["Tải lại trang này", "Reload this page"],
   nextPage: ["Trang sau", "Next page"],
   pageRange: ["Tài khoản {from}–{to}", "Accounts {from}–{to}"],
-  selectedForGrant: ["Đã chọn {n} tài khoản để cấp khoá học.", "{n} accounts selected for a course grant."],
+  selectedForGrant: ["Đã chọn {n} tài khoản để cấp khoá học.", "{n|account|accounts} selected for a course grant."],
   goGrant: ["Cấp khoá học cho các tài khoản đã chọn", "Grant courses to the selected accounts"],
   details: ["Chi tiết", "Details"],
   back: ["Quay lại danh sách", "Back to the list"],
@@ -116,7 +154,7 @@ const S = {
   colType: ["Loại", "Type"],
   colLabel: ["Nhãn", "Label"],
   colPrice: ["Giá", "Price"],
-  courseCount: ["{n} khoá học", "{n} courses"],
+  courseCount: ["{n} khoá học", "{n|course|courses}"],
   typeSALE: ["Đang bán", "On sale"],
   typeUPCOMMING: ["Sắp ra mắt", "Upcoming"],
   // bulk
@@ -136,13 +174,13 @@ const S = {
   columnFor: ["Cột “{header}”", "Column “{header}”"],
   ignoreColumn: ["(bỏ qua)", "(ignore)"],
   unmappedRequired: ["Thiếu cột bắt buộc: {cols}", "Required columns missing: {cols}"],
-  rowsSummary: ["{n} dòng · {bad} dòng có lỗi · {out} dòng bỏ ra · {dup} trùng lặp", "{n} rows · {bad} with errors · {out} left out · {dup} duplicates"],
+  rowsSummary: ["{n} dòng · {bad} dòng có lỗi · {out} dòng bỏ ra · {dup} trùng lặp", "{n|row|rows} · {bad} with errors · {out} left out · {dup|duplicate|duplicates}"],
   include: ["Gửi", "Send"],
   includeRow: ["Gửi dòng {n}", "Send row {n}"],
   rowN: ["Dòng", "Row"],
   cellLabel: ["{field}, dòng {n}", "{field}, row {n}"],
   leaveOutBad: ["Bỏ ra các dòng có lỗi", "Leave out rows with errors"],
-  createButton: ["Tạo {n} tài khoản", "Create {n} accounts"],
+  createButton: ["Tạo {n} tài khoản", "Create {n|account|accounts}"],
   blockedByErrors: ["Sửa hoặc bỏ ra các dòng có lỗi trước khi tạo.", "Fix or leave out the rows with errors first."],
   chunks: ["Gửi theo từng đợt tối đa {n} tài khoản, cách nhau {time} (quy định của nền tảng).", "Sent in chunks of at most {n} accounts, {time} apart (the platform's rule)."],
   countdown: ["Đợt tiếp theo được gửi sau {time}", "Next chunk can be sent in {time}"],
@@ -153,18 +191,32 @@ const S = {
   ],
   estimatedEnd: ["Dự kiến xong lúc {time}", "Expected to end at {time}"],
   starting: ["Đang bắt đầu…", "Starting…"],
-  resultsAtEnd: ["Kết quả từng dòng hiện khi lượt tạo xong hoặc tạm dừng.", "Each row's result shows when the import ends or is paused."],
+  intervalPerBrowser: [
+    "Thời gian chờ này chỉ tính các lượt tạo từ trình duyệt này: một trình duyệt hay máy khác dùng cùng tài khoản không thấy nó, và lượt tạo của họ sẽ bị nền tảng từ chối nếu gửi quá sớm.",
+    "This wait counts the creates sent from this browser only: another browser or computer with the same account does not see it, and a create it sends too soon is refused by the platform.",
+  ],
   halted: ["Lượt tạo đã dừng: {reason}. Các dòng chưa gửi được giữ lại; bấm Tiếp tục khi lỗi đã được khắc phục.", "The import stopped: {reason}. The rows not sent are kept; resume once the cause is fixed."],
   running: ["Đang tạo…", "Creating…"],
   stop: ["Tạm dừng", "Pause"],
   resumeFound: ["Có một lượt tạo chưa xong ({done}/{total} dòng). Các dòng (kể cả mật khẩu) được giữ trong trình duyệt này cho đến khi xong hoặc bạn huỷ; tiếp tục không tạo tài khoản nào hai lần.", "An unfinished import was found ({done}/{total} rows). Its rows (passwords included) stay in this browser until it completes or you discard it; resuming creates no account twice."],
   resume: ["Tiếp tục", "Resume"],
+  runningElsewhere: [
+    "Lượt tạo đang chạy ở một thẻ khác của trình duyệt này; chỉ một thẻ được chạy nó. Thẻ này sẽ cập nhật khi lượt tạo ở thẻ kia dừng.",
+    "The import is running in another tab of this browser; only one tab may run it. This tab updates once the other tab's run stops.",
+  ],
   resumeOtherSite: ["Lượt tạo này dành cho {site}: đăng nhập vào địa chỉ đó để tiếp tục, hoặc huỷ nó.", "This import is for {site}: sign in to that address to resume it, or discard it."],
   discard: ["Huỷ lượt tạo", "Discard the import"],
   resultCol: ["Kết quả", "Result"],
   stCreated: ["Đã tạo", "Created"],
   stFailed: ["Lỗi", "Failed"],
   stPending: ["Chờ gửi", "Pending"],
+  stLeftOut: ["Đã bỏ ra, không gửi", "Left out, not sent"],
+  issueRows: ["{n} dòng", "{n|row|rows}"],
+  dupGroup: ["Trùng với một dòng phía trên", "The same as a row above"],
+  sendAnyway: [
+    "Vẫn gửi các dòng chỉ vi phạm quy định của nền tảng (mật khẩu ngắn, tên đăng nhập có dấu cách hoặc dấu…): nền tảng có thể nhận, nhưng các biểu mẫu của nó thì không.",
+    "Send anyway the rows that break only the platform's own rules (a short password, a username with spaces or accents…): the platform may accept them, its own forms would not.",
+  ],
   stSetAside: ["Để riêng, không gửi", "Set aside, not sent"],
   stConflict: ["Không tạo: e-mail hoặc tên đăng nhập thuộc tài khoản có sẵn {who}", "Not created: the e-mail or username belongs to the existing account {who}"],
   stInDoubt: ["Chưa rõ, sẽ được kiểm tra khi tiếp tục", "Unknown yet, looked up on resume"],
@@ -198,8 +250,8 @@ const S = {
   add: ["Thêm", "Add"],
   remove: ["Bỏ {name}", "Remove {name}"],
   noAccountsPicked: ["Chưa chọn tài khoản nào. Chọn trong danh sách Tài khoản hoặc tìm ở đây.", "No accounts picked. Pick them on the Accounts screen or search here."],
-  grantButton: ["Cấp {c} khoá học cho {a} tài khoản", "Grant {c} courses to {a} accounts"],
-  grantResult: ["{ok} tài khoản được cấp, {fail} lỗi.", "{ok} accounts granted, {fail} failed."],
+  grantButton: ["Cấp {c} khoá học cho {a} tài khoản", "Grant {c|course|courses} to {a|account|accounts}"],
+  grantResult: ["{ok} tài khoản được cấp, {fail} lỗi.", "{ok|account|accounts} granted, {fail} failed."],
   granted: ["Đã cấp", "Granted"],
   grantProgress: ["Đã xử lý {done}/{total} tài khoản", "{done}/{total} accounts processed"],
   filterCourses: ["Lọc khoá học", "Filter courses"],
@@ -215,10 +267,20 @@ export function setLang(l: Lang): void {
 export function getLang(): Lang {
   return lang;
 }
-/** The string for `key` in the current language, `{name}` placeholders filled from `params`. */
+const plural = { vi: new Intl.PluralRules("vi"), en: new Intl.PluralRules("en") };
+
+/**
+ * The string for `key` in the current language, `{name}` placeholders filled from `params`;
+ * `{name|one|other}` is the number and the word its plural rule picks ("1 row", "2 rows").
+ */
 export function t(key: Key, params: Record<string, string | number> = {}): string {
   const s: string = S[key][lang === "vi" ? 0 : 1];
-  return s.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
+  return s.replace(/\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}/g, (whole, k: string, one?: string, other?: string) => {
+    if (!(k in params)) return whole;
+    const v = params[k];
+    if (one === undefined) return String(v);
+    return `${v} ${plural[lang].select(Number(v)) === "one" ? one : other}`;
+  });
 }
 /** A string key built at run time (field names, course types), if the dictionary has it. */
 export function tMaybe(key: string): string | undefined {

@@ -1,7 +1,8 @@
 // The shell: optional config.json, language, session restore, hash routes, header and the
 // "server unreachable" banner around the current screen.
 import { html, nothing, render } from "lit-html";
-import { app, endSession, initLang, restoreSession, setRenderer, switchLang, update, type Session } from "./app";
+import { app, applyFocus, endSession, initLang, restoreSession, setRenderer, switchLang, update, type Session } from "./app";
+import { forgetCache, resetCache } from "./account-cache";
 import { getLang, t } from "./i18n";
 import { accountsView, resetAccounts } from "./screens/accounts";
 import { bulkNeedsTick, bulkView, resetBulk } from "./screens/bulk";
@@ -16,9 +17,12 @@ const ROUTES = [
   ["courses", "navCourses"],
   ["bulk", "navBulk"],
   ["grant", "navGrant"],
+  ["overview", "navOverview"],
 ] as const;
 
 let lastSession: Session | null = null;
+// The Overview and its chart library load with it: no other screen waits for them.
+let overview: typeof import("./screens/overview") | null = null;
 
 function screen(route: string, arg?: string) {
   switch (route) {
@@ -28,6 +32,10 @@ function screen(route: string, arg?: string) {
       return bulkView();
     case "grant":
       return grantView();
+    case "overview":
+      if (overview) return overview.overviewView();
+      void import("./screens/overview").then((m) => { overview = m; update(); });
+      return html`<main id="main"><h1>${t("navOverview")}</h1><p role="status">${t("loading")}</p></main>`;
     default:
       return accountsView(arg);
   }
@@ -35,12 +43,16 @@ function screen(route: string, arg?: string) {
 
 function view() {
   if (app.session !== lastSession) {
-    // A new session or a sign-out: nothing loaded for the previous token is kept.
+    // A new session or a sign-out: nothing loaded for the previous token is kept; a sign-out
+    // also forgets the accounts kept in IndexedDB.
+    if (lastSession && !app.session) void forgetCache();
+    else resetCache();
     lastSession = app.session;
     resetAccounts();
     resetCourses();
     resetGrant();
     resetBulk();
+    overview?.resetOverview();
   }
   document.title = t("appTitle");
   const [, route = "accounts", arg] = location.hash.split("/");
@@ -49,7 +61,7 @@ function view() {
   if (!app.session) {
     return html`<header class="top"><span class="brand">${t("appTitle")}</span>${langButton}</header>${signInView()}`;
   }
-  return html`<a class="skip" href="#main" @click=${(e: Event) => { e.preventDefault(); document.getElementById("main")?.focus(); }}>↓ ${t("mainNav")}</a>
+  return html`<a class="skip" href="#main" @click=${(e: Event) => { e.preventDefault(); document.getElementById("main")?.focus(); }}>↓ ${t("skipToMain")}</a>
     <header class="top">
       <span class="brand">${t("appTitle")}</span>
       <nav aria-label=${t("mainNav")}>
@@ -72,6 +84,7 @@ let firstRender = true;
 setRenderer(() => {
   render(view(), root);
   root.querySelector("main")?.setAttribute("tabindex", "-1");
+  applyFocus(root);
   if (firstRender) {
     firstRender = false;
     performance.mark("lpm-first-render");

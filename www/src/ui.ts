@@ -82,17 +82,24 @@ export function setTableData<T>(table: Table<T>, data: T[]): void {
   table.setOptions((p) => ({ ...p, data }));
 }
 
-/** The table as HTML: sortable headers are buttons, aria-sort says the order. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const headerLabel = (h: { column: { columnDef: { header?: any } }; getContext(): any }) => {
+  const def = h.column.columnDef.header;
+  return typeof def === "function" ? String(def(h.getContext())) : String(def ?? "");
+};
+
+/** The table as HTML: sortable headers are buttons, aria-sort says the order; on a phone each row
+ * is a card whose cells carry their column's name (`data-label`). */
 export function tableView<T>(table: Table<T>, caption: string): TemplateResult {
   const rows = table.options.getPaginationRowModel ? table.getRowModel().rows : table.getSortedRowModel().rows;
-  return html`<table>
+  const labels = new Map(table.getFlatHeaders().map((h) => [h.column.id, headerLabel(h)]));
+  return html`<table class="cards">
     <caption class="sr-only">${caption}</caption>
     <thead>
       ${table.getHeaderGroups().map(
         (g) => html`<tr>
           ${g.headers.map((h) => {
-            const def = h.column.columnDef.header;
-            const label = typeof def === "function" ? String(def(h.getContext())) : String(def ?? "");
+            const label = headerLabel(h);
             const sorted = h.column.getIsSorted();
             return html`<th scope="col" aria-sort=${sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}>
               ${(h.column.columnDef.meta as { headerControl?: () => unknown } | undefined)?.headerControl?.() ?? nothing}
@@ -111,7 +118,7 @@ export function tableView<T>(table: Table<T>, caption: string): TemplateResult {
         (r) => html`<tr>
           ${r.getVisibleCells().map((c) => {
             const def = c.column.columnDef.cell;
-            return html`<td>${typeof def === "function" ? def(c.getContext()) : c.getValue()}</td>`;
+            return html`<td data-label=${labels.get(c.column.id) ?? ""}>${typeof def === "function" ? def(c.getContext()) : c.getValue()}</td>`;
           })}
         </tr>`,
       )}

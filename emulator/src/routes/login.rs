@@ -107,6 +107,7 @@ pub async fn create_login_token(State(st): State<AppState>, ctx: Ctx) -> Reply<d
         return Err(ApiErr::bad("08", "User not found").into());
     }
     let token = inner.rng.token();
+    inner.login_tokens.insert(token.clone(), user_id.clone());
     let expires = now_ms() + LOGIN_TOKEN_DAYS * DAY_MS;
     Ok(json_response(
         StatusCode::OK,

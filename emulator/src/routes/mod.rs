@@ -1,6 +1,7 @@
 //! Handlers of the `/manage/api` endpoints.
 
 pub mod courses;
+pub mod learner;
 pub mod login;
 pub mod users;
 

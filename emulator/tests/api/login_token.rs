@@ -171,3 +171,63 @@ async fn call_log_reports_spacing_violations() {
     assert_eq!(log["calls"].as_array().unwrap().len(), 2);
     assert_eq!(log["violations"], json!([]));
 }
+
+#[tokio::test]
+async fn the_demo_learner_page_signs_in_once_with_an_issued_token() {
+    let emu = start().await;
+    let id = emu.some_user_ids(1).await.remove(0);
+    let v = emu
+        .post_json(&path(ADMIN), &json!({ "userid": id }))
+        .await
+        .json();
+    let token = v["token"].as_str().unwrap().to_string();
+    let page = |r: &Resp| String::from_utf8_lossy(&r.body).into_owned();
+
+    let first = emu.get(&format!("/learner?login_token={token}")).await;
+    assert_eq!(first.status, 200);
+    assert!(
+        page(&first).contains("id=\"signed-in\""),
+        "{}",
+        page(&first)
+    );
+    // One use: the same link again is refused, as is a token never issued, or none.
+    for query in [
+        format!("login_token={token}"),
+        "login_token=made-up".into(),
+        String::new(),
+    ] {
+        let r = emu.get(&format!("/learner?{query}")).await;
+        assert_eq!(r.status, 401, "{query}");
+        assert!(page(&r).contains("id=\"refused\""));
+    }
+}
+
+#[tokio::test]
+async fn static_files_carry_the_csp_given_and_none_without() {
+    let dir = std::env::temp_dir().join(format!("lpm-emu-csp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>x</title>").unwrap();
+    let csp = |r: &Resp| {
+        r.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("content-security-policy"))
+            .map(|(_, v)| v.clone())
+    };
+    let policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+    let with = start_with(Config {
+        static_dir: Some(dir.clone()),
+        static_csp: Some(policy.into()),
+        ..Config::default()
+    })
+    .await;
+    let r = with.get("/index.html").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(csp(&r).as_deref(), Some(policy));
+    let without = start_with(Config {
+        static_dir: Some(dir.clone()),
+        ..Config::default()
+    })
+    .await;
+    assert_eq!(csp(&without.get("/index.html").await), None);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,23 +3,31 @@
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import type { User } from "lpm-client";
-import { LOGIN_TOKEN_GAP_MS, app, client, handle, loadCourses, update } from "../app";
+import { cache, cacheStatusView, loadCache, searchByName } from "../account-cache";
+import { LOGIN_TOKEN_GAP_MS, app, client, focusNext, handle, loadCourses, siteUrl, update } from "../app";
 import type { Described } from "../errors";
 import { formatDate, formatVnd, formatWait } from "../format";
 import { t, tMaybe } from "../i18n";
 import { errorBox, makeTable, setTableData, tableView } from "../ui";
 
 export const PAGE = 100;
+/** The most name-search results listed (the count says how many there are). */
+const NAME_RESULTS = 50;
 
 const s = {
   page: 0,
   users: [] as User[],
   loadedPage: -1,
+  /** app.usersVersion when the page and the detail were read: older means stale (a write since). */
+  pageVersion: 0,
+  detailVersion: 0,
   loading: false,
   error: null as Described | null,
   /** What the error box's retry re-runs: the call that failed. */
   retry: null as (() => void) | null,
   query: "",
+  /** The name search over the accounts read into this browser. */
+  nameQuery: "",
   searching: false,
   searchResult: undefined as User | null | undefined,
   detailId: "",
@@ -81,6 +89,7 @@ const table = makeTable<User>({
 async function loadPage(page: number): Promise<void> {
   s.loading = true;
   s.error = null;
+  s.pageVersion = app.usersVersion;
   update();
   try {
     const { users } = await client().getUsers({ start: page * PAGE, limit: PAGE });
@@ -125,6 +134,7 @@ async function search(ev: Event): Promise<void> {
 
 async function loadDetail(id: string): Promise<void> {
   s.detailId = id;
+  s.detailVersion = app.usersVersion;
   s.detail = null;
   s.detailError = null;
   s.loginLink = "";
@@ -168,7 +178,7 @@ function loginAs(id: string): void {
   update();
   make(id)
     .then(({ token }) => {
-      const site = new URL(app.session!.baseUrl);
+      const site = siteUrl();
       site.searchParams.set("login_token", token);
       if (tab) {
         tab.opener = null;
@@ -194,7 +204,7 @@ function loginAs(id: string): void {
 }
 
 function detailView(id: string) {
-  if (s.detailId !== id) void loadDetail(id);
+  if (s.detailId !== id || s.detailVersion !== app.usersVersion) void loadDetail(id);
   const u = s.detail;
   const titles = new Map((app.courses ?? []).map((c) => [c._id, c.title]));
   const title = (cid: string) => titles.get(cid) ?? t("unknownCourse", { id: cid });
@@ -227,16 +237,16 @@ function detailView(id: string) {
           <section aria-labelledby="h-enrol">
             <h2 id="h-enrol">${t("enrolments")}</h2>
             ${u.myCourses?.length
-              ? html`<table>
+              ? html`<table class="cards">
                   <thead><tr><th scope="col">${t("colTitle")}</th><th scope="col">${t("activated")}</th><th scope="col">${t("expires")}</th><th scope="col">${t("progress")}</th></tr></thead>
                   <tbody>
                     ${u.myCourses.map((en) => {
                       const ls = en.lessonStatus ?? [];
                       return html`<tr>
-                        <td>${title(en.courseId)}</td>
-                        <td>${formatDate(en.activatedDate)}</td>
-                        <td>${formatDate(en.expiredAt)}</td>
-                        <td>
+                        <td data-label=${t("colTitle")}>${title(en.courseId)}</td>
+                        <td data-label=${t("activated")}>${formatDate(en.activatedDate)}</td>
+                        <td data-label=${t("expires")}>${formatDate(en.expiredAt)}</td>
+                        <td data-label=${t("progress")}>
                           ${en.finish ? t("finished") : ls.length ? t("lessonsDone", { done: ls.filter((l) => l.finish).length, total: ls.length }) : t("notStarted")}
                           ${en.currentLesson ? html`<br /><span class="hint">${t("currentLesson", { slug: en.currentLesson.lessonSlug })}</span>` : nothing}
                         </td>
@@ -261,35 +271,74 @@ function detailView(id: string) {
   </main>`;
 }
 
+function pagerView(where: "top" | "bottom") {
+  const go = (page: number) => {
+    // The new page is read from its top: focus (and the view) go to its first line.
+    focusNext("#page-range");
+    void loadPage(page);
+  };
+  return html`<nav class="pager" aria-label=${t(where === "top" ? "pagerTop" : "pagerBottom")}>
+    <button type="button" ?disabled=${s.page === 0 || s.loading} @click=${() => go(s.page - 1)}>${t("prevPage")}</button>
+    <span>${t("pageN", { n: s.page + 1 })}${cache.value ? ` / ${Math.max(1, Math.ceil(cache.value.accounts.length / PAGE))}` : ""}</span>
+    <button type="button" ?disabled=${s.users.length < PAGE || s.loading} @click=${() => go(s.page + 1)}>${t("nextPage")}</button>
+    ${where === "top" ? html`<button type="button" ?disabled=${s.loading} @click=${() => void loadPage(s.page)}>${t("reload")}</button>` : nothing}
+  </nav>`;
+}
+
+/** The accounts read into this browser: their count and age, a refresh, and the name search. */
+function cacheView() {
+  void loadCache();
+  const c = cache.value;
+  const found = c && s.nameQuery.trim() ? searchByName(s.nameQuery) : null;
+  return html`<section class="name-search" aria-labelledby="h-names">
+    <h2 id="h-names">${t("nameSearchTitle")}</h2>
+    <p class="hint">${t("platformSearchNote")}</p>
+    ${cacheStatusView("cache-age", "cacheNone")}
+    ${c
+      ? html`<div class="row" role="search" aria-label=${t("nameSearchTitle")}>
+          <label for="name-search">${t("nameSearch")}</label>
+          <input id="name-search" type="search" .value=${live(s.nameQuery)} @input=${(e: Event) => { s.nameQuery = (e.target as HTMLInputElement).value; update(); }} />
+        </div>`
+      : nothing}
+    ${found
+      ? html`<p role="status">${t("nameMatches", { n: found.length })}</p>
+          <ul class="name-results">
+            ${found.slice(0, NAME_RESULTS).map((a) => html`<li><a href="#/accounts/${a._id}">${a.name}</a> <span class="hint">${a.username} · ${a.email}</span></li>`)}
+          </ul>
+          ${found.length > NAME_RESULTS ? html`<p class="hint">${t("nameMore", { n: NAME_RESULTS })}</p>` : nothing}`
+      : nothing}
+  </section>`;
+}
+
 export function accountsView(id?: string) {
   if (id) return detailView(id);
   if (s.loadedPage < 0 && !s.loading && !s.error) void loadPage(0);
+  else if (s.loadedPage >= 0 && s.pageVersion !== app.usersVersion && !s.loading) void loadPage(s.page);
   const from = s.page * PAGE + 1;
+  const total = cache.value?.accounts.length;
   return html`<main id="main">
     <h1>${t("accountsTitle")}</h1>
-    <form class="row" role="search" @submit=${search}>
+    <form class="row" role="search" aria-label=${t("platformSearch")} @submit=${search}>
       <label for="acc-search">${t("searchAccounts")}</label>
       <input id="acc-search" type="search" .value=${live(s.query)} @input=${(e: Event) => { s.query = (e.target as HTMLInputElement).value; }} />
       <button type="submit" ?disabled=${s.searching}>${t("search")}</button>
       ${s.searchResult !== undefined ? html`<button type="button" @click=${() => { s.query = ""; s.searchResult = undefined; update(); }}>${t("clearSearch")}</button>` : nothing}
     </form>
-    ${s.searchResult === null ? html`<p role="status">${t("noMatch")}</p>` : nothing}
+    ${s.searchResult === null ? html`<p role="status">${t("noMatch")} ${t("noMatchHint")}</p>` : nothing}
     ${s.searchResult
       ? html`<p role="status" class="found"><a href="#/accounts/${s.searchResult._id}">${accountLabel(s.searchResult)}</a>
           <label class="check"><input type="checkbox" .checked=${live(app.picked.has(s.searchResult._id))} @change=${(e: Event) => togglePick(s.searchResult!, (e.target as HTMLInputElement).checked)} /> ${t("colSelect")}</label></p>`
       : nothing}
+    ${cacheView()}
     ${errorBox(s.error, s.retry ?? undefined)}
     ${app.picked.size ? html`<p class="picked">${t("selectedForGrant", { n: app.picked.size })} <a href="#/grant">${t("goGrant")}</a></p>` : nothing}
     ${s.loading ? html`<p role="status">${t("loading")}</p>` : nothing}
     ${s.loadedPage >= 0
-      ? html`<p>${t("pageRange", { from, to: from + s.users.length - 1 })}</p>
+      ? html`<p id="page-range">${t("pageRange", { from, to: from + s.users.length - 1 })}${total !== undefined ? ` ${t("ofTotal", { n: total })}` : ""}</p>
+          <p class="hint">${t("sortPageOnly", { n: PAGE })}</p>
+          ${pagerView("top")}
           ${tableView(table, t("accountsTitle"))}
-          <nav class="pager" aria-label=${t("pageN", { n: s.page + 1 })}>
-            <button type="button" ?disabled=${s.page === 0 || s.loading} @click=${() => void loadPage(s.page - 1)}>${t("prevPage")}</button>
-            <span>${t("pageN", { n: s.page + 1 })}</span>
-            <button type="button" ?disabled=${s.users.length < PAGE || s.loading} @click=${() => void loadPage(s.page + 1)}>${t("nextPage")}</button>
-            <button type="button" ?disabled=${s.loading} @click=${() => void loadPage(s.page)}>${t("reload")}</button>
-          </nav>`
+          ${pagerView("bottom")}`
       : nothing}
   </main>`;
 }

@@ -5,13 +5,14 @@
 // per-row results from its report, and the rows that were not created as CSV or .xlsx.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
-import { validateCreateUsers, type ImportReport, type Issue, type NewUser, type Progress, type RowResult } from "lpm-client";
-import { app, bulkClient, handle, update, type BulkClient } from "../app";
+import { validateCreateUsers, type ImportReport, type Issue, type JournalEvent, type JournalStore, type NewUser, type Progress, type RowResult } from "lpm-client";
+import { app, bulkClient, focusNext, handle, update, usersChanged, type BulkClient } from "../app";
 import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
 import { FIELDS, REQUIRED, SheetReadError, downloadRows, readSheet, readSheetFile, type Field } from "../csv";
 import type { Described } from "../errors";
 import { formatTime, formatWait } from "../format";
 import { getLang, t, type Key } from "../i18n";
+import { statusText } from "../server-texts";
 import { errorBox } from "../ui";
 
 /** The contract's maximum per create call. */
@@ -50,7 +51,43 @@ const s = {
   checkedJournal: false,
   /** This session's lpm-client-bulk client, once loaded (the screen's create interval is its). */
   bulk: null as BulkClient | null,
+  /** Each row's outcome as the job journals it, while it runs (the report comes at the end). */
+  live: new Map<number, RowResult>(),
+  /** Another tab of this browser is running the import (it holds the runner lock). */
+  elsewhere: false,
+  /** The user chose to send rows that break only the platform's documented rules. */
+  sendAnyway: false,
 };
+
+/**
+ * The job's journal, watched: every event the engine stores (or reads back on a resume) updates
+ * the per-row results shown while the job runs. The events are stored first, then read.
+ */
+function watchedJournal(job: SavedJob): JournalStore {
+  const store = journalOf(job);
+  const see = (events: readonly JournalEvent[]) => {
+    for (const e of events) {
+      if (e.event === "chunkOutcomes") e.rows.forEach((row, i) => s.live.set(row, e.outcomes[i] as RowResult));
+      else if (e.event === "rowsInDoubt") for (const row of e.rows) s.live.set(row, { kind: "inDoubt", reason: e.reason.kind });
+      else if (e.event === "lookupResult") {
+        if (e.result.kind === "notFound") s.live.delete(e.row);
+        else s.live.set(e.row, e.result as RowResult);
+      }
+    }
+    update();
+  };
+  return {
+    async load() {
+      const events = await store.load();
+      see(events);
+      return events;
+    },
+    async append(events) {
+      await store.append(events);
+      see(events);
+    },
+  };
+}
 
 const runRows = (): NewUser[] => s.job?.rows ?? [];
 
@@ -121,9 +158,42 @@ function issuesByRow(): Map<number, Issue[]> {
   return out;
 }
 
-// Contract-level issues block a row (the request is certain to fail); platform-level ones are
-// warnings, as the package's client itself sends them unless strictPlatformRules is set.
-const blocking = (list: Issue[] | undefined) => (list ?? []).some((i) => i.level === "contract");
+// Contract-level issues block a row (the request is certain to fail); so do the platform's
+// documented rules (a password "123", a username with a space or accents), unless the user
+// chose "send anyway": the platform may accept them, but its own forms would not.
+const blocks = (i: Issue) => i.level === "contract" || (i.level === "platform" && !s.sendAnyway);
+const blocking = (list: Issue[] | undefined) => (list ?? []).some(blocks);
+
+/** The issues of every row grouped by what they say (code and field): one line each, counted. */
+function groupIssues(issues: Map<number, Issue[]>) {
+  const groups = new Map<string, { issue: Issue; rows: number[] }>();
+  for (const [row, list] of issues) {
+    for (const issue of list) {
+      const key = `${issue.code}/${String(issue.path[1] ?? "")}`;
+      const g = groups.get(key) ?? { issue, rows: [] };
+      if (!g.rows.includes(row + 1)) g.rows.push(row + 1);
+      groups.set(key, g);
+    }
+  }
+  return [...groups.values()].sort((a, b) => b.rows.length - a.rows.length);
+}
+
+const SHOWN_ROWS = 8;
+function issueGroupsView(issues: Map<number, Issue[]>) {
+  const groups = groupIssues(issues);
+  if (!groups.length) return nothing;
+  const hasPlatform = groups.some((g) => g.issue.level === "platform");
+  return html`<ul class="issue-groups">
+      ${groups.map(({ issue, rows }) => html`<li class=${blocks(issue) ? "contract" : "platform"}>
+        <strong>${t("issueRows", { n: rows.length })}</strong>: ${issue.code.startsWith("duplicate") ? `${fieldLabel(String(issue.path[1]) as Field)}: ${t("dupGroup")}` : issue.message}
+        <span class="hint">(${t("rowN")} ${rows.slice(0, SHOWN_ROWS).join(", ")}${rows.length > SHOWN_ROWS ? ", …" : ""})</span>
+      </li>`)}
+    </ul>
+    ${hasPlatform
+      ? html`<label class="check"><input id="send-anyway" type="checkbox" .checked=${live(s.sendAnyway)}
+          @change=${(e: Event) => { s.sendAnyway = (e.target as HTMLInputElement).checked; update(); }} /> ${t("sendAnyway")}</label>`
+      : nothing}`;
+}
 
 /** The engine's options from the screen and config.json (tests shorten the waits). */
 function engineOptions() {
@@ -138,13 +208,48 @@ function engineOptions() {
 /** Whether a report leaves rows for a resume (in doubt, or not sent because the run stopped). */
 const unfinished = (r: ImportReport) => r.counts.inDoubt + r.counts.notSent > 0;
 
+/**
+ * One runner per browser: the import holds this Web Lock while it runs, so a second tab (which
+ * shares the IndexedDB job and its journal) is refused instead of sending the same rows again.
+ */
+const RUNNER_LOCK = "lpm-dashboard-import";
+
 async function run(job: SavedJob): Promise<void> {
+  // Without the Web Locks API (browsers before 2022) the import runs unguarded.
+  if (!navigator.locks) return runLocked(job);
+  await navigator.locks.request(RUNNER_LOCK, { ifAvailable: true }, async (lock) => {
+    if (lock) return runLocked(job);
+    s.error = { text: t("runningElsewhere"), retry: false, signOut: false, unreachable: false };
+    void watchElsewhere();
+    update();
+  });
+}
+
+/** While another tab runs the import: say so, and read the job again once it lets go. */
+async function watchElsewhere(): Promise<void> {
+  if (s.elsewhere || s.phase === "running" || !navigator.locks) return;
+  const held = (await navigator.locks.query()).held?.some((l) => l.name === RUNNER_LOCK);
+  if (!held) return;
+  s.elsewhere = true;
+  update();
+  // Granted once the other tab's run ends (or the tab closes); released at once.
+  await navigator.locks.request(RUNNER_LOCK, async () => {});
+  s.elsewhere = false;
+  if (s.error?.text === t("runningElsewhere")) s.error = null;
+  s.checkedJournal = false;
+  update();
+}
+
+async function runLocked(job: SavedJob): Promise<void> {
   s.phase = "running";
+  // The button pressed is gone: focus goes to the line that tells the progress.
+  focusNext("#run-status");
   s.job = job;
   s.error = null;
   s.resumable = null;
   s.report = null;
   s.progress = null;
+  s.live = new Map();
   const abort = (s.abort = new AbortController());
   // The job record's updates, in order (the last one settles before the record is deleted).
   let saving = Promise.resolve();
@@ -154,7 +259,7 @@ async function run(job: SavedJob): Promise<void> {
     await saveJob(job);
     const report = await bulk.importUsers(job.rows, {
       ...engineOptions(),
-      journal: journalOf(job),
+      journal: watchedJournal(job),
       signal: abort.signal,
       onProgress: (p) => {
         s.progress = p;
@@ -176,6 +281,7 @@ async function run(job: SavedJob): Promise<void> {
       await saving;
       await forgetJob(job);
       s.phase = "done";
+      focusNext(".done");
     }
   } catch (e) {
     // Aborted: the engine's report holds the rows as they stood; the journal resumes them.
@@ -186,7 +292,8 @@ async function run(job: SavedJob): Promise<void> {
     s.phase = "edit";
   } finally {
     s.abort = null;
-    update();
+    // Accounts were (maybe) created: the accounts screens read them again.
+    usersChanged();
   }
 }
 
@@ -196,12 +303,12 @@ async function checkJournal(): Promise<void> {
   bulkClient().then((b) => { s.bulk = b; update(); }, (e) => { s.error = handle(e); });
   // The sheet reader too, so reading a sheet does not wait for it (~11 KB gzip).
   import("lpm-sheets").catch(() => {});
+  void watchElsewhere();
   const saved = await loadJob();
-  if (saved && s.phase === "edit") {
-    s.resumable = saved;
-    s.job = saved;
-    update();
-  }
+  if (s.phase !== "edit") return;
+  s.resumable = saved ?? null;
+  s.job = saved ?? null;
+  update();
 }
 
 /** The result of a row in words, and whether it counts as not created (the CSV's rows). */
@@ -210,7 +317,7 @@ function resultText(r: RowResult | undefined): string {
     case "created":
       return t("stCreated");
     case "failed":
-      return `${t("stFailed")}: ${r.status}`;
+      return `${t("stFailed")}: ${statusText(r.status)}`;
     case "setAside":
       return `${t("stSetAside")}: ${r.issues.map((i) => i.message).join("; ")}`;
     case "conflict":
@@ -255,10 +362,33 @@ function downloadCredentials(): void {
   void downloadRows([t("sheetLine"), ...(["name", "username", "email", "password"] as Field[]).map(fieldLabel)], rows, "xlsx", "credentials");
 }
 
-/** When the screen's next create may go: the engine's plan while running, else the client's. */
+/** The create interval the screen's client keeps (config.json or the contract's 10 minutes). */
+const intervalMs = () => app.config.createIntervalMs ?? 600_000;
+
+/**
+ * When the screen's next create may go: the later of the engine's plan (while running) and the
+ * interval store every client of this browser shares (the engine waits for it before its first
+ * chunk without counting it in its own plan, so a wait before the first chunk is the store's).
+ */
 function nextSendAt(): number {
-  if (s.phase === "running") return s.progress?.nextSendAt ?? 0;
-  return s.bulk?.nextCreateAllowedAt()?.getTime() ?? 0;
+  const store = s.bulk?.nextCreateAllowedAt()?.getTime() ?? 0;
+  if (s.phase === "running") return s.progress && !s.progress.remaining ? 0 : Math.max(s.progress?.nextSendAt ?? 0, store);
+  return store;
+}
+
+/** When `rows` rows would be done, the first chunk at `nextSendAt()`, one interval each after. */
+function expectedEnd(rows: number): number {
+  const chunks = Math.ceil(rows / CHUNK);
+  return Math.max(nextSendAt(), Date.now()) + Math.max(0, chunks - 1) * intervalMs();
+}
+
+/** The countdown and the expected end of `rows` rows left, while anything waits. */
+function waitView(rows: number, key: "countdown" | "nextAllowed") {
+  const wait = nextSendAt() - Date.now();
+  if (rows <= 0) return nothing;
+  return html`${wait > 0 ? html`<p class="countdown" role="timer">${t(key, { time: formatWait(wait) })}
+      <span class="hint">${t("intervalPerBrowser")}</span></p>` : nothing}
+    <p class="expected-end">${t("estimatedEnd", { time: formatTime(new Date(expectedEnd(rows))) })}</p>`;
 }
 
 /** Whether a countdown is on screen (main.ts ticks the clock while it is). */
@@ -266,29 +396,41 @@ export function bulkNeedsTick(): boolean {
   return location.hash.startsWith("#/bulk") && nextSendAt() > Date.now();
 }
 
+/** Every row of the sheet with its result, under the sheet's row numbers: the report's once
+ * there is one, else the journal's so far; the rows left out before sending among them. */
 function resultsTable() {
-  const report = s.report;
-  if (!report) return s.phase === "running" ? html`<p class="hint">${t("resultsAtEnd")}</p>` : nothing;
+  const job = s.job;
   const rows = runRows();
-  return html`<table class="results">
+  const report = s.report;
+  if (!job || (!report && s.phase !== "running")) return nothing;
+  const sheetRow = (row: number) => job.sheetRows?.[row] ?? row + 1;
+  const results: { n: number; user: NewUser | undefined; result: RowResult | undefined; out?: true }[] = [
+    ...(report ? report.rows.map((r) => ({ row: r.row, result: r.result })) : rows.map((_, row) => ({ row, result: s.live.get(row) }))).map(
+      ({ row, result }) => ({ n: sheetRow(row), user: rows[row], result }),
+    ),
+    ...(job.leftOut ?? []).map(({ n, user }) => ({ n, user, result: undefined, out: true as const })),
+  ].sort((a, b) => a.n - b.n);
+  return html`<div class="scroll"><table class="results cards">
     <caption class="sr-only">${t("resultCol")}</caption>
-    <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${fieldLabel("name")}</th><th scope="col">${fieldLabel("email")}</th><th scope="col">${t("resultCol")}</th></tr></thead>
+    <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${fieldLabel("name")}</th><th scope="col">${fieldLabel("username")}</th><th scope="col">${fieldLabel("email")}</th><th scope="col">${t("resultCol")}</th></tr></thead>
     <tbody>
-      ${report.rows.map((res) => html`<tr class=${res.result.kind}><td>${res.row + 1}</td><td>${rows[res.row]?.name ?? ""}</td><td>${res.email}</td><td>${resultText(res.result)}</td></tr>`)}
+      ${results.map(({ n, user: u, result, out }) => html`<tr class=${out ? "leftOut" : (result?.kind ?? "pending")}>
+        <td data-label=${t("rowN")}>${n}</td><td data-label=${fieldLabel("name")}>${u?.name ?? ""}</td><td data-label=${fieldLabel("username")}>${u?.username ?? ""}</td>
+        <td data-label=${fieldLabel("email")}>${u?.email ?? ""}</td><td data-label=${t("resultCol")}>${out ? t("stLeftOut") : resultText(result)}</td></tr>`)}
     </tbody>
-  </table>`;
+  </table></div>`;
 }
 
 function progressView() {
   const total = runRows().length;
   const p = s.progress;
-  if (!p) return html`<p role="status">${t("starting")}</p>`;
-  const processed = total - p.remaining;
-  const waitMs = (p.nextSendAt ?? 0) - Date.now();
+  const left = p ? p.remaining : total;
+  const processed = total - left;
   return html`
-    <p role="status" aria-live="polite">${t("progressLine", { done: processed, total, ok: p.done, fail: p.failed + p.unresolved, aside: p.setAside, left: p.remaining })}</p>
-    ${waitMs > 0 ? html`<p class="countdown" role="timer">${t("countdown", { time: formatWait(waitMs) })}</p>` : nothing}
-    ${p.estimatedEndAt ? html`<p>${t("estimatedEnd", { time: formatTime(new Date(p.estimatedEndAt)) })}</p>` : nothing}
+    <p id="run-status" role="status" aria-live="polite">${p
+      ? t("progressLine", { done: processed, total, ok: p.done, fail: p.failed + p.unresolved, aside: p.setAside, left })
+      : t("starting")}</p>
+    ${waitView(left, "countdown")}
     <progress max=${total} .value=${processed} aria-label=${t("progress")}></progress>`;
 }
 
@@ -319,7 +461,6 @@ function editView() {
   const bad = [...issues.entries()].filter(([, l]) => blocking(l)).map(([i]) => i);
   const dup = [...issues.values()].flat().filter((i) => i.code.startsWith("duplicate")).length;
   const missing = REQUIRED.filter((f) => !s.mapping.includes(f));
-  const next = nextSendAt();
   return html`
     <p>${t("bulkIntro")}</p>
     <div class="input-pair">
@@ -351,10 +492,11 @@ function editView() {
         </fieldset>`
       : nothing}
     ${s.rows.length
-      ? html`<p role="status">${t("rowsSummary", { n: s.rows.length, bad: bad.length, out: s.rows.length - included.length, dup })}</p>
+      ? html`<p id="rows-summary" role="status">${t("rowsSummary", { n: s.rows.length, bad: bad.length, out: s.rows.length - included.length, dup })}</p>
           ${s.readAs ? html`<p class="hint">${t("readAs", { source: s.readAs })}</p>` : nothing}
-          <p>${t("chunks", { n: CHUNK, time: formatWait(app.config.createIntervalMs ?? 600_000) })}</p>
-          ${next > Date.now() ? html`<p class="countdown" role="timer">${t("nextAllowed", { time: formatWait(next - Date.now()) })}</p>` : nothing}
+          ${issueGroupsView(issues)}
+          <p>${t("chunks", { n: CHUNK, time: formatWait(intervalMs()) })}</p>
+          ${waitView(included.length, "nextAllowed")}
           <p>
             <button type="button" ?disabled=${!s.rows.some((r) => r.include && r.cells.password.trim() === "")} @click=${() => void generatePasswords()}>${t("generatePasswords")}</button>
             ${s.rows.some((r) => r.generated)
@@ -363,31 +505,36 @@ function editView() {
               : nothing}
           </p>
           <p>
-            <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; update(); }}>${t("leaveOutBad")}</button>
+            <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; focusNext("#rows-summary"); }}>${t("leaveOutBad")}</button>
             <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0}
-              @click=${() => void run(newJob(included.map(toNewUser), app.session!.baseUrl))}>${t("createButton", { n: included.length })}</button>
+              @click=${() => void run(newJob(
+                included.map(toNewUser),
+                app.session!.baseUrl,
+                s.rows.flatMap((r, i) => (r.include ? [i + 1] : [])),
+                s.rows.flatMap((r, i) => (r.include ? [] : [{ n: i + 1, user: toNewUser(r) }])),
+              ))}>${t("createButton", { n: included.length })}</button>
             ${bad.length ? html`<span class="hint">${t("blockedByErrors")}</span>` : nothing}
           </p>
           <div class="scroll">
-            <table class="edit">
+            <table class="edit cards">
               <caption class="sr-only">${t("bulkTitle")}</caption>
               <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${t("sheetLine")}</th><th scope="col">${t("include")}</th>${fields.map((f) => html`<th scope="col">${fieldLabel(f)}</th>`)}</tr></thead>
               <tbody>
                 ${s.rows.map((r, i) => {
                   const list = issues.get(i) ?? [];
                   return html`<tr class=${!r.include ? "out" : blocking(list) ? "bad" : ""} data-line=${r.line}>
-                    <td>${i + 1}</td>
-                    <td>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${r.problem}</span>` : nothing}</td>
-                    <td><input type="checkbox" aria-label=${t("includeRow", { n: i + 1 })} .checked=${live(r.include)} @change=${(e: Event) => { r.include = (e.target as HTMLInputElement).checked; update(); }} /></td>
+                    <td data-label=${t("rowN")}>${i + 1}</td>
+                    <td data-label=${t("sheetLine")}>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${r.problem}</span>` : nothing}</td>
+                    <td data-label=${t("include")}><input type="checkbox" aria-label=${t("includeRow", { n: i + 1 })} .checked=${live(r.include)} @change=${(e: Event) => { r.include = (e.target as HTMLInputElement).checked; update(); }} /></td>
                     ${fields.map((f) => {
                       const cellIssues = list.filter((x) => x.path[1] === f);
                       const id = `issue-${i}-${f}`;
-                      return html`<td>
-                        <input type="text" class=${cellIssues.some((x) => x.level === "contract") ? "invalid" : cellIssues.length ? "warn" : ""}
-                          aria-label=${t("cellLabel", { field: fieldLabel(f), n: i + 1 })} aria-invalid=${cellIssues.some((x) => x.level === "contract") ? "true" : "false"}
+                      return html`<td class="field" data-label=${fieldLabel(f)}>
+                        <input type="text" class=${cellIssues.some(blocks) ? "invalid" : cellIssues.length ? "warn" : ""}
+                          aria-label=${t("cellLabel", { field: fieldLabel(f), n: i + 1 })} aria-invalid=${cellIssues.some(blocks) ? "true" : "false"}
                           aria-describedby=${cellIssues.length ? id : nothing}
                           .value=${live(r.cells[f])} @input=${(e: Event) => { r.cells[f] = (e.target as HTMLInputElement).value; r.problem = null; update(); }} />
-                        ${cellIssues.length ? html`<span id=${id} class=${`issue ${cellIssues.some((x) => x.level === "contract") ? "contract" : "platform"}`}>${cellIssues.map((x) => x.message).join("; ")}</span>` : nothing}
+                        ${cellIssues.length ? html`<span id=${id} class=${`issue ${cellIssues.some(blocks) ? "contract" : "platform"}`}>${cellIssues.map((x) => x.message).join("; ")}</span>` : nothing}
                       </td>`;
                     })}
                   </tr>`;
@@ -405,10 +552,12 @@ export function bulkView() {
     <h1>${t("bulkTitle")}</h1>
     ${errorBox(s.error, resumable?.baseUrl === app.session?.baseUrl ? () => void run(resumable!) : undefined)}
     ${resumable && s.phase === "edit"
-      ? html`<div class="note" role="status">
-          <p>${t("resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
+      ? html`<div class="note">
+          <p role="status">${t("resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
+          ${waitView(resumable.rows.length - resumable.processed, "nextAllowed")}
+          ${s.elsewhere ? html`<p class="warning" role="status">${t("runningElsewhere")}</p>` : nothing}
           ${resumable.baseUrl === app.session?.baseUrl
-            ? html`<button type="button" class="primary" @click=${() => void run(resumable)}>${t("resume")}</button>`
+            ? html`<button type="button" class="primary" aria-disabled=${s.elsewhere ? "true" : "false"} @click=${() => void run(resumable)}>${t("resume")}</button>`
             : html`<p class="warning">${t("resumeOtherSite", { site: resumable.baseUrl })}</p>`}
           <button type="button" @click=${async () => { await forgetJob(resumable); s.resumable = null; s.job = null; s.report = null; update(); }}>${t("discard")}</button>
         </div>`

@@ -13,9 +13,36 @@ const s = { loading: false, error: null as Described | null, query: "", shown: n
 
 export const courseType = (type: string) => tMaybe(`type${type}`) ?? type;
 
+const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * How well a course matches `q` (accents, case ignored): in the title as whole words 4, inside a
+ * title word 3, in the label or headline as whole words 2, inside them 1, else 0 (left out).
+ * "Hóa học" ranks chemistry first, not every headline's "Khoá học" ("khoa hoc").
+ */
+export function courseScore(c: Course, q: string): number {
+  const needle = fold(q.trim().replace(/\s+/g, " "));
+  if (!needle) return 1;
+  const whole = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(needle)}($|[^\\p{L}\\p{N}])`, "u");
+  const title = fold(c.title);
+  const rest = fold(`${c.label} ${c.headline}`);
+  if (whole.test(title)) return 4;
+  if (title.includes(needle)) return 3;
+  if (whole.test(rest)) return 2;
+  return rest.includes(needle) ? 1 : 0;
+}
+
+/** The catalogue for `q`: matches only, best first (the catalogue's order among equals). */
+function ranked(all: Course[], q: string): Course[] {
+  return all
+    .map((c, i) => ({ c, i, score: courseScore(c, q) }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map((x) => x.c);
+}
+
 const table = makeTable<Course>({
   pageSize: 20,
-  globalFilterFn: (c, q) => fold(`${c.title} ${c.label} ${c.headline}`).includes(fold(q.trim())),
   columns: [
     { id: "title", accessorKey: "title", header: () => t("colTitle") },
     { id: "type", accessorFn: (c) => courseType(c.type), header: () => t("colType") },
@@ -35,7 +62,7 @@ async function load(): Promise<void> {
   update();
   try {
     s.shown = await loadCourses();
-    setTableData(table, s.shown);
+    setTableData(table, ranked(s.shown, s.query));
   } catch (e) {
     s.error = handle(e, () => void load());
   } finally {
@@ -48,15 +75,22 @@ export function coursesView() {
   if (s.shown !== app.courses || (!s.shown && !s.loading && !s.error)) {
     if (app.courses) {
       s.shown = app.courses;
-      setTableData(table, app.courses);
+      setTableData(table, ranked(app.courses, s.query));
     } else if (!s.loading && !s.error) void load();
   }
-  const count = table.getFilteredRowModel().rows.length;
+  const count = table.getCoreRowModel().rows.length;
   return html`<main id="main">
     <h1>${t("coursesTitle")}</h1>
     <div class="row" role="search">
       <label for="course-search">${t("searchCourses")}</label>
-      <input id="course-search" type="search" .value=${live(s.query)} @input=${(e: Event) => { s.query = (e.target as HTMLInputElement).value; table.setGlobalFilter(s.query); }} />
+      <input id="course-search" type="search" .value=${live(s.query)} @input=${(e: Event) => {
+        s.query = (e.target as HTMLInputElement).value;
+        // A search ranks by relevance: a column's sort would hide the best matches.
+        table.setSorting([]);
+        table.setPageIndex(0);
+        setTableData(table, ranked(s.shown ?? [], s.query));
+        update();
+      }} />
     </div>
     ${errorBox(s.error, () => void load())}
     ${s.loading ? html`<p role="status">${t("loading")}</p>` : nothing}

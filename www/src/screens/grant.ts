@@ -4,10 +4,11 @@
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import type { AddCourseOutcome, GrantReport, Progress, RowResult } from "lpm-client";
-import { app, bulkClient, client, handle, loadCourses, update } from "../app";
+import { app, bulkClient, client, handle, loadCourses, update, usersChanged } from "../app";
 import type { Described } from "../errors";
 import { fold, formatVnd } from "../format";
 import { t } from "../i18n";
+import { statusText } from "../server-texts";
 import { errorBox } from "../ui";
 import { accountLabel } from "./accounts";
 
@@ -49,7 +50,7 @@ function grantOutcome(r: RowResult): { ok: boolean; status: string } {
     case "granted":
       return { ok: true, status: "" };
     case "failed":
-      return { ok: false, status: r.status };
+      return { ok: false, status: statusText(r.status) };
     case "setAside":
       return { ok: false, status: r.issues.map((i) => i.message).join("; ") };
     case "notSent":
@@ -83,14 +84,15 @@ async function grant(): Promise<void> {
       await grantMany(users, courses);
     } else {
       const reply = await client().addCoursesToUsers({ users, courses });
-      for (const r of reply.result as AddCourseOutcome[]) s.results.set(r.userId, { ok: r.success, status: r.status });
+      for (const r of reply.result as AddCourseOutcome[]) s.results.set(r.userId, { ok: r.success, status: statusText(r.status) });
     }
   } catch (e) {
     s.error = handle(e, () => void grant());
   } finally {
     s.busy = false;
     s.progress = null;
-    update();
+    // Whatever was granted before a failure is granted: the accounts screens read them again.
+    usersChanged();
   }
 }
 

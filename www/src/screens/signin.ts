@@ -4,7 +4,7 @@ import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import { validateLogin } from "lpm-client";
 import { app, defaultBaseUrl, makeClient, startSession, update } from "../app";
-import { describe, type Described } from "../errors";
+import { describe } from "../errors";
 import { getLang, t } from "../i18n";
 import { errorBox } from "../ui";
 
@@ -16,21 +16,26 @@ const form = {
   token: "",
   remember: false,
   busy: false,
-  error: null as Described | null,
-  issues: [] as string[],
+  /** What the last attempt threw, described when shown: the words follow a language switch. */
+  failure: undefined as unknown,
+  /** Whether the form was submitted: its issues are shown (in the current language) from then on. */
+  checked: false,
 };
+
+function issues(): string[] {
+  if (!form.checked || form.mode !== "password") return [];
+  return validateLogin({ email: form.email, password: form.password }, { lang: getLang() })
+    .filter((i) => i.level === "contract")
+    .map((i) => i.message);
+}
 
 async function submit(ev: Event): Promise<void> {
   ev.preventDefault();
   if (form.busy) return;
   const baseUrl = form.baseUrl.trim() || defaultBaseUrl();
-  form.error = null;
-  form.issues = [];
-  if (form.mode === "password") {
-    const issues = validateLogin({ email: form.email, password: form.password }, { lang: getLang() });
-    form.issues = issues.filter((i) => i.level === "contract").map((i) => i.message);
-    if (form.issues.length) return update();
-  }
+  form.failure = undefined;
+  form.checked = true;
+  if (issues().length) return update();
   form.busy = true;
   update();
   try {
@@ -51,10 +56,11 @@ async function submit(ev: Event): Promise<void> {
     }
     form.password = "";
     form.token = "";
+    form.checked = false;
     startSession(baseUrl, token, form.remember);
     location.hash = "#/accounts";
   } catch (e) {
-    form.error = describe(e);
+    form.failure = e;
   } finally {
     form.busy = false;
     update();
@@ -86,8 +92,8 @@ export function signInView() {
             <input id="token" type="password" autocomplete="off" spellcheck="false" required .value=${live(form.token)} @input=${set("token")} />`}
       <label class="check"><input id="remember" type="checkbox" .checked=${live(form.remember)} @change=${(e: Event) => { form.remember = (e.target as HTMLInputElement).checked; update(); }} aria-describedby="remember-risk" /> ${t("remember")}</label>
       <p id="remember-risk" class=${form.remember ? "warning" : "hint"}>${t("rememberRisk")}</p>
-      ${form.issues.length ? html`<ul class="issues" role="alert">${form.issues.map((m) => html`<li>${m}</li>`)}</ul>` : nothing}
-      ${errorBox(form.error)}
+      ${issues().length ? html`<ul class="issues" role="alert">${issues().map((m) => html`<li>${m}</li>`)}</ul>` : nothing}
+      ${errorBox(form.failure === undefined ? null : describe(form.failure))}
       <button type="submit" class="primary" ?disabled=${form.busy}>${form.busy ? t("signingIn") : t("signInButton")}</button>
     </form>
   </main>`;

@@ -1,0 +1,431 @@
+// The dashboard for a day's work (issue 28): each item checked at a laptop's size and a phone's,
+// every screen it visits with axe-core at 0 violations and no sideways scroll. Each size gets its
+// own emulator (its own accounts and create interval) and browser context.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { DEMO, VIEWPORTS, axe, checker, launch, noSideScroll, root, serveSite, shots, signIn } from "./lib.mjs";
+
+const INTERVAL_SECS = 5;
+const started = Date.now();
+const state = checker();
+const browser = await launch();
+
+/** The items, in the order they run; each gets the page, the emulator and the size's name. The
+ * first ones run on the sign-in screen, the others signed in. */
+const before = [];
+const items = [];
+const item = (name, fn) => items.push({ name, fn });
+const onSignIn = (name, fn) => before.push({ name, fn });
+
+/** axe-core and the phone's width on the screen as it is. */
+async function screenOk(t, name) {
+  await axe(t.page, `${t.vp}: ${name}`);
+  await noSideScroll(t.page, `${t.vp}: ${name}`);
+}
+
+const rowsOf = (page) => page.locator("main table tbody tr");
+
+
+// ---------------------------------------------------------------- sign-in screen
+onSignIn("16 no request of the page fails (config.json, favicon)", async (t) => {
+  assert.deepEqual(t.failedRequests, []);
+  // The build ships a config.json (the tests write their own over it) and declares its icon, so a
+  // browser does not ask for /favicon.ico.
+  assert.deepEqual(JSON.parse(readFileSync(path.join(process.env.LPM_WWW_DIST || path.join(root, "www/dist"), "config.json"), "utf8")), {});
+  const icon = await t.page.locator("link[rel=icon]").getAttribute("href");
+  assert.equal((await fetch(new URL(icon, t.page.url()))).status, 200);
+});
+onSignIn("18 the page is served under its Content-Security-Policy; an inline script is blocked", async (t) => {
+  const { page } = t;
+  assert.match(t.csp ?? "", /script-src 'self' 'wasm-unsafe-eval'/);
+  // The deploy notes give the same policy.
+  assert.ok(readFileSync(path.join(root, "www/README.md"), "utf8").includes(`Content-Security-Policy: ${t.csp}`));
+  const ran = await page.evaluate(() => new Promise((resolve) => {
+    const seen = [];
+    document.addEventListener("securitypolicyviolation", (e) => seen.push(e.violatedDirective));
+    const s = document.createElement("script");
+    s.textContent = "window.__inlineRan = true";
+    document.head.append(s);
+    setTimeout(() => resolve({ ran: window.__inlineRan === true, seen }), 100);
+  }));
+  assert.equal(ran.ran, false, "the inline script ran");
+  assert.ok(ran.seen.some((d) => d.startsWith("script-src")), JSON.stringify(ran.seen));
+});
+onSignIn("10 a wrong password says so, per code; 16 in the language switched to", async (t) => {
+  const { page } = t;
+  await page.fill("#email", "admin@demo.lpm.test");
+  await page.fill("#password", "wrong-password");
+  await page.click("button[type=submit]");
+  await page.locator(".error p").first().filter({ hasText: /^Sai mật khẩu\.$/ }).waitFor();
+  assert.doesNotMatch(await page.locator(".error").innerText(), /token/i);
+  await page.getByRole("button", { name: "Switch to English" }).click();
+  await page.locator(".error p").first().filter({ hasText: /^Wrong password\.$/ }).waitFor();
+  await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+  await page.fill("#email", "nobody@demo.lpm.test");
+  await page.click("button[type=submit]");
+  await page.locator(".error p").first().filter({ hasText: /^Không có tài khoản nào với e-mail này\.$/ }).waitFor();
+  await screenOk(t, "sign-in (refused)");
+});
+onSignIn("14 after signing in, focus is on the screen's heading; the skip link says where it goes", async (t) => {
+  const { page } = t;
+  await page.getByLabel("Dán token").check();
+  await page.fill("#token", DEMO.adminToken);
+  await page.click("button[type=submit]");
+  await rowsOf(page).first().waitFor();
+  await page.waitForFunction(() => document.activeElement?.matches("main h1"));
+  assert.equal(await page.locator("a.skip").innerText(), "↓ Bỏ qua, tới nội dung chính");
+  await page.keyboard.press("Tab");
+  const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineColor);
+  assert.equal(ring, "rgb(11, 87, 208)", "a blue focus ring, not the warnings' amber");
+});
+
+// ---------------------------------------------------------------- 1 stale after a write
+item("1 a grant shows at once in the list and the detail", async (t) => {
+  const { page } = t;
+  await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
+  await rowsOf(page).nth(1).waitFor();
+  const counts = (await page.locator("main table tbody tr td:nth-child(6)").allInnerTexts()).map(Number);
+  const i = counts.indexOf(0);
+  assert.ok(i >= 0, "an account without enrolments");
+  const row = rowsOf(page).nth(i);
+  const name = await row.locator("td:nth-child(2)").innerText();
+  // The detail read before the grant says no enrolment.
+  await row.locator("a").click();
+  await page.getByText("Chưa ghi danh khoá học nào.").waitFor();
+  await page.getByRole("link", { name: /Quay lại danh sách/ }).click();
+  await rowsOf(page).nth(i).locator("input[type=checkbox]").check();
+  await page.getByRole("link", { name: "Cấp khoá học cho các tài khoản đã chọn" }).click();
+  await page.fill("#grant-filter", "yoga");
+  await page.locator(".course-picks input").first().check();
+  await page.getByRole("button", { name: "Cấp 1 khoá học cho 1 tài khoản" }).click();
+  await page.locator(".done", { hasText: "1 tài khoản được cấp, 0 lỗi" }).waitFor();
+  await screenOk(t, "grant (after a grant)");
+  await page.locator(".picked-list button").click();
+  await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
+  const after = page.locator("main table tbody tr", { hasText: name }).first();
+  await after.locator("td:nth-child(6)", { hasText: /^1$/ }).waitFor();
+  await after.locator("a").click();
+  await page.locator("section[aria-labelledby=h-enrol] tbody tr", { hasText: /yoga/i }).waitFor();
+  assert.equal(await page.getByText("Chưa ghi danh khoá học nào.").count(), 0);
+  await screenOk(t, "account detail (after a grant)");
+  await page.getByRole("link", { name: /Quay lại danh sách/ }).click();
+  await rowsOf(page).first().waitFor();
+});
+
+
+// ---------------------------------------------------------------- 4 ranked course search
+item("4 'Hóa học' ranks chemistry first, not every 'Khoá học' headline", async (t) => {
+  const { page } = t;
+  await page.getByRole("link", { name: "Khoá học", exact: true }).click();
+  await rowsOf(page).first().waitFor();
+  for (const q of ["Hóa học", "hoa hoc"]) {
+    await page.fill("#course-search", q);
+    await page.locator("main table tbody tr td:nth-child(1)").first().filter({ hasText: /^Hóa học 10/ }).waitFor();
+  }
+  await screenOk(t, "courses (searched)");
+  await page.fill("#course-search", "");
+});
+
+// ---------------------------------------------------------------- 15 long names
+item("15 a 300-character name without spaces does not widen any screen", async (t) => {
+  const { page } = t;
+  await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
+  const row = rowsOf(page).filter({ hasText: t.longName.slice(0, 40) }).first();
+  await row.waitFor();
+  const width = await page.locator("main table").first().evaluate((e) => e.getBoundingClientRect().width);
+  assert.ok(width <= page.viewportSize().width, `table ${width} px`);
+  await screenOk(t, "accounts (a long name)");
+  await row.locator("a").click();
+  await page.getByRole("heading", { name: "Hồ sơ" }).waitFor();
+  await screenOk(t, "account detail (a long name)");
+  await page.getByRole("link", { name: /Quay lại danh sách/ }).click();
+  await rowsOf(page).first().waitFor();
+});
+
+// ---------------------------------------------------------------- 11 accounts: sorting, total, pager
+item("11 the list says sorting is per page, has a pager above and below, 'next' shows the new page from its top", async (t) => {
+  const { page } = t;
+  await page.getByText("Sắp xếp theo cột chỉ áp dụng cho 100 tài khoản của trang này.").waitFor();
+  assert.equal(await page.locator("nav.pager").count(), 2);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.locator("nav.pager").last().getByRole("button", { name: "Trang sau" }).click();
+  await page.locator("#page-range", { hasText: "101–200" }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "page-range");
+  const top = await page.locator("#page-range").evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < page.viewportSize().height, `the new page's first line at ${top} px`);
+  await page.locator("nav.pager").first().getByRole("button", { name: "Trang trước" }).click();
+  await page.locator("#page-range", { hasText: "1–100" }).waitFor();
+});
+
+// ---------------------------------------------------------------- 12 search by name over the accounts read
+item("12 the platform's search is explained; every account is read into IndexedDB with its age; a part of a name finds it", async (t) => {
+  const { page } = t;
+  await page.fill("#acc-search", "khong-co-ai-ten-nay");
+  await page.getByRole("button", { name: "Tìm", exact: true }).click();
+  await page.getByText(/Nền tảng chỉ tìm theo e-mail hoặc tên đăng nhập đầy đủ/).waitFor();
+  await page.getByRole("button", { name: "Xoá tìm kiếm" }).click();
+  const total = (await t.emu.control("GET", "state")).accounts;
+  await page.getByRole("button", { name: "Đọc mọi tài khoản" }).click();
+  await page.locator("#cache-age", { hasText: `${total} tài khoản, đọc lúc` }).waitFor();
+  await page.locator("#page-range", { hasText: `trên tổng số ${total}` }).waitFor();
+  // A seeded name, searched by its last two words without accents.
+  const name = (await page.locator("main table tbody tr td:nth-child(2)").nth(3).innerText()).trim();
+  const part = name.split(" ").slice(-2).join(" ").normalize("NFD").replace(/\p{Mn}/gu, "").replace(/đ/g, "d").replace(/Đ/g, "D").toLowerCase();
+  await page.fill("#name-search", part);
+  await page.locator(".name-results a", { hasText: name }).first().waitFor();
+  await screenOk(t, "accounts (name search)");
+  const stored = await page.evaluate(() => new Promise((r) => {
+    const req = indexedDB.open("lpm-dashboard");
+    req.onsuccess = () => { req.result.transaction("accounts").objectStore("accounts").count().onsuccess = (e) => r(e.target.result); };
+  }));
+  assert.equal(stored, 1);
+  await page.fill("#name-search", "");
+});
+
+// ---------------------------------------------------------------- 5 log in as: the learners' site
+item("5 'log in as' opens the learners' site of config.json, which signs in once with the token", async (t) => {
+  const { page, context } = t;
+  await rowsOf(page).nth(2).locator("a").click();
+  const name = (await page.locator("main h1").innerText()).trim();
+  const [tab] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: /Đăng nhập vào trang bằng tài khoản này/ }).click()]);
+  await tab.waitForURL((u) => u.pathname === "/learner" && u.searchParams.has("login_token"));
+  assert.equal(new URL(tab.url()).origin, new URL(t.emu.url).origin);
+  await tab.locator("#signed-in", { hasText: name }).waitFor();
+  await tab.reload();
+  await tab.locator("#refused").waitFor();
+  await tab.close();
+  await screenOk(t, "account detail");
+  await page.getByRole("link", { name: /Quay lại danh sách/ }).click();
+  await rowsOf(page).first().waitFor();
+});
+
+// ---------------------------------------------------------------- 16 plurals
+item("16 English counts agree with their number (1 account, 2 accounts)", async (t) => {
+  const { page } = t;
+  await page.getByRole("button", { name: "Switch to English" }).click();
+  await rowsOf(page).first().locator("input[type=checkbox]").check();
+  await page.locator(".picked", { hasText: /^1 account selected/ }).waitFor();
+  await rowsOf(page).nth(1).locator("input[type=checkbox]").check();
+  await page.locator(".picked", { hasText: /^2 accounts selected/ }).waitFor();
+  await rowsOf(page).first().locator("input[type=checkbox]").uncheck();
+  await rowsOf(page).nth(1).locator("input[type=checkbox]").uncheck();
+  await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+});
+
+const bulkRows = (rows) => `Họ tên\tTên đăng nhập\tE-mail\tMật khẩu\n${rows.map((r) => r.join("\t")).join("\n")}`;
+async function paste(page, text) {
+  await page.getByRole("link", { name: "Tạo hàng loạt" }).click();
+  const again = page.getByRole("button", { name: "Lượt tạo mới" });
+  if (await again.count()) await again.click();
+  await page.fill("#paste", text);
+  await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
+}
+
+// ---------------------------------------------------------------- 8, 9, 13, 14 in one import
+item("8 the platform's rules block by default, warnings are grouped with a count, 'send anyway' is explicit", async (t) => {
+  const { page } = t;
+  // A second tab for 27.1 below, signed in now (the waits there are short).
+  t.other = await t.context.newPage();
+  t.other.setDefaultTimeout(10_000);
+  await signIn(t.other, t.emu.url);
+  const st = t.stamp;
+  t.sheet = [
+    ["Nguyễn Văn An", `an${st}`, `an.${st}@truong.vn`, "matkhau1"],
+    ["Trần Bình", `binh${st}`, `binh.${st}@truong.vn`, "123"],
+    ["Lê Thị Cúc", `cuc${st}`, "admin@demo.lpm.test", "matkhau3"],
+    ["Phạm Dũng", `dung${st}`, `dung.${st}@truong.vn`, "123"],
+    ["Hồ Yến", `yen${st}`, `yen.${st}@truong.vn`, "123"],
+    ["Võ Mai", `mai${st}`, `mai.${st}@truong.vn`, "matkhau6"],
+  ];
+  await paste(page, bulkRows(t.sheet));
+  await page.locator("table.edit tbody tr").nth(5).waitFor();
+  const groups = page.locator(".issue-groups li");
+  assert.equal(await groups.count(), 1, await page.locator(".issue-groups").innerText());
+  assert.match(await groups.first().innerText(), /^3 dòng: .*(Dòng 2, 4, 5)/s);
+  const create = page.getByRole("button", { name: /^Tạo \d+ tài khoản$/ });
+  assert.equal(await create.isDisabled(), true, "blocked by default");
+  await page.getByLabel(/Vẫn gửi các dòng chỉ vi phạm quy định/).check();
+  assert.equal(await create.isDisabled(), false, "sent anyway once asked");
+  await page.getByLabel(/Vẫn gửi các dòng chỉ vi phạm quy định/).uncheck();
+  await screenOk(t, "bulk create (editing, grouped warnings)");
+});
+item("14 focus stays on the page after 'leave out' and after create", async (t) => {
+  const { page } = t;
+  await page.getByRole("button", { name: "Bỏ ra các dòng có lỗi" }).click();
+  await page.locator("#rows-summary", { hasText: "3 dòng bỏ ra" }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "rows-summary");
+  await page.getByRole("button", { name: "Tạo 3 tài khoản" }).click();
+  await page.waitForFunction(() => ["run-status"].includes(document.activeElement?.id) || document.activeElement?.classList.contains("done"));
+  await page.locator(".done").waitFor({ timeout: 15_000 });
+  assert.equal(await page.evaluate(() => document.activeElement?.className), "done");
+});
+item("9 results keep the sheet's row numbers, a username column and the rows left out", async (t) => {
+  const { page } = t;
+  const rows = page.locator("table.results tbody tr");
+  assert.equal(await rows.count(), 6);
+  const cells = async (i) => (await rows.nth(i).locator("td").allInnerTexts()).map((x) => x.trim());
+  assert.deepEqual((await cells(0)).slice(0, 3), ["1", "Nguyễn Văn An", `an${t.stamp}`]);
+  assert.match((await cells(0))[4], /Đã tạo/);
+  assert.deepEqual((await cells(1)).slice(0, 1), ["2"]);
+  assert.match((await cells(1))[4], /Đã bỏ ra, không gửi/);
+  assert.match((await cells(5))[4], /Đã tạo/);
+  await screenOk(t, "bulk create (results)");
+});
+item("13 the platform's statuses are told in the screen's language", async (t) => {
+  const { page } = t;
+  assert.match(await page.locator("table.results tbody tr").nth(2).innerText(), /Lỗi: E-mail đã được dùng cho tài khoản khác/);
+  await page.getByRole("button", { name: "Switch to English" }).click();
+  assert.match(await page.locator("table.results tbody tr").nth(2).innerText(), /Failed: The e-mail is already in use/);
+  await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+});
+
+// ---------------------------------------------------------------- 2, 7, 27.1 waits while running; one runner
+item("2 a wait before the first chunk shows the countdown, the expected end, and each row's result while it runs; 7 the interval is per browser; 27.1 a second tab is refused", async (t) => {
+  const { page, other } = t;
+  const st = t.stamp;
+  const rows = Array.from({ length: 101 }, (_, i) => [`Học viên ${i}`, `hv${st}${i}`, `hv${i}.${st}@truong.vn`, `matkhau${i}`]);
+  await paste(page, bulkRows(rows));
+  await page.locator("table.edit tbody tr").nth(100).waitFor();
+  // A create in the other tab: the interval (shared by the browser's tabs) is counted down here,
+  // and this tab's import waits before its first chunk.
+  await paste(other, bulkRows([["Khách Một", `mot${st}`, `mot.${st}@truong.vn`, "matkhau1"]]));
+  await other.getByRole("button", { name: "Tạo 1 tài khoản" }).click();
+  await other.locator(".done", { hasText: "1 tạo được" }).waitFor({ timeout: 15_000 });
+  await page.locator(".countdown", { hasText: "Lần tạo hàng loạt tiếp theo được phép sau" }).waitFor();
+  await page.locator(".countdown", { hasText: "chỉ tính các lượt tạo từ trình duyệt này" }).waitFor();
+  await page.locator(".expected-end", { hasText: /Dự kiến xong lúc/ }).waitFor();
+  const calls0 = (await t.emu.control("GET", "create-calls")).calls.length;
+  await page.getByRole("button", { name: "Tạo 101 tài khoản" }).click();
+  await page.locator("#run-status").waitFor();
+  await page.locator(".countdown", { hasText: "Đợt tiếp theo được gửi sau" }).waitFor();
+  await page.locator(".expected-end", { hasText: /Dự kiến xong lúc/ }).waitFor();
+  assert.equal(await page.locator("table.results tbody tr").count(), 101, "every row listed while it runs");
+  assert.match(await page.locator("table.results tbody tr").first().innerText(), /Chờ gửi/);
+  // The first chunk's results while the second waits; paused there, the resume note counts down too.
+  await page.locator("#run-status", { hasText: "100/101" }).waitFor({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Tạm dừng" }).click();
+  await page.locator(".note", { hasText: "100/101" }).waitFor();
+  await page.locator(".note .expected-end", { hasText: /Dự kiến xong lúc/ }).waitFor();
+  assert.match(await page.locator("table.results tbody tr").first().innerText(), /Đã tạo/);
+  assert.match(await page.locator("table.results tbody tr").last().innerText(), /Chưa gửi|Chờ gửi/);
+  await screenOk(t, "bulk create (paused)");
+  // Resumed, with the last chunk's answer held back 4 s (the running screen holds still for axe):
+  // meanwhile the other tab tries to start an import, and is refused and told why.
+  await paste(other, bulkRows([["Khách Hai", `hai${st}`, `hai.${st}@truong.vn`, "matkhau2"]]));
+  await t.emu.control("POST", "faults", { endpoint: "create-multi-user", kind: "delay", delayMs: 4000 });
+  await page.getByRole("button", { name: "Tiếp tục" }).click();
+  await page.locator("#run-status").waitFor();
+  await other.getByRole("button", { name: "Tạo 1 tài khoản" }).click();
+  await other.locator(".error", { hasText: "Lượt tạo đang chạy ở một thẻ khác của trình duyệt này" }).waitFor();
+  await axe(other, `${t.vp}: the second tab, refused`);
+  await screenOk(t, "bulk create (running)");
+  await page.locator(".done", { hasText: "101 tạo được, 0 lỗi" }).waitFor({ timeout: 15_000 });
+  // Once the first tab let go, the second one is told.
+  await other.locator(".error", { hasText: "Lượt tạo đang chạy" }).waitFor({ state: "detached" });
+  await other.close();
+  const log = await t.emu.control("GET", "create-calls");
+  assert.deepEqual(log.calls.slice(calls0).map((c) => c.items), [100, 1]);
+});
+
+// ---------------------------------------------------------------- 17 overview
+item("17 the overview charts accounts per week and enrolments per course from the accounts read, with their age", async (t) => {
+  const { page } = t;
+  await page.getByRole("link", { name: "Tổng quan", exact: true }).click();
+  // Read before the creates above: marked as changed since, and read again.
+  await page.locator("#overview-age", { hasText: "Đã có thay đổi từ lúc đọc." }).waitFor();
+  await page.getByRole("button", { name: "Đọc lại" }).click();
+  await page.locator("#overview-age", { hasText: /tài khoản, đọc lúc/ }).filter({ hasNotText: "Đã có thay đổi" }).waitFor();
+  await page.locator("#chart-weeks canvas").waitFor();
+  await page.locator("#chart-courses canvas").waitFor();
+  // This week's bar counts the accounts the checks above created.
+  const weekRows = await page.locator("#h-weeks ~ details tbody tr td:nth-child(2)").evaluateAll((tds) => tds.map((td) => td.textContent.trim()));
+  assert.equal(weekRows.length, 12);
+  assert.ok(Number(weekRows.at(-1)) >= 100, weekRows.join());
+  // The figures agree with the emulator's records.
+  const { records } = await t.emu.control("GET", "state?records=1");
+  const enrolled = new Map();
+  const finished = new Map();
+  for (const u of records.users) for (const c of u.myCourses ?? []) {
+    enrolled.set(c.courseId, (enrolled.get(c.courseId) ?? 0) + 1);
+    if (c.finish) finished.set(c.courseId, (finished.get(c.courseId) ?? 0) + 1);
+  }
+  const rows = await page.locator("table.course-stats tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.innerText.trim())));
+  assert.equal(rows.length, records.courses.length);
+  const sum = (i) => rows.reduce((n, r) => n + Number(r[i]), 0);
+  assert.equal(sum(2), [...enrolled.values()].reduce((a, b) => a + b, 0));
+  assert.equal(sum(3), [...finished.values()].reduce((a, b) => a + b, 0));
+  const nobody = records.courses.filter((c) => !finished.get(c._id)).length;
+  await page.getByRole("heading", { name: `Khoá học chưa ai hoàn thành (${nobody})` }).waitFor();
+  await screenOk(t, "overview");
+});
+
+// ---------------------------------------------------------------- 6 phones
+item("6 no screen scrolls sideways", async (t) => {
+  const { page } = t;
+  for (const [link, ready] of [["Tài khoản", "main table tbody tr"], ["Khoá học", "main table tbody tr"], ["Cấp khoá học", ".course-picks li"], ["Tạo hàng loạt", "main h1"]]) {
+    await page.getByRole("link", { name: link, exact: true }).click();
+    await page.locator(ready).first().waitFor();
+    await screenOk(t, link);
+  }
+});
+
+// ---------------------------------------------------------------- 12 forgotten at sign-out
+item("12 signing out forgets the accounts read (IndexedDB)", async (t) => {
+  const { page } = t;
+  await page.getByRole("button", { name: "Đăng xuất" }).click();
+  await page.locator(".note", { hasText: "Bạn đã đăng xuất" }).waitFor();
+  const count = () => page.evaluate(() => new Promise((r) => {
+    const req = indexedDB.open("lpm-dashboard");
+    req.onsuccess = () => { req.result.transaction("accounts").objectStore("accounts").count().onsuccess = (e) => r(e.target.result); };
+  }));
+  for (let i = 0; i < 20 && (await count()) > 0; i++) await page.waitForTimeout(100);
+  assert.equal(await count(), 0);
+});
+
+try {
+  for (const { name: vp, ...size } of VIEWPORTS) {
+    const { emu, cleanup } = await serveSite(
+      { createIntervalMs: INTERVAL_SECS * 1000, retryDelayMs: 300, siteUrl: "/learner" },
+      ["--create-interval-secs", String(INTERVAL_SECS)],
+    );
+    const context = await browser.newContext({ ...size, acceptDownloads: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const pageErrors = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    // What the CSP refused, but for the inline script item 18 injects on purpose.
+    const cspViolations = [];
+    page.on("console", (m) => /Content Security Policy/.test(m.text()) && !/inline script/.test(m.text()) && cspViolations.push(m.text().slice(0, 160)));
+    const failedRequests = [];
+    page.on("response", (r) => r.status() >= 400 && !r.url().includes("/manage/api/") && failedRequests.push(`${r.status()} ${r.url()}`));
+    state.page = page;
+    const stamp = Date.now().toString(36);
+    // A hostile name: 300 characters without a space (created before the dashboard creates anything).
+    const longName = `Nguyễn${"Văn".repeat(98)}`.slice(0, 300);
+    await fetch(`${emu.url}/manage/api/users/create-multi-user?token=${DEMO.adminToken}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ users: [{ name: longName, username: `long${stamp}`, email: `long.${stamp}@truong.vn`, password: "matkhau0" }] }),
+    });
+    const t = { page, context, emu, vp, browser, stamp, longName, failedRequests };
+    try {
+      const res = await page.goto(`${emu.url}/`);
+      t.csp = res.headers()["content-security-policy"];
+      await page.waitForSelector("#email");
+      for (const { name, fn } of before) await state.check(`[${vp}] ${name}`, () => fn(t));
+      if (!(await page.locator("main table tbody tr").count())) await signIn(page, emu.url);
+      for (const { name, fn } of items) await state.check(`[${vp}] ${name}`, () => fn(t));
+      await state.check(`[${vp}] no uncaught error in the page`, () => assert.deepEqual(pageErrors, []));
+      await state.check(`[${vp}] 18 nothing of the app was refused by the CSP (scripts, styles, wasm)`, () => assert.deepEqual(cspViolations, []));
+    } finally {
+      await context.close();
+      await cleanup();
+    }
+  }
+} finally {
+  await browser.close();
+}
+console.log(`screenshots: ${path.relative(process.cwd(), shots)}/`);
+console.log(`${state.passed} passed, ${state.failed} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+process.exit(state.failed ? 1 : 0);
