@@ -332,14 +332,24 @@ function resultText(r: RowResult | undefined): string {
 }
 const notCreated = (r: RowResult | undefined) => r?.kind === "failed" || r?.kind === "setAside" || r?.kind === "conflict";
 
+/** Every row not created, under the sheet's row number: those the platform or the job refused, and
+ * those left out before sending, so the download is the sheet's rows still to do. */
 function downloadFailed(format: "csv" | "xlsx"): void {
   const report = s.report;
-  if (!report) return;
+  const job = s.job;
+  if (!report || !job) return;
   const rows = runRows();
-  const value = (r: NewUser, f: Field) => (r as unknown as Record<string, string>)[f] ?? "";
-  const fields = FIELDS.filter((f) => rows.some((r) => value(r, f)));
-  const out = report.rows.flatMap((res) => (notCreated(res.result) ? [[...fields.map((f) => value(rows[res.row], f)), resultText(res.result)]] : []));
-  void downloadRows([...fields, t("resultCol")], out, format, "failed-rows");
+  const leftOut = job.leftOut ?? [];
+  const value = (r: NewUser | undefined, f: Field) => (r as unknown as Record<string, string> | undefined)?.[f] ?? "";
+  const fields = FIELDS.filter((f) => rows.some((r) => value(r, f)) || leftOut.some(({ user }) => value(user, f)));
+  const sheetRow = (row: number) => job.sheetRows?.[row] ?? row + 1;
+  const out = [
+    ...report.rows.flatMap((res) => (notCreated(res.result) ? [{ n: sheetRow(res.row), user: rows[res.row], text: resultText(res.result) }] : [])),
+    ...leftOut.map(({ n, user }) => ({ n, user, text: t("stLeftOut") })),
+  ]
+    .sort((a, b) => a.n - b.n)
+    .map(({ n, user, text }) => [String(n), ...fields.map((f) => value(user, f)), text]);
+  void downloadRows([t("rowN"), ...fields, t("resultCol")], out, format, "failed-rows");
 }
 
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
