@@ -6,6 +6,9 @@
 //! hand the status and body back to [`Request::decode`]. The npm package's WebAssembly is a thin
 //! crate over this one (`wasm/` in the repository).
 //!
+//! The one feature, `wasm`, adds no code: the models' TypeScript declarations (tsify and
+//! wasm-bindgen's custom sections in a wasm32 build), which the npm package's crate turns on.
+//!
 //! ```
 //! use lpm_client::{Planner, NewUser};
 //!
