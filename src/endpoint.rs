@@ -333,6 +333,21 @@ mod tests {
     }
 
     #[test]
+    fn check_params_reports_a_forms_issues_without_planning() {
+        let opts = ValidateOptions::default();
+        let user = r#"{"name":"Ann","username":"ann1","email":"a@x.vn","password":"secret1"}"#;
+        let check = |e, args, text| check_params(e, args, text, opts);
+        assert!(check(Endpoint::CreateUser, Args::One, Some(user)).is_ok());
+        let bad = user.replace("a@x.vn", "not an email");
+        assert!(!check(Endpoint::CreateUser, Args::One, Some(&bad)).is_ok());
+        assert!(check(Endpoint::GetUsers, Args::Object, Some("{}")).is_ok());
+        // An object of parameters that is not an object is refused before its members are read.
+        assert!(!check(Endpoint::GetUsers, Args::Object, Some("[1]")).is_ok());
+        let not_json = check(Endpoint::CreateUser, Args::One, None);
+        assert_eq!(not_json.issues[0].code, IssueCode::NotJson);
+    }
+
+    #[test]
     fn each_method_passes_as_many_values_as_its_endpoint_takes() {
         for (method, &(endpoint, args, _)) in NAMES.iter().zip(CALLS) {
             let params = endpoint.route().params.len();
