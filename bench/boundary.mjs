@@ -1,7 +1,7 @@
 // How should values cross the JS↔wasm boundary: JSON text parsed on one side, or
 // serde-wasm-bindgen objects? Times both ways on the work the issue names (decode a 100-course
 // page, validate 100 creation items) against a bench build of the package (crate feature
-// `bench-exports`, see src/wasm/bench.rs). Figures only: nothing here passes or fails on speed.
+// `bench-exports`, see wasm/src/bench.rs). Figures only: nothing here passes or fails on speed.
 //
 //   node bench/boundary.mjs <dir of a bench build>      (bench/run.sh builds one and runs this)
 //

@@ -1,4 +1,4 @@
-// The bulk engines' side of the wasm's boundary (src/wasm/abi.rs, feature `bulk`): in
+// The bulk engines' side of the wasm's boundary (wasm/src/abi.rs, feature `bulk`): in
 // lpm-client-bulk only, bundled with its driver (bulk.ts). As abi.ts: only numbers cross, a job is
 // freed by its driver when it ends.
 import { argBytes, args, Core, fail, failureCode, Pending, pending, result, time, w } from './abi.js';

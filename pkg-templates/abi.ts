@@ -1,4 +1,4 @@
-// The wasm's boundary, by hand (src/wasm/abi.rs is the other side; ARCHITECTURE.md says why it
+// The wasm's boundary, by hand (wasm/src/abi.rs is the other side; ARCHITECTURE.md says why it
 // replaced wasm-bindgen's generated glue): texts in and out of the instance's memory, and the
 // core's objects as the driver (driver.ts) uses them (bundled into lib.js; the entries instantiate
 // the wasm and hand the instance to `start`). Only numbers cross: arguments are written into
@@ -9,7 +9,7 @@
 // `Core` by `Client.free()` or, for a client dropped without it, a FinalizationRegistry.
 import type { Req } from './internal.js';
 
-/** The exports of src/wasm/abi.rs (the bulk ones: abi-bulk.ts). */
+/** The exports of wasm/src/abi.rs (the bulk ones: abi-bulk.ts). */
 export interface Exports {
   memory: WebAssembly.Memory;
   lpm_args(len: number): number;
@@ -157,7 +157,7 @@ export const newCore = (options: string, guardBase: string | undefined): Core =>
 };
 
 /** The pending call of a handle an export just gave, with its description (`Pending::describe` in
- * src/wasm/client.rs): the text result `endpoint \n url \n guardKey` (empty: none) then `\n body`
+ * wasm/src/client.rs): the text result `endpoint \n url \n guardKey` (empty: none) then `\n body`
  * if any (the body, last, may hold newlines), and the numbers `[timeoutMs, maxResponseBytes,
  * flags]` (its `POST` 1, `TOKEN` 2, `POLLED` 4). */
 export function pending(h: number): Pending {
@@ -178,7 +178,7 @@ export function pending(h: number): Pending {
  * answer or failure it has); `record`: first note `now` as the guard key's last send. */
 export type Step = { kind: 'send'; record: boolean } | { kind: 'finish'; record: boolean } | { kind: 'wait'; ms: number };
 
-/** The codes `Pending::poll` answers with (src/wasm/client.rs) besides a wait in ms. */
+/** The codes `Pending::poll` answers with (wasm/src/client.rs) besides a wait in ms. */
 const SEND = -1;
 const FINISH = -2;
 const SEND_RECORD = -3;

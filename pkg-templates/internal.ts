@@ -24,7 +24,7 @@ export interface FetchResponse {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-/** What the driver reads of a call (`Pending::describe` in src/wasm/client.rs), which comes with
+/** What the driver reads of a call (`Pending::describe` in wasm/src/client.rs), which comes with
  * it from `Core.plan`. */
 export interface Req {
   endpoint: Endpoint;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/ (or $1): the core compiled to wasm32 by the pinned nightly
-# (scripts/toolchain.sh) with std rebuilt for size and the immediate-abort panic strategy, so no
-# panic or formatting machinery is linked; wasm-bindgen-cli (the version pinned in Cargo.lock) for
+# Builds the npm package into pkg/ (or $1): its crate (wasm/, lpm-client-wasm, over the core)
+# compiled to wasm32 by the pinned nightly (scripts/toolchain.sh) with std rebuilt for size and the
+# immediate-abort panic strategy, so no panic or formatting machinery is linked; wasm-bindgen-cli (the version pinned in Cargo.lock) for
 # the TypeScript declarations; every export but the package's own dropped (wasm-metadce) and
 # wasm-opt -Oz (both from the npm `binaryen` package); then the package's TypeScript from
 # pkg-templates/ (type-checked against the generated declarations; abi.ts is the boundary's
@@ -36,20 +36,20 @@ wasm_target="$root/target/wasm-release"
 RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none" \
   cargo "+$LPM_NIGHTLY" build --quiet --release --target wasm32-unknown-unknown \
   -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
-  --target-dir "$wasm_target" -p lpm-client "${features[@]}"
+  --target-dir "$wasm_target" -p lpm-client-wasm "${features[@]}"
 
 rm -rf "$out"
 mkdir -p "$out/wasm"
-cp "$wasm_target/wasm32-unknown-unknown/release/lpm_client.wasm" "$out/wasm/core.wasm"
+cp "$wasm_target/wasm32-unknown-unknown/release/lpm_client_wasm.wasm" "$out/wasm/core.wasm"
 # The wasm-bindgen CLI, for two things only: the TypeScript declarations (the models' from tsify,
 # the options' and the endpoints' from custom sections: wasm/lpm_client.d.ts, shipped), and the
 # wasm without the descriptions its macros leave. Its JS glue is not shipped: the package's own
-# (pkg-templates/abi.ts) drives the exports of src/wasm/abi.rs.
+# (pkg-templates/abi.ts) drives the exports of wasm/src/abi.rs.
 wasm-bindgen "$out/wasm/core.wasm" \
   --target web --omit-default-module-path --out-dir "$stage_bindgen" --out-name lpm_client
 rm "$out/wasm/core.wasm"
 mv "$stage_bindgen/lpm_client_bg.wasm" "$out/wasm/lpm_client_bg.wasm"
-# A build with the boundary benchmark's exports (wasm-bindgen's, src/wasm/bench.rs) keeps that glue
+# A build with the boundary benchmark's exports (wasm-bindgen's, wasm/src/bench.rs) keeps that glue
 # for bench/boundary.mjs, and the wasm its imports and exports: not a package (its entries cannot
 # instantiate it).
 bench=
@@ -59,7 +59,7 @@ bench=
 sed '/^export type InitInput/,$d' "$stage_bindgen/lpm_client.d.ts" > "$out/wasm/lpm_client.d.ts"
 features_opt=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
-# Only the exports of src/wasm/abi.rs (and the memory) are kept: the rest of what wasm-bindgen's
+# Only the exports of wasm/src/abi.rs (and the memory) are kept: the rest of what wasm-bindgen's
 # runtime exports (its externref table and its start, abort hooks) goes, with what only it reached,
 # its one import (a throw) included: the wasm imports nothing, so the glue instantiates it with {}.
 node -e '
@@ -72,7 +72,7 @@ require("fs").writeFileSync(process.argv[2], JSON.stringify(graph));
   --graph-file "$stage_bindgen/graph.json" "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm" >/dev/null
 # What the wasm still imports is wasm-bindgen's throw, called only by its closure shims, which its
 # function table keeps though nothing of the package calls them (its own glue would satisfy it;
-# the package's boundary is src/wasm/abi.rs). binaryen's remove-imports turns those calls into
+# the package's boundary is wasm/src/abi.rs). binaryen's remove-imports turns those calls into
 # nothing, so the shims end in their own `unreachable`; any other import fails the build here.
 [ -z "$bench" ] && node -e '
 const found = WebAssembly.Module.imports(new WebAssembly.Module(require("fs").readFileSync(process.argv[1])));

@@ -30,7 +30,7 @@ macro_rules! with_all {
 with_all! {
     /// What a program can branch on.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-    #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+    #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
     #[serde(rename_all = "camelCase")]
     pub enum Category {
         /// No, invalid or expired token, or the server could not authenticate the account; also wrong login credentials.
@@ -75,7 +75,7 @@ impl Category {
 
 /// Where a code's meaning comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Basis {
     /// The contract's Errors table for this endpoint.
@@ -91,7 +91,7 @@ pub enum Basis {
 with_all! {
     /// The meaning of an error code, independent of endpoint.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-    #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+    #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
     #[serde(rename_all = "camelCase")]
     #[non_exhaustive]
     pub enum Reason {
@@ -245,7 +245,7 @@ impl Reason {
 
 /// The decoded meaning of one `respCode` on one endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CodeInfo {
     /// The meaning.
@@ -369,7 +369,7 @@ fn position(hay: &str, needle: &str, last: bool) -> Option<usize> {
 
 /// Counts a msg states: `<n> success, <m> error` or the Vietnamese add-courses sentence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct MsgCounts {
     /// How many succeeded, as the msg says.

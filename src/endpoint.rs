@@ -1,6 +1,6 @@
 //! The endpoints of the contract and of the platform notes: each one's module (`src/endpoint/`)
 //! and the dispatch over the registry ([`crate::registry`]): code tables, routes, the replies'
-//! checking, `Planner::plan` and the wasm's planning of a `Client` method.
+//! checking, `Planner::plan` and the planning of a package `Client` method ([`plan_method`]).
 
 use crate::codes::{Basis, Codes, Row};
 use crate::error::{cat, Error, ValidationError};
@@ -37,7 +37,6 @@ macro_rules! from_registry {
             }
 
             /// The checking of the endpoint's reply, its type erased.
-            #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
             fn reply(self) -> ReplyPlan<'static> {
                 match self {
                     $(Endpoint::$variant => ReplyPlan {
@@ -54,7 +53,6 @@ macro_rules! from_registry {
         /// The `Client` methods (`"getUsers"`) in the registry's order, and each one's endpoint,
         /// how it passes the endpoint's parameters, and its interval guard.
         const NAMES: &[&str] = &[$($($js,)*)*];
-        #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
         const CALLS: &[(Endpoint, Args, Guard)] =
             &[$($((Endpoint::$variant, Args::$args, Guard::$guard),)*)*];
 
@@ -67,10 +65,10 @@ macro_rules! from_registry {
     };
 }
 
-/// How a `Client` method passes its endpoint's parameters (as JSON text, from the JS).
+/// How a `Client` method or a validator passes its endpoint's parameters (as JSON text, from the
+/// JS).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-enum Args {
+pub enum Args {
     /// None.
     No,
     /// The first argument is the one parameter.
@@ -85,7 +83,7 @@ enum Args {
 
 /// A `Client` method's interval guard: none, the bulk-create interval, or the login-token one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Guard {
+pub enum Guard {
     /// No interval between calls.
     None,
     /// The contract's interval between bulk creates (`createInterval`).
@@ -120,11 +118,12 @@ impl Planner {
     }
 }
 
-/// Plans the call of the `Client` method `method` (`"getUsers"`) with its arguments as JSON text:
-/// the request with its reply's checking, and its interval guard. One function reads every
-/// method's line of data (a copy of the planning per method cost the wasm ~0.9 KB gzip more).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn plan_js(
+/// Plans the call of the package's `Client` method `method` (`"getUsers"`, the registry's names)
+/// with its arguments as JSON text (`None`: the argument cannot be written as JSON): the request
+/// with its reply's checking, and its interval guard. What a binding (the npm package's wasm)
+/// calls; Rust callers have [`Planner`]'s typed methods. One function reads every method's line
+/// of data (one planning per method is larger in the wasm).
+pub fn plan_method(
     api: &Planner,
     method: &str,
     a: Option<&str>,
@@ -188,37 +187,26 @@ fn values<'v, 't>(
     }
 }
 
-/// The package's validators (`validate(kind, ...)`, named in `pkg-templates/schema.ts`): each is an
-/// endpoint's parameters, given as the one parameter or as an object of them.
-const VALIDATORS: [(&str, Endpoint, Args); 9] = [
-    ("createUsers", Endpoint::CreateUsers, Args::One),
-    ("createUser", Endpoint::CreateUser, Args::One),
-    ("getUsers", Endpoint::GetUsers, Args::Object),
-    ("getCourses", Endpoint::GetCourses, Args::Object),
-    ("searchUser", Endpoint::SearchUser, Args::Object),
-    ("searchCourses", Endpoint::SearchCourses, Args::One),
-    ("id", Endpoint::GetUser, Args::One),
-    ("addCourses", Endpoint::AddCoursesToUsers, Args::Object),
-    ("login", Endpoint::Login, Args::Object),
-];
-
-/// The issues of `text` (the caller's value as JSON text; `None`: it has none) for the package's
-/// validator `kind` (`None`: there is no such validator).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn validate_js(kind: &str, text: Option<&str>, opts: ValidateOptions) -> Option<Report> {
-    let names = VALIDATORS.map(|(name, ..)| name);
-    let &(_, endpoint, args) = VALIDATORS.get(crate::text::position(&names, kind)?)?;
+/// The issues of `text`, `endpoint`'s parameters as JSON text passed as `args` says (`One` or
+/// `Object`; `None`: the caller's value cannot be written as JSON), without planning a request:
+/// what a form's validator reports.
+pub fn check_params(
+    endpoint: Endpoint,
+    args: Args,
+    text: Option<&str>,
+    opts: ValidateOptions,
+) -> Report {
     let Some(Ok(v)) = text.map(json::parse) else {
-        return Some(not_json_report(opts.lang));
+        return not_json_report(opts.lang);
     };
     if args == Args::Object {
         let shape = rules::validate_params(&v, opts);
         if !shape.is_ok() {
-            return Some(shape);
+            return shape;
         }
     }
     let values = values(endpoint, args, &v, &v);
-    Some(endpoint.route().report(&values, opts))
+    endpoint.route().report(&values, opts)
 }
 
 pub use add_courses::{AddCoursesReply, GrantCounts};
@@ -240,18 +228,18 @@ mod prelude {
 
 /// A planned `Client` call: the request and its reply's checking with the reply type erased, and
 /// its interval guard.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) struct Planned {
-    pub(crate) req: Request<()>,
-    pub(crate) reply: ReplyPlan<'static>,
-    pub(crate) guard: Guard,
+pub struct Planned {
+    /// The request.
+    pub req: Request<()>,
+    /// Its reply's checking.
+    pub reply: ReplyPlan<'static>,
+    /// Its interval guard.
+    pub guard: Guard,
 }
 
 /// Erases a request's reply type: its checking is its endpoint's (each endpoint has one reply
 /// type, the registry's). For the bulk engines' requests.
-#[cfg(feature = "bulk")]
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn planned<R>(req: Request<R>, guard: Guard) -> Planned {
+pub fn planned<R>(req: Request<R>, guard: Guard) -> Planned {
     Planned {
         reply: req.endpoint().reply(),
         req: req.cast(),
@@ -283,7 +271,6 @@ pub(crate) fn not_json(endpoint: Endpoint) -> Error {
 /// The JSON tree of a caller's value as the JS wrote it (`None`: it cannot be written as JSON),
 /// or the validation error a non-JSON value deserves.
 #[inline(never)]
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn tree(endpoint: Endpoint, text: Option<&str>) -> Result<json::Value<'_>, Error> {
     text.and_then(|t| json::parse(t).ok())
         .ok_or_else(|| not_json(endpoint))
@@ -327,7 +314,7 @@ mod tests {
         };
         for (method, &(endpoint, ..)) in NAMES.iter().zip(CALLS) {
             let (a, b) = args(method);
-            let Ok(p) = plan_js(&api, method, a.as_deref(), b.as_deref()) else {
+            let Ok(p) = plan_method(&api, method, a.as_deref(), b.as_deref()) else {
                 panic!("{method} was refused")
             };
             assert_eq!(p.req.endpoint(), endpoint, "{method}");
@@ -338,15 +325,30 @@ mod tests {
             );
             assert_eq!(p.guard != Guard::None, guarded, "{method}");
         }
-        assert!(plan_js(&api, "nope", None, None).is_err());
+        assert!(plan_method(&api, "nope", None, None).is_err());
         // A value the JS could not write as JSON is a validation error of the method's endpoint.
         assert!(matches!(
-            plan_js(&api, "getUser", None, None),
+            plan_method(&api, "getUser", None, None),
             Err(Error::Validation(ValidationError {
                 endpoint: Endpoint::GetUser,
                 ..
             }))
         ));
+    }
+
+    #[test]
+    fn check_params_reports_a_forms_issues_without_planning() {
+        let opts = ValidateOptions::default();
+        let user = r#"{"name":"Ann","username":"ann1","email":"a@x.vn","password":"secret1"}"#;
+        let check = |e, args, text| check_params(e, args, text, opts);
+        assert!(check(Endpoint::CreateUser, Args::One, Some(user)).is_ok());
+        let bad = user.replace("a@x.vn", "not an email");
+        assert!(!check(Endpoint::CreateUser, Args::One, Some(&bad)).is_ok());
+        assert!(check(Endpoint::GetUsers, Args::Object, Some("{}")).is_ok());
+        // An object of parameters that is not an object is refused before its members are read.
+        assert!(!check(Endpoint::GetUsers, Args::Object, Some("[1]")).is_ok());
+        let not_json = check(Endpoint::CreateUser, Args::One, None);
+        assert_eq!(not_json.issues[0].code, IssueCode::NotJson);
     }
 
     #[test]

@@ -35,9 +35,9 @@ pub enum Error {
 /// (`pkg-templates/errors.ts`, checked against this type when the package is built, so a renamed
 /// kind fails the build).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", tsify(rename = "CoreErrorKind"))]
+#[cfg_attr(feature = "wasm", tsify(rename = "CoreErrorKind"))]
 pub enum ErrorKind {
     /// [`Error::Validation`]: the input was refused before anything was sent.
     Validation,
@@ -129,9 +129,8 @@ impl Error {
     /// The error as JSON text, exactly what its serde `Serialize` writes (`{"kind": ...}` then
     /// the variant's fields; a test compares every variant), written by hand from a table of its
     /// fields: serde's internally tagged derive brings the wasm a tagging serializer per variant
-    /// and a serializer per struct. The wasm throws this; serde's stays for the Rust API.
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-    pub(crate) fn to_json(&self) -> String {
+    /// and a serializer per struct. The npm package's wasm throws this.
+    pub fn to_json(&self) -> String {
         let mut o = crate::json::ser::Object::new();
         o.str("kind", self.kind());
         match self {
@@ -199,10 +198,10 @@ impl std::error::Error for Error {}
 
 /// An error envelope: `{respCode: <not 00>, msg}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 // TS name differs from the JS error class of the same Rust name.
-#[cfg_attr(target_arch = "wasm32", tsify(rename = "ApiErrorInfo"))]
+#[cfg_attr(feature = "wasm", tsify(rename = "ApiErrorInfo"))]
 pub struct ApiError {
     /// The endpoint that answered.
     pub endpoint: Endpoint,
@@ -277,10 +276,10 @@ impl ApiError {
 
 /// A non-2xx response whose body is not an envelope.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 // TS name differs from the JS error class of the same Rust name.
-#[cfg_attr(target_arch = "wasm32", tsify(rename = "HttpErrorInfo"))]
+#[cfg_attr(feature = "wasm", tsify(rename = "HttpErrorInfo"))]
 pub struct HttpError {
     /// The endpoint called.
     pub endpoint: Endpoint,
@@ -309,10 +308,10 @@ impl HttpError {
 
 /// A body that does not fit what the endpoint promises.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 // TS name differs from the JS error class of the same Rust name.
-#[cfg_attr(target_arch = "wasm32", tsify(rename = "DecodeErrorInfo"))]
+#[cfg_attr(feature = "wasm", tsify(rename = "DecodeErrorInfo"))]
 pub struct DecodeError {
     /// The endpoint called.
     pub endpoint: Endpoint,
@@ -365,10 +364,10 @@ impl ValidationError {
 
 /// The client is set up wrongly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(tag = "problem", rename_all = "camelCase")]
 // TS name differs from the JS error class of the same Rust name.
-#[cfg_attr(target_arch = "wasm32", tsify(rename = "ConfigErrorInfo"))]
+#[cfg_attr(feature = "wasm", tsify(rename = "ConfigErrorInfo"))]
 pub enum ConfigError {
     /// The base URL cannot be used; `reason` says why.
     BaseUrl {
@@ -403,7 +402,6 @@ pub enum ConfigError {
 impl ConfigError {
     /// Its fields as serde writes them, `problem` first (every one a string; an empty name is no
     /// field), for [`Error::to_json`].
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     fn pairs(&self) -> [(&'static str, &str); 3] {
         match self {
             ConfigError::BaseUrl { reason } => {
@@ -450,7 +448,7 @@ impl ConfigError {
 
 /// Why a token was refused (see `plan::Token::new`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, lpm_derive::SerializeUnit)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum TokenProblem {
     /// No characters at all.

@@ -3,8 +3,11 @@
 //! The typed client core for the management API of an online-course platform: models of every
 //! record, per-endpoint `respCode` decoding, validation for forms, request planning and response
 //! decoding. Plain Rust with no I/O: you send the planned [`Request`] with any HTTP client and
-//! hand the status and body back to [`Request::decode`]. The WebAssembly/npm layer is a thin
-//! shell over this.
+//! hand the status and body back to [`Request::decode`]. The npm package's WebAssembly is a thin
+//! crate over this one (`wasm/` in the repository).
+//!
+//! The one feature, `wasm`, adds no code: the models' TypeScript declarations (tsify and
+//! wasm-bindgen's custom sections in a wasm32 build), which the npm package's crate turns on.
 //!
 //! ```
 //! use lpm_client::{Planner, NewUser};
@@ -41,8 +44,6 @@ pub mod rules;
 pub mod secret;
 pub mod text;
 pub mod validate;
-#[cfg(target_arch = "wasm32")]
-mod wasm;
 
 pub use codes::{Basis, Category, CodeInfo, MsgCounts, Reason};
 pub use endpoint::{

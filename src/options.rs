@@ -51,7 +51,7 @@ impl From<Bad> for Error {
 /// What the create-interval guard does with a create inside the interval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(serde::Deserialize))]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum GuardMode {
     /// Refuse it (`IntervalError`).

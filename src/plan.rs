@@ -30,7 +30,7 @@ pub const API_PREFIX: &str = "/manage/api";
 /// platform notes' example) say `users/...`. Default: `users`, the spelling of the call that was
 /// actually made, and the segment every other account endpoint uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum UserPath {
     /// `users/get-single-user/<id>` (the sample call).
@@ -359,10 +359,10 @@ impl<R> Request<R> {
         self.endpoint.is_idempotent()
     }
 
-    /// Its parts, moved out: the endpoint, the URL, the body and the token (the wasm shell keeps
-    /// them in its pending call, rather than copies).
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-    pub(crate) fn into_parts(self) -> (Endpoint, String, Option<String>, Option<Token>) {
+    /// Its parts, moved out: the endpoint, the URL (with the token: keep it out of logs), the
+    /// body and the token (the npm package's wasm keeps them in its pending call, rather than
+    /// copies).
+    pub fn into_parts(self) -> (Endpoint, String, Option<String>, Option<Token>) {
         (self.endpoint, self.url, self.body, self.secret)
     }
 

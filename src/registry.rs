@@ -5,7 +5,7 @@
 
 /// HTTP method of a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Method {
     /// GET
@@ -29,7 +29,7 @@ impl Method {
 /// the endpoint's parameters and its interval guard), from which come the [`Endpoint`] enum (and
 /// its TypeScript), its lookups, each endpoint's code table (`crate::endpoint::table`) and request
 /// shape (its module's `ROUTE`: parameters, their rules and places), and the planning of a
-/// `Client` method the wasm shell dispatches to (`crate::endpoint::plan_js`).
+/// `Client` method the wasm shell dispatches to (`crate::endpoint::plan_method`).
 ///
 /// Hands the lines to the macro `$then` (here `endpoint_enum`, in `crate::endpoint` its dispatch).
 macro_rules! endpoints {
@@ -82,7 +82,7 @@ macro_rules! endpoint_enum {
     )*) => {
         /// One endpoint. Its key is the last segment of its path, which is also how errors name it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-        #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+        #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
         pub enum Endpoint {
             $($(#[doc = $doc])* #[serde(rename = $key)] $variant,)*
         }

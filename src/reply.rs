@@ -48,7 +48,7 @@ pub struct ReplyPlan<'a> {
 
 /// One account (get-single-user, get-me, search-user).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct UserReply {
     /// The account.
     pub user: User,
@@ -60,7 +60,7 @@ impl Reply for UserReply {}
 
 /// Courses (get-multi-course, search-course).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct CourseList {
     /// The courses.
     pub courses: Vec<Course>,
@@ -72,7 +72,7 @@ impl Reply for CourseList {}
 
 /// A token from login-user (an API token) or create-user-login-token ([`LoginTokenReply`]).
 #[derive(Clone, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct LoginReply {
     /// The API token.
@@ -103,7 +103,7 @@ pub type LoginTokenReply = LoginReply;
 /// The decoded envelope of an endpoint whose response is unpublished (create-single-user):
 /// `respCode`, `msg`, and every other key as received.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RawReply {
     /// `respCode`.

@@ -100,7 +100,7 @@ pub const fn position(names: &[&str], s: &str) -> Option<usize> {
 /// Concatenates parts into one string: one small copy of the code for every caller, where
 /// `[..].concat()` brings the wasm the generic `join`.
 #[inline(never)]
-pub(crate) fn cat(parts: &[&str]) -> String {
+pub fn cat(parts: &[&str]) -> String {
     let mut len = 0;
     for p in parts {
         len += p.len();

@@ -1,6 +1,6 @@
 //! The core is layered one way: no cycle among `src/`'s top-level modules, and each uses only
 //! modules on its line or a line above it in ARCHITECTURE.md's "Layers" list (which names every
-//! one of them).
+//! one of them, and nothing else).
 //!
 //! A module uses another where its non-test code names it by a path: `crate::other::...`,
 //! `crate::{other, ...}`, `$crate::other`, `super::other` that climbs to the crate's root, or a
@@ -386,7 +386,8 @@ fn cycles(g: &Graph) -> Vec<String> {
 }
 
 /// The layers of ARCHITECTURE.md's "Layers" section: its numbered lines, bottom up, each the
-/// modules named on it in backticks (`` `text` ``, `` `src/json/` ``).
+/// modules named on it in backticks (`` `text` ``, `` `src/json/` ``) before its ` — ` (what
+/// follows says what they hold, and may name their types).
 fn layers(architecture: &str) -> Vec<Vec<String>> {
     let section = architecture
         .split("\n## ")
@@ -401,7 +402,8 @@ fn layers(architecture: &str) -> Vec<Vec<String>> {
         if !numbered {
             continue;
         }
-        let names = line
+        let head = line.split(" — ").next().unwrap_or(line);
+        let names = head
             .split('`')
             .skip(1)
             .step_by(2)
@@ -436,6 +438,17 @@ fn upward_uses(g: &Graph, layers: &[Vec<String>]) -> Vec<String> {
         }
     }
     bad
+}
+
+/// Every name on the Layers list that is no top-level module of `src/` (a module moved out of the
+/// crate, as the wasm shell did to `wasm/`, leaves the list).
+fn stale_names(g: &Graph, layers: &[Vec<String>]) -> Vec<String> {
+    layers
+        .iter()
+        .flatten()
+        .filter(|n| !g.contains_key(n.as_str()))
+        .map(|n| format!("{n} is on the Layers list but is no top-level module of src/"))
+        .collect()
 }
 
 /// The crate's top-level modules' files, read from `src/`.
@@ -491,7 +504,7 @@ fn src_top_level_modules_form_no_cycle_and_keep_their_layers() {
     let layers = layers(&doc);
     let bad = match layers.is_empty() {
         true => vec!["ARCHITECTURE.md's Layers section has no numbered list".to_owned()],
-        false => upward_uses(&g, &layers),
+        false => [upward_uses(&g, &layers), stale_names(&g, &layers)].concat(),
     };
     let uses: Vec<String> = g
         .iter()
@@ -586,5 +599,11 @@ fn the_checker_names_a_made_up_cycle_and_nothing_else() {
     assert!(
         bad.contains(&"a is on no line of the Layers list".to_owned()),
         "{bad:?}"
+    );
+    assert!(stale_names(&g, &layers).is_empty());
+    let stale = self::layers(&doc.replace("3. `b`, `a`", "3. `b`, `a`\n4. `wasm`"));
+    assert_eq!(
+        stale_names(&g, &stale),
+        ["wasm is on the Layers list but is no top-level module of src/"]
     );
 }

@@ -3,7 +3,7 @@
 // guard), per-endpoint respCode decoding, derived reply fields, error classes, and the issue table
 // (codes, levels, en/vi messages) their validators report with. Written from the contract and the
 // platform notes to do what lpm-client does (src/codes.rs, src/endpoint/, src/rules/, src/plan.rs,
-// src/wasm/client.rs), so that the size and speed ratios compare like with like. Each peer bundle
+// wasm/src/client.rs), so that the size and speed ratios compare like with like. Each peer bundle
 // contains this file once, as a team writing the client with either library would.
 //
 // A peer hands `makeClient` and `makeValidators` one adapter:

@@ -21,7 +21,7 @@ use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, Validate
 
 /// Options of a grant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct GrantOptions {
     /// Accounts per call, 1..=100 (default 100).
@@ -50,7 +50,7 @@ impl Default for GrantOptions {
 
 /// One account in the grant report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct GrantRowReport {
     /// 0-based index in the input.
@@ -63,7 +63,7 @@ pub struct GrantRowReport {
 
 /// The final report of a grant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct GrantReport {
     /// One entry per input account.

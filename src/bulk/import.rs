@@ -27,7 +27,7 @@ use crate::{endpoint::CreateUsersReply, reply::UserReply};
 
 /// Options of an import.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ImportOptions {
     /// Rows per create call, 1..=100 (default 100).
@@ -61,7 +61,7 @@ impl Default for ImportOptions {
 
 /// One input row in the report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RowReport {
     /// 0-based index in the input.
@@ -79,7 +79,7 @@ pub struct RowReport {
 
 /// The final report: one entry per input row, in input order, and counts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
     /// One entry per input row.
@@ -99,7 +99,7 @@ pub struct ImportReport {
 /// A row with findings, as the job judged its input when it started (before anything is sent):
 /// what a command line lists before the job runs, without validating the input again.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RowIssues {
     /// 0-based index in the input.
@@ -344,7 +344,7 @@ impl ImportJob {
     /// [`ImportJob::resume_rows`] with the rows' JSON texts as they are sent: `ranges` has each
     /// row's range in `texts`, one a row (the wasm's are the rows' texts as JS gave them,
     /// [`super::read::items`], not written out again: 15 ms of an import of 10,000 rows).
-    pub(crate) fn resume_texts<J: JsonView>(
+    pub fn resume_texts<J: JsonView>(
         api: Planner,
         rows: &[J],
         texts: String,
@@ -443,7 +443,7 @@ impl ImportJob {
 
     /// [`ImportJob::poll`] without building the report at the end (the wasm hands JS
     /// [`ImportJob::report_json`]).
-    pub(crate) fn next(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
+    pub fn next(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
         loop {
             if let Some(events) = self.ledger.take_journal() {
                 return Action::Persist(events);

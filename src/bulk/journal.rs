@@ -9,7 +9,7 @@ use crate::json::{push_str, push_uint, ser};
 /// row by e-mail (trimmed, lower case) and username (trimmed), a grant by account id. Never a
 /// password.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedRow {
     /// 0-based index in the input.
@@ -27,7 +27,7 @@ pub struct PlannedRow {
 
 /// An account a look-up found holding a row's e-mail or username, with other data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Existing {
     /// Its id.
@@ -40,7 +40,7 @@ pub struct Existing {
 
 /// A row's final outcome, as journaled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -72,7 +72,7 @@ pub enum Outcome {
 
 /// Why rows of a sent chunk are in doubt.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -105,7 +105,7 @@ pub enum DoubtReason {
 
 /// What a look-up of a row in doubt found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -130,9 +130,9 @@ pub enum LookupOutcome {
 /// again; give them all back, in order, to `resume`. Serialized as one JSON object with an
 /// `event` tag (`{"event":"chunkSending","chunk":3,"at":1700000000000}`), one per line in a file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 // `JournalEvent` in TypeScript, where `Event` is the DOM's.
-#[cfg_attr(target_arch = "wasm32", tsify(rename = "JournalEvent"))]
+#[cfg_attr(feature = "wasm", tsify(rename = "JournalEvent"))]
 #[serde(
     tag = "event",
     rename_all = "camelCase",

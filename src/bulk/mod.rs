@@ -154,7 +154,7 @@ pub type GrantAction = Action<crate::endpoint::AddCoursesReply, GrantReport>;
 
 /// What happened to one input row, in a final report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -200,7 +200,7 @@ pub enum RowResult {
 
 /// Counts of a final report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
     /// Input rows.
@@ -223,7 +223,7 @@ pub struct Counts {
 
 /// A request that got no HTTP answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Failure {
     /// The connection failed or dropped.
@@ -247,7 +247,7 @@ impl Failure {
 
 /// Where a job stands, for a progress bar.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
     /// Rows finished well (created, or granted).
@@ -315,8 +315,10 @@ pub enum JournalError {
     },
 }
 
-/// `n` in decimal.
-pub(crate) fn num(n: usize) -> String {
+/// `n` in decimal (without `core::fmt`, for the wasm; the npm package's crate writes row numbers
+/// with it).
+#[doc(hidden)]
+pub fn num(n: usize) -> String {
     let mut s = String::new();
     crate::json::push_uint(&mut s, n as u64);
     s

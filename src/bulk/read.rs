@@ -1,10 +1,9 @@
-//! Journal events and job options read from any [`JsonView`], for the wasm build: serde's
+//! Journal events and job options read from any [`JsonView`], for the wasm build (`wasm/`): serde's
 //! derived `Deserialize` of these internally tagged enums costs the wasm ~58 KB (its `Content`
 //! buffering), this reader ~3 KB. The types' serde attributes stay the one definition of the
 //! wire: `tests::reads_what_serde_writes` holds this reader to serde's own reading of every
 //! variant, and `tests::refuses_what_serde_refuses` to its refusals.
 
-#[cfg(any(test, all(target_arch = "wasm32", feature = "bulk")))]
 use core::ops::Range;
 
 use super::journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
@@ -15,8 +14,7 @@ use crate::validate::Lang;
 /// The byte range of each item of the array a JSON text holds (`None`: not an array): an import
 /// sends each row's text as it was given, rather than writing the parsed row out again (which
 /// cost an import of 10,000 rows ~15 ms).
-#[cfg(any(test, all(target_arch = "wasm32", feature = "bulk")))]
-pub(crate) fn items(text: &str) -> Option<Vec<Range<usize>>> {
+pub fn items(text: &str) -> Option<Vec<Range<usize>>> {
     let mut s = crate::json::Scanner::new(text);
     s.expect(b'[').ok()?;
     let mut out = Vec::new();

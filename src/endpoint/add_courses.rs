@@ -24,7 +24,7 @@ pub(crate) const CODES: Codes = (
 
 /// Outcome of add-multi-course-to-multi-user.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AddCoursesReply {
     /// The requested courses the server accepted.
@@ -41,7 +41,7 @@ pub struct AddCoursesReply {
 
 /// The fields the core derives onto an add-courses reply, from its `result` and its msg.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct GrantCounts {
     /// Accounts that received the courses, counted from `result`.
@@ -49,7 +49,7 @@ pub struct GrantCounts {
     /// Accounts that failed, counted from `result`.
     pub failed: u32,
     /// The counts the msg states; null when it could not be read.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "MsgCounts | null"))]
+    #[cfg_attr(feature = "wasm", tsify(type = "MsgCounts | null"))]
     pub msg_counts: Option<MsgCounts>,
 }
 
@@ -74,7 +74,7 @@ impl Reply for AddCoursesReply {
 
 /// tsify leaves out of a reply the fields the JSON never carries in (`skip_deserializing`); the
 /// core derives them onto the reply as [`GrantCounts`] defines them.
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "wasm")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TS_DERIVED: &str = "export interface AddCoursesReply extends GrantCounts {}";
 

@@ -21,7 +21,7 @@ pub(crate) const CODES: Codes = (&[], Basis::Unknown);
 pub type RegisterReply = RawReply;
 
 /// The TypeScript of [`RegisterReply`]: the envelope with its success code.
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "wasm")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TS_REPLY: &str = r#"
 /** create-single-user's reply (`registerUser`). The platform publishes only its envelope, so

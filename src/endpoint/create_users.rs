@@ -45,7 +45,7 @@ pub(crate) const CODES: Codes = (
 /// result per submitted item in `users`. The items are the truth; `msgCounts` is what the msg
 /// says, and a msg that disagrees with the items is not an error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateUsersReply {
     /// One result per submitted item, in order.
@@ -62,18 +62,18 @@ pub struct CreateUsersReply {
 // JS, and (through tsify, merged into the reply's interface below) their TypeScript.
 /// The fields the core derives onto a create reply, from its items and its msg.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateCounts {
     /// "00", or "13" when no item could be created.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""00" | "13" | (string & {})"#))]
+    #[cfg_attr(feature = "wasm", tsify(type = r#""00" | "13" | (string & {})"#))]
     pub resp_code: String,
     /// Items created, counted from the items.
     pub created: u32,
     /// Items that failed, counted from the items.
     pub failed: u32,
     /// The counts the msg states; null when it could not be read.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "MsgCounts | null"))]
+    #[cfg_attr(feature = "wasm", tsify(type = "MsgCounts | null"))]
     pub msg_counts: Option<MsgCounts>,
 }
 
@@ -102,7 +102,7 @@ impl Reply for CreateUsersReply {
 
 /// tsify leaves out of a reply the fields the JSON never carries in (`skip_deserializing`); the
 /// core derives them onto the reply as [`CreateCounts`] defines them.
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "wasm")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TS_DERIVED: &str = "export interface CreateUsersReply extends CreateCounts {}";
 

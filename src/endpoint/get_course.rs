@@ -16,7 +16,7 @@ pub(crate) const CODES: Codes = (&[], Basis::Unknown);
 
 /// One course (get-single-course).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct CourseReply {
     /// The course.
     pub course: Course,

@@ -23,7 +23,7 @@ pub(crate) const CODES: Codes = (
 
 /// A page of accounts (get-multi-user).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct UserList {
     /// The accounts.
     pub users: Vec<User>,

@@ -8,7 +8,7 @@ use super::{AddCourseStatus, CreateStatus, Extra};
 ///
 /// Request shapes are flat and strict: they carry no extra map.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct NewUser {
     /// Display name (required).
     pub name: String,
@@ -52,7 +52,7 @@ impl core::fmt::Debug for NewUser {
 
 /// Per-item outcome of account creation (element of `users` in the create response).
 #[derive(Clone, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedUser {
     /// Echo of the submitted name; absent when not sent.
@@ -69,7 +69,7 @@ pub struct CreatedUser {
     pub password: Option<String>,
     /// Identifier of the new account; `null` when the item failed.
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null"))]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | null"))]
     pub user_id: Option<String>,
     /// Whether the account was created.
     #[shape(tally)]
@@ -96,7 +96,7 @@ impl core::fmt::Debug for CreatedUser {
 
 /// Per-account outcome of add-courses (element of `result`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AddCourseOutcome {
     /// The account.
@@ -113,7 +113,7 @@ pub struct AddCourseOutcome {
 
 /// Body of add-courses: account ids and course ids.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct AddCoursesInput {
     /// Account identifiers (1 to 100).
     pub users: Vec<String>,

@@ -9,7 +9,7 @@ use super::{CourseType, DocType, Extra, SourceType, Timestamp};
 
 /// A course as the course endpoints return it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Course {
     /// Course identifier (`_id`).
@@ -36,7 +36,7 @@ pub struct Course {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requirement: Option<String>,
     /// Combos the course is part of (element shape not shown by the contract).
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "unknown[]"))]
+    #[cfg_attr(feature = "wasm", tsify(type = "unknown[]"))]
     pub in_combo: Vec<Value>,
     /// What the learner gets; an element may be `{}`.
     pub purpose: Vec<ContentItem>,
@@ -44,7 +44,7 @@ pub struct Course {
     #[serde(rename = "target_audience")]
     pub target_audience: Vec<ContentItem>,
     /// Tags (element shape not shown by the contract).
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "unknown[]"))]
+    #[cfg_attr(feature = "wasm", tsify(type = "unknown[]"))]
     pub tag: Vec<Value>,
     /// Category identifiers.
     pub category: Vec<String>,
@@ -91,7 +91,7 @@ pub struct Course {
 
 /// An element of `purpose` or `target_audience`: `{content}` or an empty object.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ContentItem {
     /// The text; absent when the element is `{}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -103,7 +103,7 @@ pub struct ContentItem {
 
 /// `trailer`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Trailer {
     /// Upload path, embed URL, or the third-party host's video number.
@@ -119,17 +119,17 @@ pub struct Trailer {
 
 /// `price`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct Price {
     /// Price (VND); 0 occurs.
     pub original: f64,
     /// Discount switch; `null` occurs.
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "boolean | null"))]
+    #[cfg_attr(feature = "wasm", tsify(type = "boolean | null"))]
     pub discount_enable: Option<bool>,
     /// Private discount switch; `null` occurs.
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "boolean | null"))]
+    #[cfg_attr(feature = "wasm", tsify(type = "boolean | null"))]
     pub use_private_discount: Option<bool>,
     /// Private discount price.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,7 +143,7 @@ pub struct Price {
 
 /// `price.private_discount_time`: `{start, end}` or an empty object.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct DiscountTime {
     /// Start of the window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -158,8 +158,8 @@ pub struct DiscountTime {
 
 /// `affiliates`: every field optional; the object may be empty.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", tsify(hashmap_as_object))]
 pub struct Affiliates {
     /// Affiliate programme on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -192,7 +192,7 @@ pub struct Affiliates {
 
 /// `credit_shared`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct CreditShared {
     /// Credit sharing on.
     pub enable: bool,
@@ -208,7 +208,7 @@ pub struct CreditShared {
 /// An image set (`image_detail`, `image_primary`). Members are optional: a set may be partial
 /// while thumbnails are still being made (a decision of ours; the contract lists all three).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ImageSet {
     /// The uploaded original.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -226,7 +226,7 @@ pub struct ImageSet {
 
 /// `original` member of an image set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ImageOriginal {
     /// Storage path.
     pub path: String,
@@ -248,7 +248,7 @@ pub struct ImageOriginal {
 
 /// `thumbnail160` / `preview` member of an image set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ImageVariant {
     /// Pipeline metadata.
     pub meta: ImageMeta,
@@ -261,7 +261,7 @@ pub struct ImageVariant {
 
 /// `meta` of an image.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ImageMeta {
     /// Pipeline path.
@@ -273,7 +273,7 @@ pub struct ImageMeta {
 
 /// One item of `docs`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Doc {
     /// Title.
@@ -296,7 +296,7 @@ pub struct Doc {
 
 /// An item of `validCourses` in the add-courses response.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ValidCourse {
     /// Course identifier.
     #[serde(rename = "_id")]

@@ -32,7 +32,7 @@ pub type Timestamp = String;
 
 /// TypeScript for the types above that are not derived: the extra map is an index signature
 /// (extra keys are reachable, typed `unknown`).
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "wasm")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TS_EXTRA: &str = r#"
 /** Keys a record carried that the contract does not list, kept as received. */

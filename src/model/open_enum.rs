@@ -37,7 +37,7 @@ macro_rules! open_enum {
             }
         }
 
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(feature = "wasm")]
         const _: () = {
             #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
             const TS: &str = concat!(

@@ -6,7 +6,7 @@ use super::{CartStatus, Extra, Timestamp};
 
 /// An account as the read and search endpoints return it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct User {
     /// Account identifier (`_id`).
@@ -42,7 +42,7 @@ pub struct User {
 
 /// One e-mail address of an account.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct UserEmail {
     /// The address.
     pub address: String,
@@ -55,7 +55,7 @@ pub struct UserEmail {
 
 /// `profile` of a user record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Profile {
     /// Display name.
@@ -79,7 +79,7 @@ pub struct Profile {
 
 /// `profile.avatar`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Avatar {
     /// Image identifier.
@@ -93,7 +93,7 @@ pub struct Avatar {
 
 /// `forSeller` of the caller's own account.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ForSeller {
     /// Call distribution coefficient.
@@ -107,7 +107,7 @@ pub struct ForSeller {
 
 /// One course enrolment (`myCourses` item).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Enrolment {
     /// The enrolled course.
@@ -132,7 +132,7 @@ pub struct Enrolment {
 
 /// `currentLesson` of an enrolment.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentLesson {
     /// Chapter identifier.
@@ -150,7 +150,7 @@ pub struct CurrentLesson {
 
 /// One item of `lessonStatus`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct LessonStatus {
     /// Lesson identifier.
@@ -164,7 +164,7 @@ pub struct LessonStatus {
 
 /// One item of `myCart`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CartItem {
     /// Course in the cart.

@@ -8,8 +8,8 @@ use serde::{Serialize, Serializer};
 /// [`IssueCode::as_str`]; the `serde` attribute names it for TypeScript, and a test holds the two
 /// together).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", serde(rename_all = "snake_case"))]
 pub enum IssueCode {
     /// A required string is absent, `null`, or blank.
     Required,

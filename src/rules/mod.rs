@@ -68,7 +68,7 @@ use serde::{Deserialize, Serialize};
 
 /// One step of a path to the offending value: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(untagged)]
 pub enum PathSegment {
     /// A key of a JSON object.
@@ -79,7 +79,7 @@ pub enum PathSegment {
 
 /// Which language messages are rendered in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// English (`"en"`), the default.
@@ -91,7 +91,7 @@ pub enum Lang {
 
 /// How sure a finding is. Ordered: `Contract < Platform`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// The contract makes the request certain to fail (or an item certain to be rejected).
@@ -106,7 +106,7 @@ pub enum Level {
 /// Deserializes from `{"lang": "vi", "platformRules": false}`; missing keys take the defaults
 /// (English, platform rules on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ValidateOptions {
     /// Language of the messages.
@@ -126,7 +126,7 @@ impl Default for ValidateOptions {
 
 /// One finding of a validation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct Issue {
     /// Path to the offending value, e.g. `[Index(3), Key("email")]`, serialized as `[3, "email"]`;
     /// empty when the finding is about the whole input.
@@ -141,7 +141,7 @@ pub struct Issue {
 
 /// Findings of a validation; empty when the input is good.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct Report {
     /// All findings, in input order.
     pub issues: Vec<Issue>,
@@ -167,7 +167,7 @@ impl Report {
 
 /// Which list endpoint a page (`start`, `limit`) is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum PageKind {
     /// get-multi-user: `limit` 1..=100.

@@ -1,6 +1,6 @@
-//! The WebAssembly shell: exports over the core (`abi`, a boundary of our own), which only move
-//! values. The
-//! package's JS (`pkg-templates/driver.ts`) performs the I/O the core asks for; every decision
+//! The npm packages' WebAssembly (`lpm-client`, and `lpm-client-bulk` with `--features bulk`):
+//! exports over the core crate `lpm-client` (`abi`, a boundary of our own), which only move
+//! values, and the wasm's allocator. The package's JS (`pkg-templates/driver.ts`) performs the I/O the core asks for; every decision
 //! (planning, retries, the create interval, checking answers) is the core's, and nothing here
 //! knows a field of a record.
 //!
@@ -8,6 +8,10 @@
 //! crate's own JSON layer; answers as their bytes, checked here and `JSON.parse`d by the JS;
 //! errors and issues written by `json::ser`. Measured against serde-wasm-bindgen in
 //! `bench/boundary.mjs`.
+//!
+//! Built for wasm32 only (`scripts/build-pkg.sh`); natively the crate is empty, so the workspace's
+//! native commands pass over it.
+#![cfg(target_arch = "wasm32")]
 
 mod abi;
 #[cfg(feature = "bulk")]

@@ -1,22 +1,22 @@
 //! `Core`: the planner and decision-maker the package's JS `Client` drives. Every method plans
 //! with the core and hands back a [`Pending`] call: the JS driver sends what it is told, waits
 //! what it is told, and hands back the answer, which is checked here (`decode::check_reply`).
-//! Retries and the create-interval guard are decided by `crate::call::Call`; nothing here
+//! Retries and the create-interval guard are decided by `lpm_client::call::Call`; nothing here
 //! awaits, so the wasm carries no futures runtime.
 
 use wasm_bindgen::prelude::*;
 
-use crate::call::{Call, GuardMode, GuardSpec, Next, Policy};
-use crate::decode::{check_reply, ReplyPlan};
-use crate::endpoint::Guard;
-use crate::error::Error;
-use crate::interval::{guard_key, login_token_key, register_key, IntervalGuard};
-use crate::json::{self, JsonView, Value};
-use crate::options::{option_error, read, ClientSettings};
-use crate::plan::{Planner, Request};
+use lpm_client::call::{Call, GuardMode, GuardSpec, Next, Policy};
+use lpm_client::decode::{check_reply, ReplyPlan};
+use lpm_client::endpoint::Guard;
+use lpm_client::error::Error;
+use lpm_client::interval::{guard_key, login_token_key, register_key, IntervalGuard};
+use lpm_client::json::{self, JsonView, Value};
+use lpm_client::options::{option_error, read, ClientSettings};
+use lpm_client::plan::{Planner, Request};
 
-use crate::secret::Token;
-use crate::Endpoint;
+use lpm_client::secret::Token;
+use lpm_client::Endpoint;
 
 use super::errors::Failure;
 
@@ -125,11 +125,11 @@ export interface SearchUserParams {
 
 /// The options' data with their defaults (`interface ClientSettings`), generated in the core.
 #[wasm_bindgen(typescript_custom_section)]
-const TS_SETTINGS: &str = crate::options::TS;
+const TS_SETTINGS: &str = lpm_client::options::TS;
 
 /// `CallMethod`, from the endpoints' registry.
 #[wasm_bindgen(typescript_custom_section)]
-const TS_CALL_METHODS: &str = crate::endpoint::TS_CALL_METHODS;
+const TS_CALL_METHODS: &str = lpm_client::endpoint::TS_CALL_METHODS;
 
 #[derive(Clone)]
 pub(super) struct Settings {
@@ -268,7 +268,7 @@ impl Pending {
         let body = self.body.take();
         let (nl, body) = body.as_deref().map_or(("", ""), |b| ("\n", b));
         let guard_key = self.call.guard_key();
-        let text = crate::error::cat(&[
+        let text = lpm_client::text::cat(&[
             self.endpoint.key(),
             "\n",
             &self.url,
@@ -355,7 +355,7 @@ impl Pending {
         &self,
         status: u16,
         body: &[u8],
-        utf8: crate::check::Utf8,
+        utf8: lpm_client::check::Utf8,
     ) -> Result<Option<String>, String> {
         let plan = ReplyPlan {
             secret: self.secret.as_ref().map(Token::expose),
@@ -388,7 +388,7 @@ impl Pending {
 
     /// `text` with the token (in any encoding the redactor knows) replaced by `<redacted>`.
     pub fn redact(&self, text: &str) -> String {
-        crate::secret::redact(text, self.secret.as_ref().map(Token::expose))
+        lpm_client::secret::redact(text, self.secret.as_ref().map(Token::expose))
     }
 }
 
@@ -401,12 +401,12 @@ impl Core {
     /// The pending call of a planned request (the bulk engines'): only the reply's plan is taken
     /// from its type, the rest is one copy for every endpoint.
     #[cfg(feature = "bulk")]
-    pub(super) fn pending<R: crate::reply::Reply + 'static>(
+    pub(super) fn pending<R: lpm_client::reply::Reply + 'static>(
         &self,
         req: Request<R>,
         per: &PerCall,
     ) -> Pending {
-        let p = crate::endpoint::planned(req, Guard::None);
+        let p = lpm_client::endpoint::planned(req, Guard::None);
         self.untyped(p.req, p.reply, per)
     }
 
@@ -530,7 +530,7 @@ impl Core {
     }
 }
 
-/// The planning of each `Client` method (`crate::endpoint::plan_js`, from the endpoints'
+/// The planning of each `Client` method (`lpm_client::endpoint::plan_method`, from the endpoints'
 /// registry): one function, whose errors become thrown data in one place (a closure and an error
 /// conversion per method cost the wasm ~3 KB).
 impl Core {
@@ -542,7 +542,7 @@ impl Core {
         options: &str,
     ) -> Result<Pending, Error> {
         let per = self.per_call(options)?;
-        let p = crate::endpoint::plan_js(&self.inner.api, method, a, b)?;
+        let p = lpm_client::endpoint::plan_method(&self.inner.api, method, a, b)?;
         let per = PerCall {
             guard: p.guard,
             ..per

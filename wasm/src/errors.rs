@@ -3,10 +3,11 @@
 //! token-free; causes from the host (a fetch `TypeError`, an abort reason) are attached, scrubbed,
 //! by the JS driver.
 
-use crate::endpoint::Endpoint;
-use crate::error::{cat, Error, ErrorKind};
-use crate::json::push_uint;
-use crate::json::ser::Object;
+use lpm_client::endpoint::Endpoint;
+use lpm_client::error::{Error, ErrorKind};
+use lpm_client::json::push_uint;
+use lpm_client::json::ser::Object;
+use lpm_client::text::cat;
 
 /// Why a call failed.
 pub enum Failure {

@@ -1,15 +1,15 @@
-//! `BulkJob`: the resumable import and grant engines (`crate::bulk`) as the package's JS drives
+//! `BulkJob`: the resumable import and grant engines (`lpm_client::bulk`) as the package's JS drives
 //! them. The JS persists the events, waits, and sends each request through the `Pending` the
 //! core builds for it (`bulkRequest`, the export `lpm_bulk_request`), so a bulk request gets the client's timeouts,
 //! hooks, logging and redaction like any other call; every decision stays in the engine.
 
-use crate::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob};
-use crate::error::{ConfigError, Error, ValidationError};
-use crate::json::{self, ser, JsonView, Kind};
-use crate::plan::Request;
-use crate::validate::{Issue, IssueCode, Lang, Level, Report};
-use crate::Endpoint;
-use crate::{AddCoursesReply, CreateUsersReply, UserReply};
+use lpm_client::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob};
+use lpm_client::error::{ConfigError, Error, ValidationError};
+use lpm_client::json::{self, ser, JsonView, Kind};
+use lpm_client::plan::Request;
+use lpm_client::validate::{Issue, IssueCode, Lang, Level, Report};
+use lpm_client::Endpoint;
+use lpm_client::{AddCoursesReply, CreateUsersReply, UserReply};
 
 use super::client::{Core, Pending, PerCall};
 use super::errors::Failure;
@@ -101,7 +101,7 @@ fn rows_issue(lang: Lang) -> Issue {
         path: Vec::new(),
         code: IssueCode::NotArray,
         level: Level::Contract,
-        message: crate::validate::message(IssueCode::NotArray, "users", 0, lang),
+        message: lpm_client::validate::message(IssueCode::NotArray, "users", 0, lang),
     }
 }
 
@@ -122,7 +122,7 @@ impl Core {
             .map_err(|_| 0)
             .and_then(|v| read::journal(&v))
             .map_err(|i| {
-                let n = crate::bulk::num(i + 1);
+                let n = lpm_client::bulk::num(i + 1);
                 thrown(Error::Config(ConfigError::Journal {
                     reason: [
                         "event ",
@@ -150,7 +150,7 @@ impl Core {
         } else {
             let endpoint = Endpoint::CreateUsers;
             // Decision: the client's create interval is the job's unless the job sets its own.
-            let base = crate::bulk::ImportOptions {
+            let base = lpm_client::bulk::ImportOptions {
                 interval_ms: ms(s.interval_ms),
                 ..Default::default()
             };
@@ -196,7 +196,7 @@ impl Core {
             timeout_ms: self.inner.timeout_ms,
             max_retries: self.inner.max_retries,
             wait: false,
-            guard: crate::endpoint::Guard::None,
+            guard: lpm_client::endpoint::Guard::None,
         };
         Some(match job.ready.take()? {
             Ready::Create(r) => self.pending(r, &per),

@@ -18,9 +18,9 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::plan::Planner;
-use crate::reply::CourseList;
-use crate::validate::{self, ValidateOptions};
+use lpm_client::plan::Planner;
+use lpm_client::reply::CourseList;
+use lpm_client::validate::{self, ValidateOptions};
 
 use super::convert::to_js;
 
@@ -64,7 +64,7 @@ pub fn bench_check_only(body: &[u8]) -> Result<u32, JsValue> {
         .and_then(|api| api.with_token("bench-token"))
         .and_then(|api| api.get_courses(0, 100))
         .and_then(|req| {
-            crate::decode::check_reply(&req.plan(), 200, body, crate::check::Utf8::Valid)
+            lpm_client::decode::check_reply(&req.plan(), 200, body, lpm_client::check::Utf8::Valid)
         })
         .map(|_| 1)
         .map_err(js_err)

@@ -1,5 +1,5 @@
 //! Crossing the boundary as JSON text: `JSON.stringify` / `JSON.parse` on the JS side, the
-//! crate's own JSON layer (`crate::json`) on ours, so the wasm carries no serde_json. What the
+//! crate's own JSON layer (`lpm_client::json`) on ours, so the wasm carries no serde_json. What the
 //! core answers (issues, error data) is JSON text the JS parses (a planned call is lines of text
 //! and numbers: `Pending::describe`); nothing
 //! here builds a JS object.
@@ -11,5 +11,5 @@ use wasm_bindgen::prelude::*;
 /// alternative; the package's exports return the text itself).
 #[cfg(feature = "bench-exports")]
 pub fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> JsValue {
-    js_sys::JSON::parse(&crate::json::ser::to_string(value)).unwrap_or(JsValue::NULL)
+    js_sys::JSON::parse(&lpm_client::json::ser::to_string(value)).unwrap_or(JsValue::NULL)
 }

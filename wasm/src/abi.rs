@@ -412,8 +412,8 @@ pub extern "C" fn lpm_pending_decode(pending: u32, status: u32, body: u32, utf8:
     let body = a.bytes(body);
     let r = with_pending(pending, |p| {
         let utf8 = match utf8 {
-            0 => crate::check::Utf8::Invalid,
-            _ => crate::check::Utf8::Valid,
+            0 => lpm_client::check::Utf8::Invalid,
+            _ => lpm_client::check::Utf8::Valid,
         };
         p.decode(status as u16, body.unwrap_or(&[]), utf8)
     });
@@ -427,7 +427,7 @@ pub extern "C" fn lpm_pending_decode(pending: u32, status: u32, body: u32, utf8:
 #[no_mangle]
 pub extern "C" fn lpm_ascii(text: u32) -> i32 {
     let a = Args::take();
-    let r = match a.bytes(text).and_then(crate::json::ascii) {
+    let r = match a.bytes(text).and_then(lpm_client::json::ascii) {
         Some(ascii) => {
             let r = i32::from(!ascii.is_empty());
             out(ascii);
@@ -471,7 +471,7 @@ pub extern "C" fn lpm_validate(kind: u32, value: u32, options: u32) -> i32 {
 pub extern "C" fn lpm_column_of(header: u32) -> i32 {
     let a = Args::take();
     let [header, ..] = a.texts(&[header]);
-    let field = header.and_then(crate::columns::column);
+    let field = header.and_then(lpm_client::columns::column);
     a.done();
     status(Ok(field.map(str::to_owned)))
 }

@@ -1,9 +1,25 @@
 //! Validation for forms, without a client: each returns the core's issues (`Issue[]`, empty when
 //! the input is good). The package also exposes each as a Standard Schema.
 
-use crate::error::{ConfigError, Error};
-use crate::json::{self, JsonView, Value};
-use crate::validate::{Lang, ValidateOptions};
+use lpm_client::endpoint::{check_params, Args};
+use lpm_client::error::{ConfigError, Error};
+use lpm_client::json::{self, JsonView, Value};
+use lpm_client::validate::{Lang, ValidateOptions};
+use lpm_client::Endpoint;
+
+/// The package's validators (`validate(kind, ...)`, named in `pkg-templates/schema.ts`): each is an
+/// endpoint's parameters, given as the one parameter or as an object of them.
+const VALIDATORS: [(&str, Endpoint, Args); 9] = [
+    ("createUsers", Endpoint::CreateUsers, Args::One),
+    ("createUser", Endpoint::CreateUser, Args::One),
+    ("getUsers", Endpoint::GetUsers, Args::Object),
+    ("getCourses", Endpoint::GetCourses, Args::Object),
+    ("searchUser", Endpoint::SearchUser, Args::Object),
+    ("searchCourses", Endpoint::SearchCourses, Args::One),
+    ("id", Endpoint::GetUser, Args::One),
+    ("addCourses", Endpoint::AddCoursesToUsers, Args::Object),
+    ("login", Endpoint::Login, Args::Object),
+];
 
 /// `{lang, platformRules}` as JSON text (`optionsJson` in `pkg-templates/options.ts`); what is absent
 /// or unusable takes the default.
@@ -25,7 +41,9 @@ fn options_of(options: &str) -> ValidateOptions {
 /// text (`optionsJson` in `pkg-templates/options.ts`).
 pub fn validate(kind: &str, text: Option<&str>, options: &str) -> Result<String, String> {
     let opts = options_of(options);
-    let Some(report) = crate::endpoint::validate_js(kind, text, opts) else {
+    let names = VALIDATORS.map(|(name, ..)| name);
+    let found = lpm_client::text::position(&names, kind).and_then(|i| VALIDATORS.get(i));
+    let Some(&(_, endpoint, args)) = found else {
         return Err(
             super::errors::Failure::Core(Error::Config(ConfigError::Option {
                 option: "kind",
@@ -34,5 +52,6 @@ pub fn validate(kind: &str, text: Option<&str>, options: &str) -> Result<String,
             .into_json(),
         );
     };
+    let report = check_params(endpoint, args, text, opts);
     Ok(json::ser::to_string(&report.issues))
 }
