@@ -4,7 +4,7 @@
 # checks what it has.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-since=b5dc3ae
+since=b39b28b
 range=HEAD
 git cat-file -e "$since^{commit}" 2>/dev/null && range="$since..HEAD"
 export LC_ALL=C.UTF-8 # characters, not bytes
