@@ -343,7 +343,7 @@ impl ImportJob {
 
     /// [`ImportJob::resume_rows`] with the rows' JSON texts as they are sent: `ranges` has each
     /// row's range in `texts`, one a row (the wasm's are the rows' texts as JS gave them,
-    /// [`super::read::items`], not written out again: 15 ms of an import of 10,000 rows).
+    /// [`super::read::items`], not written out again).
     pub fn resume_texts<J: JsonView>(
         api: Planner,
         rows: &[J],
@@ -767,7 +767,7 @@ impl ImportJob {
 impl ImportJob {
     /// [`ImportJob::report`] as JSON text (its serde shape), written from the job's state: a
     /// created row's entry by hand, any other through serde. What the wasm hands JS (building
-    /// the report and serializing it took an import of 10,000 rows ~12 ms); `tests/bulk.rs`
+    /// the report and serializing it is slow for a large import); `tests/bulk.rs`
     /// holds it to `json::ser::to_string(&report())` at the end of every driven job.
     pub fn report_json(&self) -> String {
         let ledger = &self.ledger;

@@ -217,9 +217,8 @@ pub(super) fn push_created(out: &mut String, user_id: &str) {
 impl Event {
     /// Appends the event's JSON text (its serde shape) to `out`: the events a chunk makes
     /// (planned, sending, outcomes of created rows) written by hand, any other through serde.
-    /// A 10,000-row import's journal is ~1.3 MB of them, which serde's path took ~12 ms to
-    /// write in the wasm; `tests/bulk.rs` holds this to `json::ser::to_string` of every event a
-    /// driven job hands out.
+    /// A large import's journal is mostly these, and serde's path is slow in the wasm;
+    /// `tests/bulk.rs` holds this to `json::ser::to_string` of every event a driven job hands out.
     pub fn write_json(&self, out: &mut String) {
         let head = |out: &mut String, event: &str, chunk: u32| {
             out.push_str("{\"event\":\"");

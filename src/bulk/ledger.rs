@@ -37,7 +37,8 @@ pub(super) struct Tally {
     pub remaining: usize,
 }
 
-/// A set of row indices in ascending order: one bit a row (a `BTreeSet` costs the wasm ~7 KB).
+/// A set of row indices in ascending order: one bit a row (a `BTreeSet` would bring the wasm
+/// its code).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Rows {
     bits: Vec<u64>,
@@ -521,8 +522,8 @@ impl Ledger {
         }
     }
 
-    /// Rows by where they stand (kept as rows move: counting every row for each progress event
-    /// cost an import of 10,000 rows ~5 ms).
+    /// Rows by where they stand (kept as rows move, rather than counting every row for each
+    /// progress event).
     pub fn tally(&self) -> Tally {
         debug_assert_eq!(self.counts, recount(&self.states));
         let [done, failed, set_aside, unresolved, remaining] = self.counts;

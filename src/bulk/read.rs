@@ -1,6 +1,6 @@
 //! Journal events and job options read from any [`JsonView`], for the wasm build (`wasm/`): serde's
-//! derived `Deserialize` of these internally tagged enums costs the wasm ~58 KB (its `Content`
-//! buffering), this reader ~3 KB. The types' serde attributes stay the one definition of the
+//! derived `Deserialize` of these internally tagged enums would be most of the bulk wasm (its
+//! `Content` buffering), this reader a small part. The types' serde attributes stay the one definition of the
 //! wire: `tests::reads_what_serde_writes` holds this reader to serde's own reading of every
 //! variant, and `tests::refuses_what_serde_refuses` to its refusals.
 
@@ -12,8 +12,7 @@ use crate::json::{JsonView, Kind};
 use crate::validate::Lang;
 
 /// The byte range of each item of the array a JSON text holds (`None`: not an array): an import
-/// sends each row's text as it was given, rather than writing the parsed row out again (which
-/// cost an import of 10,000 rows ~15 ms).
+/// sends each row's text as it was given, rather than writing the parsed row out again.
 pub fn items(text: &str) -> Option<Vec<Range<usize>>> {
     let mut s = crate::json::Scanner::new(text);
     s.expect(b'[').ok()?;
@@ -58,7 +57,7 @@ fn list<J: JsonView, T>(v: &J, key: &str, item: impl Fn(&J) -> Option<T>) -> Opt
     let Kind::Arr(items) = v.get(key)?.kind() else {
         return None;
     };
-    // A loop, not `collect` into an `Option`: its adapters cost the wasm ~0.5 KB a kind of item.
+    // A loop, not `collect` into an `Option`: its adapters would be a copy per kind of item.
     let mut out = Vec::with_capacity(items.len());
     for x in items {
         out.push(item(x)?);

@@ -177,8 +177,8 @@ pub(super) fn plausible_phone(s: &str) -> bool {
 }
 
 /// The first index at which each key occurs, for "already in row N" findings: a small
-/// open-addressing hash table (O(n) for batches of any size; no map type, as a BTreeMap cost the
-/// wasm ~10 KB, and no sort, which cost it 3.7 KB and most of a batch's validation time).
+/// open-addressing hash table (O(n) for batches of any size; no map type and no sort, which
+/// would bring the wasm their code and a sort most of a batch's validation time).
 pub(crate) struct FirstSeen<'k> {
     /// (key, its first index) or free; the length is a power of two, at least twice the keys.
     slots: Vec<Option<(&'k str, usize)>>,
@@ -188,8 +188,7 @@ pub(crate) struct FirstSeen<'k> {
 /// enough for a table that is at most half full, at a fraction of a bytewise hash's cost. The
 /// rotation is 26, not FxHash's 5: a multiply carries a difference only upwards, and with 5 keys
 /// that differ in their first word's high bytes (`bench17@…`, `bench18@…`) kept the slot bits
-/// nearly alike (10,000 such usernames: 330,000 extra probes; with 26, 2,300; an import of
-/// 10,000 rows spent 25 ms in the table). Seeded with the key's length (no step of its own).
+/// nearly alike (probes: docs/performance.md). Seeded with the key's length (no step of its own).
 fn hash(key: &str) -> usize {
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let step = |h: u64, w: u64| (h.rotate_left(26) ^ w).wrapping_mul(K);

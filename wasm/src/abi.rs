@@ -48,8 +48,8 @@ type Slab<T> = Local<Vec<Slot<T>>>;
 
 /// A value of the module's one thread: a plain `static`. (`thread_local!` stores one the same
 /// way on this target, but each access went through `LocalKey::with`: a call through its
-/// accessor, a null check and the access-error panic path, one copy per closure: 1.7 KB of wasm
-/// in ten copies, which V8 left in its baseline tier on a call's path.)
+/// accessor, a null check and the access-error panic path, one copy per closure, on a call's
+/// path.)
 struct Local<T>(Cell<T>);
 
 // SAFETY: this build has no threads: without the `atomics` target feature (refused below) a wasm
@@ -250,8 +250,8 @@ impl Args {
                 // SAFETY: the glue writes a text argument only with `TextEncoder.encodeInto`
                 // (`args` in pkg-templates/abi.ts), which writes whole UTF-8 sequences; no other
                 // bytes are passed to an export as a text, and nothing outside the package's
-                // modules can call the exports (its `exports` map names only the entries and package.json). Checking again
-                // here cost validating 100 accounts 16% (from_utf8 over ~18 KB of JSON text).
+                // modules can call the exports (its `exports` map names only the entries and
+                // package.json). Checking again here would read every argument's bytes twice.
                 *text = self
                     .0
                     .get(from..at)
@@ -280,7 +280,7 @@ pub extern "C" fn lpm_args(len: u32) -> u32 {
     let mut v = ARGS.0.take();
     if v.len() < len as usize {
         // A new zeroed buffer (one `memory.fill`) rather than `resize`, whose byte-at-a-time loop
-        // took 7 ms for the 3 MB of room a 10,000-row import's text asks; what it held is not read.
+        // is slow on a large import's room; what it held is not read.
         v = vec![0; len as usize];
     }
     let at = v.as_mut_ptr() as u32;

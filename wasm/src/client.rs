@@ -257,7 +257,7 @@ const RECORD: f64 = -2.0;
 
 impl Pending {
     /// What the driver needs to know of the call, in one crossing and without JSON (whose
-    /// writing and `JSON.parse` were ~15% of a call's planning): the text `endpoint \n url \n
+    /// writing and parsing would be a good part of a call's planning): the text `endpoint \n url \n
     /// guardKey` (empty: none), then `\n body` when there is one, and the numbers `[timeoutMs,
     /// maxResponseBytes, flags]` ([`POST`], [`TOKEN`], [`POLLED`]). The first three parts hold
     /// no newline (a base URL has no whitespace, the rest of a URL is percent-encoded, a guard
@@ -531,8 +531,8 @@ impl Core {
 }
 
 /// The planning of each `Client` method (`lpm_client::endpoint::plan_method`, from the endpoints'
-/// registry): one function, whose errors become thrown data in one place (a closure and an error
-/// conversion per method cost the wasm ~3 KB).
+/// registry): one function, whose errors become thrown data in one place (not a closure and an
+/// error conversion per method).
 impl Core {
     fn plan_call(
         &self,

@@ -25,7 +25,7 @@ mod validators;
 mod bench;
 
 /// Size classes with free lists (`wasm-alloc/`) instead of std's dlmalloc: O(1) on the many small
-/// allocations of validation, and ~5.5 KB less wasm (0.6 KB less than talc, the one before).
+/// allocations of validation, and a smaller wasm than dlmalloc or talc (docs/performance.md).
 #[cfg(not(target_feature = "atomics"))]
 #[global_allocator]
 static ALLOC: lpm_wasm_alloc::SizeClasses = lpm_wasm_alloc::SizeClasses::new();
