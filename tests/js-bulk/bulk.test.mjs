@@ -198,3 +198,20 @@ test('an answer handed to a job with no request out is an internal error of the 
   }
   w.lpm_core_free(core);
 });
+
+test('a job interval shorter than the client\'s guarded create interval is refused up front, nothing sent', async () => {
+  const before = (await emu.control('GET', 'state')).accounts;
+  // The client keeps the contract's 10 minutes (guard on); the job asks for 6 s: it would stall
+  // on the client's guard while its progress promised 6 s.
+  const c = client(bulk, { createInterval: { intervalMs: 600000 } });
+  await assert.rejects(c.importUsers(rows(3, 'short'), { intervalMs: 6000 }), (e) => {
+    assert.ok(e instanceof bulk.ConfigError, String(e));
+    assert.equal(e.option, 'intervalMs');
+    assert.match(e.message, /createInterval/);
+    return true;
+  });
+  // The same interval on both, or the client's guard off, is one setting: accepted.
+  const ok = await client(bulk, { createInterval: { guard: 'off' } }).importUsers(rows(2, 'same'), opts());
+  assert.equal(ok.counts.created, 2);
+  assert.equal((await emu.control('GET', 'state')).accounts, before + 2);
+});

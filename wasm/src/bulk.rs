@@ -6,6 +6,7 @@
 use lpm_client::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob};
 use lpm_client::error::{ConfigError, Error, ValidationError};
 use lpm_client::json::{self, ser, JsonView, Kind};
+use lpm_client::options::GuardMode;
 use lpm_client::plan::Request;
 use lpm_client::validate::{Issue, IssueCode, Lang, Level, Report};
 use lpm_client::Endpoint;
@@ -156,6 +157,15 @@ impl Core {
             };
             let opts = read::import_options(&options, base)
                 .map_err(|key| option_error(key, "a value of its documented type"))?;
+            // Decision: a job's own interval shorter than the client's guarded one is refused: the
+            // client's guard holds every create of its key, so the job would stall unseen while
+            // its progress promised the shorter interval. One setting holds: the client's.
+            if s.guard != GuardMode::Off && opts.interval_ms < ms(s.interval_ms) {
+                return Err(option_error(
+                    "intervalMs",
+                    "at least the client's createInterval.intervalMs, which holds these creates too (set createInterval on the client to change both)",
+                ));
+            }
             let lang = opts.lang;
             // Each row's text as given (`read::items` of the text the parser read as this array:
             // the same items).

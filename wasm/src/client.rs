@@ -137,7 +137,7 @@ pub(super) struct Settings {
     pub(super) timeout_ms: f64,
     pub(super) max_retries: u32,
     retry_delay_ms: f64,
-    guard: GuardMode,
+    pub(super) guard: GuardMode,
     pub(super) interval_ms: f64,
     login_guard: GuardMode,
     login_interval_ms: f64,
