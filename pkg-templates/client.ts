@@ -276,17 +276,17 @@ export class Client {
 /** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
 export interface BulkDriverOptions {
   /** Default: a journal in memory, which does not survive the process. */
-  journal?: JournalStore;
+  journal?: JournalStore | undefined;
   /** Told after every change: rows done, failed, set aside, remaining, next send, estimated end. */
-  onProgress?: (progress: Progress) => void;
+  onProgress?: ((progress: Progress) => void) | undefined;
   /** Stops the job (an answer in flight is treated as lost: its rows are looked up on resume). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions> & {
   /** Told once, before anything is journaled or sent, the rows with issues (set aside) or
    * warnings (sent anyway) as the job judged them: list them without validating the rows again.
    * Awaited; a throw or rejection stops the job there. */
-  onIssues?: (rows: RowIssues[]) => void | Promise<void>;
+  onIssues?: ((rows: RowIssues[]) => void | Promise<void>) | undefined;
 };
 export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
 

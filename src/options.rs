@@ -261,23 +261,25 @@ macro_rules! default_value {
     };
 }
 
-/// One member of the TypeScript interface, with its doc and its default.
+/// One member of the TypeScript interface, with its doc and its default. An optional member also
+/// takes `undefined` (`exactOptionalPropertyTypes`: `token: process.env.LPM_TOKEN`), which the
+/// JS drops before the core reads the options, as if absent.
 macro_rules! ts_member {
     ($indent:literal, [$($doc:literal)*], $js:ident, required, $read:ident) => {
         concat!($indent, "/**", $($doc,)* " */\n", $indent, stringify!($js), ": ", ts_type!($read), ";\n")
     };
     ($indent:literal, [$($doc:literal)*], $js:ident, none, $read:ident) => {
-        concat!($indent, "/**", $($doc,)* " */\n", $indent, stringify!($js), "?: ", ts_type!($read), ";\n")
+        concat!($indent, "/**", $($doc,)* " */\n", $indent, stringify!($js), "?: ", ts_type!($read), " | undefined;\n")
     };
     ($indent:literal, [$($doc:literal)*], $js:ident, $d:literal, $read:ident) => {
         concat!($indent, "/**", $($doc,)* " Default `", stringify!($d), "`. */\n",
-            $indent, stringify!($js), "?: ", ts_type!($read), ";\n")
+            $indent, stringify!($js), "?: ", ts_type!($read), " | undefined;\n")
     };
     ($indent:literal, [$($doc:literal)*], $js:ident,
         { $( $(#[doc = $mdoc:literal])* $mjs:ident $mfield:ident: $mty:ty = $md:tt, $mread:ident; )* }, $read:ident) => {
         concat!($indent, "/**", $($doc,)* " */\n", $indent, stringify!($js), "?: {\n",
             $( ts_member!("        ", [$($mdoc)*], $mjs, $md, $mread), )*
-            $indent, "};\n")
+            $indent, "} | undefined;\n")
     };
 }
 
@@ -461,7 +463,7 @@ mod tests {
                 assert!(TS.contains(&format!("    {js}?: {{\n")), "{js}\n{TS}");
                 // Each member of a nested object with its own default, in its block.
                 let block = TS.split(&format!("{js}?: {{")).nth(1).unwrap();
-                let block = block.split("    };").next().unwrap();
+                let block = block.split("    } | undefined;").next().unwrap();
                 for member in members.trim_end_matches(",}").split(',') {
                     let (name, value) = member.split_once(':').unwrap();
                     let name = name.trim_matches('"');
@@ -479,8 +481,8 @@ mod tests {
         }
         assert!(TS.contains("export interface ClientSettings {"));
         assert!(TS.contains("    baseUrl: string;\n"), "required");
-        assert!(TS.contains("    userPath?: UserPath;\n"));
-        assert!(TS.contains("        guard?: GuardMode;\n"));
+        assert!(TS.contains("    userPath?: UserPath | undefined;\n"));
+        assert!(TS.contains("        guard?: GuardMode | undefined;\n"));
     }
 
     #[test]

@@ -58,3 +58,10 @@ cd "$proj"
 echo "tsc $(node_modules/typescript/bin/tsc --version | sed 's/Version //') --strict --noEmit: example.ts against $tarball"
 node_modules/typescript/bin/tsc -p tsconfig.json --pretty false
 echo "types: ok ($(grep -Ec '^\s*// @ts-expect-error' example.ts) @ts-expect-error lines, all used)"
+
+# The same package under exactOptionalPropertyTypes: optional options take `undefined`.
+cp "$root/tests/types/exact-optional.ts" "$proj/exact-optional.ts"
+sed -e 's/"exactOptionalPropertyTypes": false/"exactOptionalPropertyTypes": true/' \
+  -e 's/"files": \["example.ts"\]/"files": ["exact-optional.ts"]/' tsconfig.json > tsconfig.exact.json
+node_modules/typescript/bin/tsc -p tsconfig.exact.json --pretty false
+echo "types: ok under exactOptionalPropertyTypes (exact-optional.ts)"

@@ -29,25 +29,25 @@ export type FetchLike = (url: string, init: { method: string; headers: Record<st
  * `src/options.rs`), and what only JavaScript holds. */
 export interface ClientOptions extends ClientSettings, Hooks {
     /** A custom fetch (proxies, tests); default the global `fetch`. It gets the real URL, token included. */
-    fetch?: FetchLike;
+    fetch?: FetchLike | undefined;
     /** Where the intervals' last calls are kept besides this realm's memory (the default): `fileStore(path)` in Node, `webStorageStore(localStorage)` in a browser, or your own. */
-    intervalStore?: IntervalStore;
+    intervalStore?: IntervalStore | undefined;
     /** Headers sent with every request (proxies, gateways); a call's `headers` are added over them. */
-    headers?: Record<string, string>;
+    headers?: Record<string, string> | undefined;
     /** Lines at `debug` (one per attempt) and `warn` (retries, failures), `error` (a hook that threw); `console` fits. Never shows the token. */
-    logger?: Logger;
+    logger?: Logger | undefined;
 }
 
 /** Hooks: told of each attempt, without the token. One that throws is ignored (and logged at `error`). */
 export interface Hooks {
     /** Before each attempt is sent. */
-    onRequest?: (event: RequestEvent) => void;
+    onRequest?: ((event: RequestEvent) => void) | undefined;
     /** An attempt got an HTTP answer (any status). */
-    onResponse?: (event: ResponseEvent) => void;
+    onResponse?: ((event: ResponseEvent) => void) | undefined;
     /** An attempt failed and another is scheduled after `delayMs`. */
-    onRetry?: (event: RetryEvent) => void;
+    onRetry?: ((event: RetryEvent) => void) | undefined;
     /** The call rejects (after it was planned: not for ValidationError or ConfigError thrown at planning). */
-    onError?: (event: FailureEvent) => void;
+    onError?: ((event: FailureEvent) => void) | undefined;
 }
 
 /** What a hook sees of a request: the URL with the token replaced by `<redacted>`. */
@@ -94,31 +94,31 @@ export interface IntervalStore {
 /** Options of one call; they override the client's. */
 export interface CallOptions extends Hooks {
     /** Aborts the call (and any retry wait); it rejects with AbortError. */
-    signal?: AbortSignal;
+    signal?: AbortSignal | undefined;
     /** Per-attempt timeout in ms for this call; 0 turns it off. */
-    timeoutMs?: number;
+    timeoutMs?: number | undefined;
     /** Automatic retries of this call (GET only), 0 to 10. */
-    maxRetries?: number;
+    maxRetries?: number | undefined;
     /** Headers of this call, added over the client's. */
-    headers?: Record<string, string>;
+    headers?: Record<string, string> | undefined;
 }
 
 /** Options of a guarded call: a bulk create, or a login token. */
 export interface CreateOptions extends CallOptions {
     /** Wait for the interval to pass instead of rejecting with IntervalError. */
-    waitForInterval?: boolean;
+    waitForInterval?: boolean | undefined;
 }
 
 /** A page request; `start` defaults to 0, `limit` to 100. */
 export interface PageParams {
-    start?: number;
-    limit?: number;
+    start?: number | undefined;
+    limit?: number | undefined;
 }
 
 /** search-user parameters: at least one of them. */
 export interface SearchUserParams {
-    email?: string;
-    username?: string;
+    email?: string | undefined;
+    username?: string | undefined;
 }
 
 "#;
