@@ -133,12 +133,22 @@ export class Client {
    * also when none could be created (code 13). Keeps the contract's 10-minute interval (see
    * `createInterval`); never retried automatically. */
   createUsers(users: NewUser[], options?: CreateOptions): Promise<CreateUsersReply> {
-    return this.#call('createUsers', users, undefined, options);
+    return this.#created(this.#call('createUsers', users, undefined, options), options);
   }
   /** Creates one account through the bulk endpoint (the response of create-single-user is
    * unpublished). Same guard and validation as `createUsers`. */
   createUser(user: NewUser, options?: CreateOptions): Promise<CreateUsersReply> {
-    return this.#call('createUser', user, undefined, options);
+    return this.#created(this.#call('createUser', user, undefined, options), options);
+  }
+  /** Decision: the passwords create-multi-user echoes in each item are left out of the reply
+   * unless `keepPasswords` (a reply is logged more often than it is read for them). */
+  async #created(reply: Promise<CreateUsersReply>, options: CreateOptions | undefined): Promise<CreateUsersReply> {
+    const value = await reply;
+    if (!(options && options.keepPasswords)) {
+      const data = (this.#raw ? (value as unknown as WithResponse<CreateUsersReply>).data : value) as CreateUsersReply;
+      for (const item of data.users) delete item.password;
+    }
+    return value;
   }
   /** Registers one account (`users/create-single-user`, the path a sign-up form takes). Resolves
    * with the envelope (`respCode` "00", `msg`; the rest is unpublished, kept as received); an

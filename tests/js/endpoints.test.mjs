@@ -113,6 +113,18 @@ test('searchCourses: "trac nghiem" finds a "Trắc nghiệm" title; no match is 
   assert.deepEqual(none.courses, []);
 });
 
+test('createUsers leaves the passwords the platform echoes out of the reply, unless keepPasswords', async () => {
+  const echoed = await client.createUsers([newUser('pw')], { keepPasswords: true });
+  assert.equal(typeof echoed.users[0].password, 'string', 'the emulator echoes it, as the contract shows');
+  const u = newUser('pw');
+  const r = await client.createUsers([u]);
+  assert.equal(r.users[0].success, true);
+  assert.ok(!('password' in r.users[0]), JSON.stringify(r.users[0]));
+  assert.ok(!JSON.stringify(r).includes(u.password));
+  const seen = await client.withResponse().createUser(newUser('pw'));
+  assert.ok(!('password' in seen.data.users[0]));
+});
+
 test('createUsers: per-item outcomes incl. an existing e-mail and an existing username', async () => {
   const [a, b] = await firstUsers(2);
   const ok = newUser('ok');

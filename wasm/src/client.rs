@@ -107,6 +107,9 @@ export interface CallOptions extends Hooks {
 export interface CreateOptions extends CallOptions {
     /** Wait for the interval to pass instead of rejecting with IntervalError. */
     waitForInterval?: boolean | undefined;
+    /** createUsers, createUser: keep the passwords the platform echoes in each item (by default
+     * they are left out of the reply, so that a logged reply logs no password). */
+    keepPasswords?: boolean | undefined;
 }
 
 /** A page request; `start` defaults to 0, `limit` to 100. */
