@@ -442,10 +442,13 @@ export function makeClient(adapter, schemas, validators) {
         await sleep(at - Date.now(), options.signal);
       }
       lastCreate.set(key, Date.now());
-      return this.#send('create-multi-user', 'POST', 'users/create-multi-user', [], JSON.stringify({ users }), [schemas.CreateUsersReply, ['00', '13'], (v, code) => {
+      const reply = await this.#send('create-multi-user', 'POST', 'users/create-multi-user', [], JSON.stringify({ users }), [schemas.CreateUsersReply, ['00', '13'], (v, code) => {
         const created = v.users.filter((u) => u.success).length;
         return { respCode: code, created, failed: v.users.length - created, msgCounts: counts(v.msg ?? '', 'success', 'error') };
       }], options.signal);
+      // As lpm-client: the echoed passwords left out unless asked for.
+      if (!options.keepPasswords) for (const u of reply.users) delete u.password;
+      return reply;
     }
 
     nextCreateAllowedAt() {
