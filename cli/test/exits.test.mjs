@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLI, DEMO, emulatorForFile, readReport, goodRows, journalEvents, lpm, sheet, tempDir } from './helpers.mjs';
+import { CLI, DEMO, emulatorForTests, readReport, goodRows, journalEvents, lpm, sheet, tempDir } from './helpers.mjs';
 
 const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'];
-const ctx = emulatorForFile(['--seed', 'demo', '--create-interval-secs', '0']);
+const ctx = emulatorForTests(['--seed', 'demo', '--create-interval-secs', '0']);
 
 
 test('a token refused mid-job (expired) exits 3, report written, and --resume finishes once it is accepted', async () => {

@@ -151,19 +151,5 @@ export async function killAtEach(emu, { base, journal, env, points, codes }) {
   return kills;
 }
 
-/**
- * An emulator for the test file that calls it (started before its tests, stopped after): `ctx.emu`
- * and `ctx.env` (what `lpm` needs to reach it with the admin token) once the tests run.
- */
-export function emulatorForFile(args) {
-  const ctx = {};
-  before(async () => {
-    ctx.emu = await emulator(args);
-    ctx.env = { LPM_BASE_URL: ctx.emu.url, LPM_TOKEN: TOKEN };
-  });
-  after(async () => { await ctx.emu?.stop(); });
-  return ctx;
-}
-
 /** A CSV report's lines as objects by header. */
 export const readReport = (file) => parse(readFileSync(file), { bom: true, columns: true });

@@ -4,8 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { TOKEN, emulator, goodRows, journalEvents, killAtEach, lpm, outcomeRows, sheet, tempDir } from './helpers.mjs';
+import { TOKEN, emulator, goodRows, journalEvents, killAtEach, lpm, outcomeRows, readReport, sheet, tempDir } from './helpers.mjs';
 
 const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'SĐT', 'Tỉnh/Thành phố'];
 let emu;
@@ -17,7 +16,6 @@ before(async () => {
 after(async () => { await emu?.stop(); });
 
 const events = journalEvents;
-const readReport = (file) => parse(readFileSync(file), { bom: true, columns: true });
 
 /** Accounts of the emulator by e-mail. */
 async function accountsByEmail() {

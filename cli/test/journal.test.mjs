@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { emulatorForFile, readReport, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
+import { emulatorForTests, readReport, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
 
 const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'];
-const ctx = emulatorForFile(['--seed', 'empty', '--create-interval-secs', '0']);
+const ctx = emulatorForTests(['--seed', 'empty', '--create-interval-secs', '0']);
 
 const lines = (file) => readFileSync(file, 'utf8').split('\n').slice(0, -1);
 

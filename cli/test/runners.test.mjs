@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { TOKEN, emulator, emulatorForFile, readReport, goodRows, journalEvents, lpm, sheet, tempDir } from './helpers.mjs';
+import { TOKEN, emulator, emulatorForTests, readReport, goodRows, journalEvents, lpm, sheet, tempDir } from './helpers.mjs';
 
 const HEAD = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'];
-const ctx = emulatorForFile(['--seed', 'empty', '--create-interval-secs', '0']);
+const ctx = emulatorForTests(['--seed', 'empty', '--create-interval-secs', '0']);
 
 
 /** How many accounts hold each e-mail. */

@@ -8,8 +8,8 @@ import { closeSync, cpSync, ftruncateSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { startEmulator, DEMO } from "../js/emulator.mjs";
+import { checker, launch } from "./lib.mjs";
 import { sheetCases } from "../sheets/table.mjs";
 import { readTable } from "../../sheets/src/index.js";
 import { message } from "../../sheets/src/messages.js";
@@ -31,29 +31,16 @@ const SAYS = {
   badQuote: message("badQuote", { line: 2 }, "vi"),
 };
 
-let passed = 0;
-let failed = 0;
+const state = checker();
+const { check } = state;
 let page;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${String(e.message).split("\n").slice(0, 4).join(" | ")}`);
-  }
-}
 
 const started = Date.now();
 const emu = await startEmulator(["--static", site, "--create-interval-secs", "1"]);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_BIN || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 try {
   const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 } });
-  page = await context.newPage();
+  page = state.page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const pageErrors = [];
   page.on("pageerror", (e) => pageErrors.push(e.message));
@@ -153,5 +140,5 @@ try {
   await browser.close();
   await emu.stop();
 }
-console.log(`${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-process.exit(failed ? 1 : 0);
+console.log(`${state.passed} passed, ${state.failed} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+process.exit(state.failed ? 1 : 0);
