@@ -57,20 +57,22 @@ try {
       // Each case from a clean screen: a refusal clears the table, a table clears the refusal.
       await page.setInputFiles("#csv-file", { name: c.file, mimeType: "application/octet-stream", buffer: Buffer.from(c.bytes) });
       if (c.error && SAYS[c.error]) {
-        const box = page.locator("main .error", { hasText: SAYS[c.error] });
+        // The refusal of this file, not the last case's still on screen (they may say the same).
+        const box = page.locator("main .error", { hasText: `Không đọc được ${c.file}:` });
         await box.waitFor();
-        assert.match(await box.innerText(), new RegExp(`Không đọc được ${c.file.replace(".", "\\.")}`));
+        assert.match(await box.innerText(), new RegExp(SAYS[c.error].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
         assert.equal(await page.locator("table.edit").count(), 0);
         return;
       }
       if (c.error) {
         // A header without a required column, or two columns for one field: the screen reads
         // the rows and asks for the mapping (its own way of saying it), creation blocked.
+        // (the last case's screen was cleared when this file was chosen).
         await page.locator(".mapping .warning").waitFor();
         return;
       }
+      await page.locator("p.hint", { hasText: `Đã đọc ${c.file}:` }).waitFor();
       await page.locator(`table.edit tbody tr:nth-child(${c.rows.length})`).waitFor();
-      // The file picker fires again for the next case only when the file differs: clear it.
       const rows = await page.locator("table.edit tbody tr").evaluateAll((trs) => trs.map((tr) => ({
         line: Number(tr.getAttribute("data-line")),
         problem: tr.querySelector(".sheet-problem")?.textContent ?? null,
@@ -87,6 +89,7 @@ try {
         for (const [field, value] of Object.entries(want.user)) assert.equal(rows[i].cells[LABEL[field]], value, `row ${i + 1}'s ${field}`);
       });
     });
+    // The file picker fires again for the next case only when the file differs: clear it.
     await page.locator("#csv-file").setInputFiles([]);
   }
 

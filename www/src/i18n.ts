@@ -168,7 +168,7 @@ const S = {
   uploadCsv: ["Tải lên bảng tính (.xlsx hoặc CSV)", "Upload a sheet (.xlsx or CSV)"],
   pastedRows: ["dữ liệu đã dán", "the pasted rows"],
   sheetUnreadable: ["Không đọc được {name}: {reason}", "Cannot read {name}: {reason}"],
-  readAs: ["Đã đọc: {source}", "Read as: {source}"],
+  readAs: ["Đã đọc {source}", "Read {source}"],
   sheetLine: ["Dòng trong bảng", "Sheet line"],
   columnMap: ["Ghép cột", "Column mapping"],
   columnFor: ["Cột “{header}”", "Column “{header}”"],

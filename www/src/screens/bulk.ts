@@ -107,22 +107,26 @@ function applyMapping(): void {
 
 /** Reads a sheet (a chosen file, or the pasted text as UTF-8) into the editing table. */
 async function load(source: File | Uint8Array, name: string): Promise<void> {
+  // Clear what the last sheet left at once: a slow read never shows beside the old rows.
+  s.headers = [];
+  s.mapping = [];
+  s.source = [];
+  s.rows = [];
+  s.twice = [];
+  s.readAs = "";
+  s.error = null;
+  update();
   try {
     const sheet = source instanceof Uint8Array ? await readSheet(source, name, getLang()) : await readSheetFile(source, getLang());
     s.headers = sheet.headers;
     s.mapping = sheet.mapping;
     s.source = sheet.rows;
-    s.readAs = sheet.source;
+    s.readAs = `${name}: ${sheet.source}`;
     s.twice = sheet.twice;
     applyMapping();
     s.error = null;
   } catch (e) {
     if (!(e instanceof SheetReadError)) throw e;
-    s.headers = [];
-    s.mapping = [];
-    s.source = [];
-    s.rows = [];
-    s.twice = [];
     s.error = { text: t("sheetUnreadable", { name, reason: e.message }), retry: false, signOut: false, unreachable: false };
   }
   update();
