@@ -3,19 +3,12 @@
 // when to give up); this file only persists what it hands out, waits, and sends what it asks
 // through the client's own call machinery.
 import type { JournalEvent, RowIssues } from './wasm/lpm_client.js';
-import type { Pending } from './abi.js';
-import { bulkJob, bulkRequest } from './abi-bulk.js';
-import type { BulkJob } from './abi-bulk.js';
+import { Pending } from './core.js';
+import type { BulkJob } from './wasm/lpm_client.js';
 import { makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
 import type { JournalStore } from './journal.js';
 import type { BulkFn, Machinery } from './internal.js';
-
-/** `BulkJob.poll` answers besides a time to poll again at. */
-const REQUEST = -1;
-const PERSIST = -2;
-const DONE = -3;
-const LOOKUP = -5;
 
 const journalError = (detail: string, cause?: unknown) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail }, cause);
 
@@ -85,7 +78,7 @@ interface JobIo {
  * `guard`). */
 async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: Driver, name: string, handed: Machinery['guard']): Promise<unknown> {
   const tell = () => {
-    for (let p; (p = job.text(3)) !== undefined;) {
+    for (let p; (p = job.progress()) !== undefined;) {
       if (onProgress === undefined) continue;
       try {
         onProgress(JSON.parse(p));
@@ -99,7 +92,7 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
   // is sent) holds, with one append per chunk instead of two. A store with `appendLines` gets
   // the text as it is.
   let unwritten = '';
-  const take = () => { unwritten += job.text(0)!; };
+  const take = () => { unwritten += job.events(); };
   const persist = async () => {
     if (unwritten === '') return;
     const lines = unwritten;
@@ -116,13 +109,13 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
     // What the abort changed (rows in doubt) is persisted when it can be; the journal resumes
     // either way.
     try {
-      if (job.poll(Date.now()) === PERSIST) take();
+      if (job.poll(Date.now()) === 'persist') take();
       await persist();
     } catch {
       // The journal as it stands resumes the job.
     }
     tell();
-    const report = JSON.parse(job.text(1)!);
+    const report = JSON.parse(job.report());
     return makeError('abort', `${name}: the job was aborted; its journal resumes it`, { report }, reason);
   };
   try {
@@ -136,17 +129,17 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
         now = Date.now();
       }
       const next = job.poll(now);
-      if (next === PERSIST) {
+      if (next === 'persist') {
         take();
-      } else if (next === DONE) {
+      } else if (next === 'done') {
         await persist();
         tell();
-        return JSON.parse(job.text(1)!);
-      } else if (next === REQUEST || next === LOOKUP) {
+        return JSON.parse(job.report());
+      } else if (next === 'request' || next === 'lookup') {
         await persist();
         let answer;
         try {
-          answer = await io.send(next === REQUEST, signal);
+          answer = await io.send(next === 'request', signal);
         } catch (e) {
           const kind = failureKind(e);
           if (kind === undefined) throw e;
@@ -155,11 +148,11 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
           continue;
         }
         handed(() => job.handleResponse(Date.now(), answer.status, answer.body));
-      } else if (next >= 0) {
+      } else if (next === 'wait') {
         await persist();
-        await io.sleep(next - now, signal);
+        await io.sleep(job.until - now, signal);
       } else {
-        // A request out (-4) while the loop waits for none: the driver's defect, not the journal's.
+        // A request out ('busy') while the loop waits for none: the driver's defect, not the journal's.
         throw makeError('internal', `${name}: the job was driven out of order (a defect of the driver)`, { reason: 'drivenOutOfOrder' });
       }
     }
@@ -181,12 +174,12 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
   const { cfg, core } = m;
   // Read before the job exists: a throw here leaves nothing to free.
   const key = m.guard(() => core.guardKey);
-  const job = m.guard(() => bulkJob(core, kind, m.toJson(input) ?? '', text, loaded));
+  const job = m.guard(() => core.bulkJob(kind, m.toJson(input) ?? '', text, loaded));
   if (onIssues !== undefined) {
     // The rows as the engine judged them (no second validation); a throw or rejection stops
     // the job here, before anything is journaled or sent.
     try {
-      await onIssues(JSON.parse(job.text(2)!) as RowIssues[]);
+      await onIssues(JSON.parse(job.issues()) as RowIssues[]);
     } catch (e) {
       job.free();
       if (typeof journal.close === 'function') await journal.close();
@@ -210,8 +203,9 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
     // and the loop's next turn reports it.
     sleep: (ms, sig) => m.pause(ms, sig, () => undefined).catch(() => undefined),
     send: async (create, sig) => {
-      const pending: Pending | undefined = m.guard(() => bulkRequest(core, job));
-      if (pending === undefined) throw m.internalError(new Error('no request is ready'));
+      const call = m.guard(() => core.bulkRequest(job));
+      if (call === undefined) throw m.internalError(new Error('no request is ready'));
+      const pending = new Pending(call);
       if (kind === 'import' && create) {
         // The client's other creates keep the interval from this one (in this realm and the
         // store); a store that fails stops the job before the create leaves.

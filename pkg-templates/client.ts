@@ -1,6 +1,6 @@
 // The typed client: one method per endpoint, each planned by the core and driven by driver.ts;
 // paging over the list endpoints; the bulk jobs handed to the bulk driver where it is built in.
-import * as wasm from './abi.js';
+import { Core, plan } from './core.js';
 import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
   CourseReply, CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions,
@@ -66,7 +66,7 @@ const INTERNAL = Symbol('lpm-client internal');
 
 /** What a derived client (`withToken`, `withResponse`) shares or changes of its client. */
 interface Derived {
-  core: wasm.Core;
+  core: Core;
   cfg: Cfg;
   raw: boolean;
   /** A view shares its client's core (and does not free it). */
@@ -83,7 +83,7 @@ export class Client {
   // Its name survives minification (logs and stack traces show it).
   static name = 'Client';
 
-  #core: wasm.Core;
+  #core: Core;
   #cfg: Cfg;
   #raw: boolean;
   /** Whether `free` frees the core (a `withResponse()` view shares its client's). */
@@ -98,7 +98,7 @@ export class Client {
       this.#raw = internal!.raw;
       this.#owner = !internal!.view;
     } else {
-      this.#core = core(() => wasm.newCore(optionsJson(options), guardBase(options?.baseUrl)));
+      this.#core = core(() => new Core(optionsJson(options), guardBase(options?.baseUrl)));
       const { headers, store } = driverOptions(options, true);
       const hooks: Hooks = {};
       for (const h of HOOKS) (hooks as Record<string, unknown>)[h] = options[h];
@@ -126,7 +126,7 @@ export class Client {
 
   /** Plans and drives one call; the core checked the reply against `T`'s shape. */
   #call<T>(method: CallMethod, a: unknown, b: unknown, options: CallOptions | undefined, raw = this.#raw): Promise<T> {
-    return run(this.#cfg, () => this.#core.plan(method, toJson(a), toJson(b), optionsJson(options)), options, raw) as Promise<T>;
+    return run(this.#cfg, () => plan(this.#core, method, toJson(a), toJson(b), optionsJson(options)), options, raw) as Promise<T>;
   }
 
   /** Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,

@@ -1,7 +1,7 @@
 // The driver: it performs what the core asks of a planned call (an attempt, a wait, the end)
 // and nothing else; every decision (retries, the create interval, checking the answer) is the
 // core's. `drive` reads as the call's states; `Call` holds what one call needs between them.
-import type { Pending, Step } from './abi.js';
+import type { Pending, Step } from './core.js';
 import type { CallOptions, CreateOptions, RequestEvent } from './wasm/lpm_client.js';
 import { fromThrown, internalError } from './errors.js';
 import type { Answer, AnswerMode, Cfg, FetchFn } from './internal.js';

@@ -183,11 +183,15 @@ const isCoreData = (v: unknown): v is CoreData =>
  * memory, a defect) becomes an `LpmError` of kind `internal` with the trap as its cause (the
  * engine's text, which holds no data); the message is made here, as the trapped core cannot be
  * asked. Anything else (what a caller's getter threw) is passed on as it is. */
+/** What wasm-bindgen's glue throws when an object is used after it was freed or while a trap left
+ * it borrowed (and core.ts for a freed call): the client's own failure, as a trap is. */
+const GLUE = /^(null pointer passed to rust|recursive use of an object|attempted to take ownership|the call was freed)/;
+
 export function fromThrown(thrown: unknown, cause?: unknown): unknown {
   // The core throws its data as JSON text; nothing else the wasm runs throws a string.
   if (typeof thrown === 'string') thrown = JSON.parse(thrown);
   if (isCoreData(thrown)) return makeError(thrown.lpmKind, thrown.message, thrown.data, cause);
-  return thrown instanceof WebAssembly.RuntimeError ? internalError(thrown) : thrown;
+  return thrown instanceof WebAssembly.RuntimeError || (thrown instanceof Error && GLUE.test(thrown.message)) ? internalError(thrown) : thrown;
 }
 
 /** @internal The client itself failed (a wasm trap, memory exhausted); `cause` is the engine's error. */

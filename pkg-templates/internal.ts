@@ -1,7 +1,7 @@
 // The package's internal plumbing, as types only (nothing here is shipped): what the driver
 // (driver.ts, client.ts) keeps of a client and a call, and the `machinery` a client hands the bulk driver.
 import type { Endpoint, Hooks, IntervalStore, Logger } from './wasm/lpm_client.js';
-import type { Core, Pending } from './abi.js';
+import type { Core, Pending } from './core.js';
 import type { LpmError } from './errors.js';
 
 /** A client's settings the driver uses (the core keeps the rest). */
@@ -24,8 +24,8 @@ export interface FetchResponse {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-/** What the driver reads of a call (`Pending::describe` in wasm/src/client.rs), which comes with
- * it from `Core.plan`. */
+/** What the driver reads of a call (the getters of `Pending` in wasm/src/client.rs), read once
+ * when it is planned (core.ts). */
 export interface Req {
   endpoint: Endpoint;
   method: 'GET' | 'POST';

@@ -1,6 +1,6 @@
 // What every entry point shares (lib.js, bundled from the modules below): the client, its errors,
 // validators, interval stores and journals. The entries (index.ts, node.ts, workerd.ts)
-// instantiate the wasm their own way, hand it to lib.js's default export, and re-export this.
+// instantiate the wasm their own way through lib.js's default export, and re-export this.
 //
 //   client.ts     Client: one method per endpoint, paging, bulk jobs
 //   driver.ts     a planned call driven to its end (attempts, waits, hooks, errors)
@@ -9,14 +9,15 @@
 //   hooks.ts      hooks and the logger; untrusted.ts what user code threw, read safely
 //   stores.ts     create intervals kept beyond a call (Web Storage, files, the caller's)
 //   schema.ts     validators as Standard Schemas; spreadsheet columns
-//   errors.ts     the error classes; journal.ts the bulk journals; abi.ts the wasm's boundary
+//   errors.ts     the error classes; journal.ts the bulk journals
+//   core.ts       the wasm's classes (wasm-bindgen's glue) as the driver uses them
 export type * from './wasm/lpm_client.js';
 export type { ClientError, ErrorKind, InternalError } from './errors.js';
 export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
-/** @internal The entries' way to hand lib.js the wasm's instance (abi.ts). */
-export { start as default } from './abi.js';
+/** @internal The entries' way to instantiate the wasm (core.ts). */
+export { start as default } from './core.js';
 
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,

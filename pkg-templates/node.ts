@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import start from './lib.js';
 
-start(new WebAssembly.Instance(new WebAssembly.Module(readFileSync(new URL('./wasm/lpm_client_bg.wasm', import.meta.url))), {}));
+start.sync(readFileSync(new URL('./wasm/lpm_client_bg.wasm', import.meta.url)));
 
 export * from './lib.js';
 // Replaces lib.js's placeholder, which tells other runtimes that a file store needs Node.

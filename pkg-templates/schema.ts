@@ -1,5 +1,5 @@
 // Validators: call one for the issues, or hand it to a form library as a Standard Schema.
-import * as wasm from './abi.js';
+import * as wasm from './core.js';
 import type { AddCoursesInput, Issue, NewUser, PageParams, SearchUserParams, ValidateOptions } from './wasm/lpm_client.js';
 import { core, optionsJson, toJson } from './options.js';
 

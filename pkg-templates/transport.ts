@@ -1,7 +1,7 @@
 // One HTTP attempt: the fetch raced against the call's timeout and the caller's signal, the body
 // read within its bound. Nothing here decides: the driver asks for an attempt and hands its
 // outcome to the core.
-import type { Pending } from './abi.js';
+import type { Pending } from './core.js';
 import type { Answer, FetchFn, FetchResponse } from './internal.js';
 
 // setTimeout treats anything above 2^31-1 ms (~24.8 days) as 1 ms; longer waits are cut to that

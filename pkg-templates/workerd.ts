@@ -4,6 +4,6 @@
 import module from './wasm/lpm_client_bg.wasm';
 import start from './lib.js';
 
-start(new WebAssembly.Instance(module, {}));
+start.sync(module);
 
 export * from './lib.js';

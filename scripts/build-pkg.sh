@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/ (or $1): its crate (wasm/, lpm-client-wasm, over the core)
-# compiled to wasm32 by the pinned nightly (scripts/toolchain.sh) with std rebuilt for size and the
-# immediate-abort panic strategy, so no panic or formatting machinery is linked; wasm-bindgen-cli (the version pinned in Cargo.lock) for
-# the TypeScript declarations; every export but the package's own dropped (wasm-metadce) and
-# wasm-opt -Oz (both from the npm `binaryen` package); then the package's TypeScript from
-# pkg-templates/ (type-checked against the generated declarations; abi.ts is the boundary's
-# glue), bundled by esbuild and compressed further by terser (both npm devDependencies). Prints
-# the package's sizes.
+# compiled to wasm32 by the pinned nightly (scripts/toolchain.sh) with std rebuilt for size and
+# the immediate-abort panic strategy, so no panic or formatting machinery is linked;
+# wasm-bindgen-cli (the version pinned in Cargo.lock) for the JS glue and the TypeScript
+# declarations; wasm-opt -Oz (from the npm `binaryen` package); then the package's TypeScript
+# from pkg-templates/ (type-checked against the generated declarations and glue), bundled by
+# esbuild and compressed further by terser (both npm devDependencies). Prints the package's
+# sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
 # LPM_FLAVOUR=bulk builds lpm-client-bulk into pkg-bulk/: the same package with the bulk engines
 # (importUsers, grantCourses) in its wasm and their driver, under its own budget.
@@ -41,65 +41,34 @@ RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zf
 rm -rf "$out"
 mkdir -p "$out/wasm"
 cp "$wasm_target/wasm32-unknown-unknown/release/lpm_client_wasm.wasm" "$out/wasm/core.wasm"
-# The wasm-bindgen CLI, for two things only: the TypeScript declarations (the models' from tsify,
-# the options' and the endpoints' from custom sections: wasm/lpm_client.d.ts, shipped), and the
-# wasm without the descriptions its macros leave. Its JS glue is not shipped: the package's own
-# (pkg-templates/abi.ts) drives the exports of wasm/src/abi.rs.
+# The wasm-bindgen CLI: the JS glue of the exports (wasm/lpm_client.js, bundled into lib.js) and
+# the TypeScript declarations (the exports', the models' from tsify, the options' and the
+# endpoints' from custom sections: wasm/lpm_client.d.ts, shipped for the models' types).
 wasm-bindgen "$out/wasm/core.wasm" \
   --target web --omit-default-module-path --out-dir "$stage_bindgen" --out-name lpm_client
 rm "$out/wasm/core.wasm"
 mv "$stage_bindgen/lpm_client_bg.wasm" "$out/wasm/lpm_client_bg.wasm"
-# A build with the boundary benchmark's exports (wasm-bindgen's, wasm/src/bench.rs) keeps that glue
-# for bench/boundary.mjs, and the wasm its imports and exports: not a package (its entries cannot
-# instantiate it).
-bench=
-[[ "${LPM_FEATURES:-}" == *bench-exports* ]] && bench=1
-[ -n "$bench" ] && mv "$stage_bindgen/lpm_client.js" "$out/wasm/bindgen.js"
-# The declarations of the models and options: what follows them declares wasm-bindgen's glue.
-sed '/^export type InitInput/,$d' "$stage_bindgen/lpm_client.d.ts" > "$out/wasm/lpm_client.d.ts"
+# The shipped declarations are the models' and options' only: the glue's classes, functions and
+# init (all after the first class) and its string enums (the driver's, with their docs) are the
+# package's insides, declared for its own type-check below.
+node -e '
+const fs = require("fs");
+const text = fs.readFileSync(process.argv[1], "utf8");
+const models = text.slice(0, text.search(/^export class /m))
+  .replace(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*export type (Step|JobStep|HostFailure) = [^;]*;\n/g, "");
+fs.writeFileSync(process.argv[2], models);
+' "$stage_bindgen/lpm_client.d.ts" "$out/wasm/lpm_client.d.ts"
 features_opt=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
-# Only the exports of wasm/src/abi.rs (and the memory) are kept: the rest of what wasm-bindgen's
-# runtime exports (its externref table and its start, abort hooks) goes, with what only it reached,
-# its one import (a throw) included: the wasm imports nothing, so the glue instantiates it with {}.
-node -e '
-const m = new WebAssembly.Module(require("fs").readFileSync(process.argv[1]));
-const keep = WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n === "memory" || n.startsWith("lpm_"));
-const graph = [{ name: "root", root: true, reaches: keep }, ...keep.map((n) => ({ name: n, export: n }))];
-require("fs").writeFileSync(process.argv[2], JSON.stringify(graph));
-' "$out/wasm/lpm_client_bg.wasm" "$stage_bindgen/graph.json"
-[ -z "$bench" ] && "$root/node_modules/.bin/wasm-metadce" "${features_opt[@]}" \
-  --graph-file "$stage_bindgen/graph.json" "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm" >/dev/null
-# What the wasm still imports is wasm-bindgen's throw, called only by its closure shims, which its
-# function table keeps though nothing of the package calls them (its own glue would satisfy it;
-# the package's boundary is wasm/src/abi.rs). binaryen's remove-imports turns those calls into
-# nothing, so the shims end in their own `unreachable`; any other import fails the build here.
-[ -z "$bench" ] && node -e '
-const found = WebAssembly.Module.imports(new WebAssembly.Module(require("fs").readFileSync(process.argv[1])));
-const other = found.filter((i) => !/__wbindgen_throw/.test(i.name));
-if (other.length > 0) {
-  console.error(`the wasm imports ${other.map((i) => `${i.module}.${i.name}`).join(", ")}: the package gives it nothing (pkg-templates/node.ts, index.ts, workerd.ts)`);
-  process.exit(1);
-}' "$out/wasm/lpm_client_bg.wasm"
-remove_imports=()
-[ -z "$bench" ] && remove_imports=(--remove-imports)
 # -ocimfs=20: a function with one caller is inlined into it only when tiny (binaryen's default
-# inlines any size): raw bytes grow ~1 KB but gzip shrinks ~1.3 KB, as a function of its own keeps
-# its locals numbered from 0 and its code repeats what the others' does (measured 12..30: 20 best).
+# inlines any size): raw bytes grow but gzip shrinks, as a function of its own keeps its locals
+# numbered from 0 and its code repeats what the others' does (docs/performance.md).
 # --low-memory-unused: nothing is at an address below 1024 (the data sits above 1 MiB; the stack
 # grows down from 1 MiB and would reach its last KB only by overflowing, a defect either way), so
-# constant addresses fold into loads' offsets (0.1 KB gzip).
-"$root/node_modules/.bin/wasm-opt" "${remove_imports[@]}" -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
+# constant addresses fold into loads' offsets.
+"$root/node_modules/.bin/wasm-opt" -Oz --converge -ocimfs=20 --low-memory-unused --strip-producers --strip-debug \
   --strip-target-features "${features_opt[@]}" \
   "$out/wasm/lpm_client_bg.wasm" -o "$out/wasm/lpm_client_bg.wasm"
-# The entries instantiate the wasm with no imports: one left (a js-sys or web-sys call on a wasm
-# path) fails the build here rather than every instantiation.
-[ -z "$bench" ] && node -e '
-const found = WebAssembly.Module.imports(new WebAssembly.Module(require("fs").readFileSync(process.argv[1])));
-if (found.length > 0) {
-  console.error(`the wasm imports ${found.map((i) => `${i.module}.${i.name}`).join(", ")}: the package gives it nothing (pkg-templates/node.ts, index.ts, workerd.ts)`);
-  process.exit(1);
-}' "$out/wasm/lpm_client_bg.wasm"
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 sed -e "s/__VERSION__/$version/" -e "s/\"name\": \"lpm-client\"/\"name\": \"$name\"/" \
@@ -127,15 +96,15 @@ stage="$root/target/pkg-ts/$flavour"
 rm -rf "$stage" "$stage.d"
 mkdir -p "$stage/wasm"
 cp pkg-templates/*.ts pkg-templates/tsconfig.json "$stage/"
-cp "$out/wasm/lpm_client.d.ts" "$stage/wasm/"
+cp "$stage_bindgen/lpm_client.js" "$stage_bindgen/lpm_client.d.ts" "$stage/wasm/"
 # The bulk driver where the engines are; a stub that says where they are in lpm-client.
 if [ "$flavour" = bulk ]; then rm "$stage/bulk-lean.ts"; else mv "$stage/bulk-lean.ts" "$stage/bulk.ts"; fi
 "$root/node_modules/.bin/tsc" -p "$stage" --outDir "$stage.d"
 # The public types: the entry's, and the modules it re-exports (the driver's, the transport's and
-# the boundary's are not shipped; the entries share index.d.ts).
+# the wasm glue's adapter are not shipped; the entries share index.d.ts).
 cp "$stage.d/"{index,lib,errors,journal,client,schema,stores}.d.ts "$out/"
 # The shared module (lib.js: the client, errors, journals, validators, the bulk driver, the
-# boundary's glue abi.ts) bundled on its own with its public names, and the three entries beside
+# wasm-bindgen glue) bundled on its own with its public names, and the three entries beside
 # it, each importing it: each entry instantiates the wasm its own way and hands lib.js the instance
 # (lib.js's default export, which the entry's `export *` leaves out), then is `export *` rather
 # than a list of every name renamed (code splitting's minified chunk names: ~0.9 KB gzip more).

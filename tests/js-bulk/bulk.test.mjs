@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as bulk from '../../pkg-bulk/node.js';
 import * as lean from '../../pkg/node.js';
-import { emulator, DEMO, boundary } from '../js/helpers.mjs';
+import { emulator, DEMO } from '../js/helpers.mjs';
 
 let emu;
 before(async () => { emu = await emulator(['--create-interval-secs', '0']); });
@@ -166,37 +166,30 @@ test('a grant whose answer is lost is sent again (granting twice is harmless), t
 });
 
 test('an answer handed to a job with no request out is an internal error of the driver, for an import and a grant alike', async () => {
-  // The boundary the package drives (node.js has instantiated the wasm), called as
-  // pkg-templates/abi-bulk.ts calls it: a driver that misuses a job.
-  const w = (await import('../../pkg-bulk/lib.js')).default();
-  const { put, result } = boundary(w);
-  const core = w.lpm_core_new(...put(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined));
-  const job = (kind, input) => {
-    const h = w.lpm_bulk_job(core, ...put(kind, input, '{}', '[]'));
-    assert.notEqual(h, 0, kind);
-    return h;
-  };
+  // The wasm's classes the package drives (node.js has instantiated the wasm), called as
+  // pkg-templates/bulk.ts calls them: a driver that misuses a job.
+  const { Core } = (await import('../../pkg-bulk/lib.js')).default;
+  const core = new Core(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined);
   const jobs = {
-    import: job('import', JSON.stringify(rows(1, 'm'))),
-    grant: job('grant', JSON.stringify({ users: ['u1'], courses: ['c1'] })),
+    import: core.bulkJob('import', JSON.stringify(rows(1, 'm')), '{}', '[]'),
+    grant: core.bulkJob('grant', JSON.stringify({ users: ['u1'], courses: ['c1'] }), '{}', '[]'),
   };
-  for (const [kind, h] of Object.entries(jobs)) {
-    for (const hand of [() => w.lpm_job_response(h, Date.now(), 200, ...put(new Uint8Array())), () => w.lpm_job_failure(h, Date.now(), 0)]) {
+  for (const [kind, job] of Object.entries(jobs)) {
+    for (const hand of [() => job.handleResponse(Date.now(), 200, new Uint8Array()), () => job.handleFailure(Date.now(), 'network')]) {
       let thrown;
-      try { result(hand()); } catch (e) { thrown = e; }
+      try { hand(); } catch (e) { thrown = e; }
       const data = JSON.parse(thrown);
       assert.equal(data.lpmKind, 'internal', kind);
       assert.equal(data.data.reason, 'nothingInFlight');
       assert.match(data.message, /driver handed back an answer while no request was out \(a defect of the driver\)/);
       assert.doesNotMatch(data.message, /create-multi-user|journal was refused/);
     }
-    w.lpm_job_free(h);
-    // A freed job is no longer found: an internal error's data, not memory of another object.
-    let gone;
-    try { result(w.lpm_job_failure(h, Date.now(), 0)); } catch (e) { gone = JSON.parse(e); }
-    assert.equal(gone.data.reason, 'noSuchHandle');
+    job.free();
+    // A freed job is no longer reached: the glue throws (errors.ts makes it an `internal` error),
+    // never touching memory of another object.
+    assert.throws(() => job.handleFailure(Date.now(), 'network'), /null pointer passed to rust/);
   }
-  w.lpm_core_free(core);
+  core.free();
 });
 
 test('a job interval shorter than the client\'s guarded create interval is refused up front, nothing sent', async () => {

@@ -5,7 +5,6 @@ import { startEmulator, DEMO } from './emulator.mjs';
 
 export * as lpm from '../../pkg/node.js';
 export { startEmulator, DEMO };
-export { boundary } from './boundary.mjs';
 
 /** Seeded ids the tests rely on (from the emulator's demo seed; checked in endpoints.test.mjs). */
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

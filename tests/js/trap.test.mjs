@@ -31,7 +31,7 @@ test('a wasm trap (memory exhausted) rejects with an internal LpmError; the clie
   try {
     assert.deepEqual((await client(0).getUsers()).users, []);
     // Leave the allocator 16 MiB below the 4 GiB maximum (65536 pages of 64 KiB).
-    const { memory } = start();
+    const { memory } = start.exports;
     const target = 65536 - 256;
     while (memory.buffer.byteLength / 65536 < target) memory.grow(Math.min(4096, target - memory.buffer.byteLength / 65536));
     // 32 MiB with the bound off: copying it into the wasm traps.

@@ -1,6 +1,6 @@
 //! `BulkJob`: the resumable import and grant engines (`lpm_client::bulk`) as the package's JS drives
 //! them. The JS persists the events, waits, and sends each request through the `Pending` the
-//! core builds for it (`bulkRequest`, the export `lpm_bulk_request`), so a bulk request gets the client's timeouts,
+//! core builds for it (`Core.bulkRequest`), so a bulk request gets the client's timeouts,
 //! hooks, logging and redaction like any other call; every decision stays in the engine.
 
 use lpm_client::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob};
@@ -12,7 +12,9 @@ use lpm_client::validate::{Issue, IssueCode, Lang, Level, Report};
 use lpm_client::Endpoint;
 use lpm_client::{AddCoursesReply, CreateUsersReply, UserReply};
 
-use super::client::{Core, Pending, PerCall};
+use wasm_bindgen::prelude::*;
+
+use super::client::{Core, HostFailure, Pending, PerCall};
 use super::errors::Failure;
 
 enum Job {
@@ -20,7 +22,7 @@ enum Job {
     Grant(GrantJob),
 }
 
-/// The request the last poll handed out, until `bulkRequest` (`lpm_bulk_request`) takes it.
+/// The request the last poll handed out, until `Core.bulkRequest` takes it.
 enum Ready {
     Create(Request<CreateUsersReply>),
     Lookup(Request<UserReply>),
@@ -28,20 +30,30 @@ enum Ready {
 }
 
 /// A bulk job (import or grant) driven by the package's JS.
+#[wasm_bindgen]
 pub struct BulkJob {
     job: Job,
     ready: Option<Ready>,
     events: Vec<Event>,
     /// The final report the engine handed out with its end, as JSON (not built again).
     report: Option<String>,
+    /// The last poll's time to poll again at (`JobStep::Wait`).
+    until: f64,
 }
 
-/// `BulkJob.poll` answers besides a time to wait until (ms since the epoch, >= 0).
-const REQUEST: f64 = -1.0;
-const PERSIST: f64 = -2.0;
-const DONE: f64 = -3.0;
-const BUSY: f64 = -4.0;
-const LOOKUP: f64 = -5.0;
+/// What a job does next (`BulkJob.poll`): send its request (a create or a grant) or a look-up,
+/// both through `Core.bulkRequest`; persist `events()` then poll again; nothing while a request
+/// is out; poll again at `until`; or it is done (`report()`).
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum JobStep {
+    Request = "request",
+    Lookup = "lookup",
+    Persist = "persist",
+    Busy = "busy",
+    Wait = "wait",
+    Done = "done",
+}
 
 /// A time from JS as the engine's whole milliseconds (NaN and negatives: 0).
 fn ms(t: f64) -> u64 {
@@ -106,11 +118,13 @@ fn rows_issue(lang: Lang) -> Issue {
     }
 }
 
+#[wasm_bindgen]
 impl Core {
     /// A bulk job of this client: `kind` `import` (input: the rows, a JSON array) or `grant`
     /// (input: `{users, courses}`), its engine options and its journal so far (JSON arrays;
     /// an empty journal starts afresh). Throws `ValidationError` data for input that cannot be
     /// used at all, `ConfigError` data for unusable options or a journal of another input.
+    #[wasm_bindgen(js_name = bulkJob)]
     pub fn bulk_job(
         &self,
         kind: &str,
@@ -195,12 +209,14 @@ impl Core {
             ready: None,
             events: Vec::new(),
             report: None,
+            until: 0.0,
         })
     }
 
     /// The call of the request the job's last poll handed out (`undefined` when none is ready),
     /// with this client's timeout and retry policy (look-ups are retried like any GET; a create
     /// or a grant never is). Not guarded: the job keeps the interval (`BulkJob.holdUntil`).
+    #[wasm_bindgen(js_name = bulkRequest)]
     pub fn bulk_request(&self, job: &mut BulkJob) -> Option<Pending> {
         let per = PerCall {
             timeout_ms: self.inner.timeout_ms,
@@ -241,12 +257,10 @@ fn step<L, R>(
     }
 }
 
+#[wasm_bindgen]
 impl BulkJob {
-    /// What to do at `now`: -1 send the job's request (a create or a grant;
-    /// `bulkRequest` (`lpm_bulk_request`)), -5 send a look-up (the same way), -2 persist `events()` then poll
-    /// again, -3 done (`report()`), -4 a request is out; else poll again at that time (ms since
-    /// the epoch).
-    pub fn poll(&mut self, now: f64) -> f64 {
+    /// What to do at `now` (`JobStep`; its wait: `until`).
+    pub fn poll(&mut self, now: f64) -> JobStep {
         let step = match &mut self.job {
             // (The import's report written from its state: `report_json`.)
             Job::Import(j) => step(j.next(ms(now)), Ready::Create, |()| j.report_json()),
@@ -255,23 +269,32 @@ impl BulkJob {
         match step {
             Step::Ready(ready) => {
                 self.ready = Some(ready);
-                REQUEST
+                JobStep::Request
             }
             Step::Lookup(ready) => {
                 self.ready = Some(ready);
-                LOOKUP
+                JobStep::Lookup
             }
             Step::Persist(events) => {
                 self.events = events;
-                PERSIST
+                JobStep::Persist
             }
-            Step::Wait(until) => until as f64,
-            Step::Busy => BUSY,
+            Step::Wait(until) => {
+                self.until = until as f64;
+                JobStep::Wait
+            }
+            Step::Busy => JobStep::Busy,
             Step::Done(report) => {
                 self.report = Some(report);
-                DONE
+                JobStep::Done
             }
         }
+    }
+
+    /// When to poll again after `JobStep.Wait` (ms since the epoch).
+    #[wasm_bindgen(getter)]
+    pub fn until(&self) -> f64 {
+        self.until
     }
 
     /// The events to persist as JSON lines (each event's JSON text and a newline), handed out
@@ -316,6 +339,7 @@ impl BulkJob {
 
     /// Whether a poll at `now` may plan the next create ([`ImportJob::may_plan`]): only then
     /// does the driver read the client's interval store for `holdUntil`. Never for a grant.
+    #[wasm_bindgen(js_name = mayPlan)]
     pub fn may_plan(&self, now: f64) -> bool {
         match &self.job {
             Job::Import(j) => j.may_plan(ms(now)),
@@ -325,6 +349,7 @@ impl BulkJob {
 
     /// The next create is held until `at` (ms) at least: a create this job does not know of
     /// (the client's interval store) counts too.
+    #[wasm_bindgen(js_name = holdUntil)]
     pub fn hold_until(&mut self, at: f64) {
         if let Job::Import(j) = &mut self.job {
             j.hold_until(ms(at));
@@ -332,6 +357,7 @@ impl BulkJob {
     }
 
     /// The answer of the request handed out.
+    #[wasm_bindgen(js_name = handleResponse)]
     pub fn handle_response(&mut self, now: f64, status: u16, body: &[u8]) -> Result<(), String> {
         let r = match &mut self.job {
             Job::Import(j) => j.handle_response(ms(now), status, body),
@@ -340,12 +366,13 @@ impl BulkJob {
         r.map_err(misuse)
     }
 
-    /// The request handed out got no answer: `kind` 0 network, 1 timeout, 2 abort (as
-    /// `Pending::failure`'s).
-    pub fn handle_failure(&mut self, now: f64, kind: u32) -> Result<(), String> {
+    /// The request handed out got no answer (a too-large answer cannot reach a job: it reads
+    /// its answers whole).
+    #[wasm_bindgen(js_name = handleFailure)]
+    pub fn handle_failure(&mut self, now: f64, kind: HostFailure) -> Result<(), String> {
         let lost = match kind {
-            1 => Lost::Timeout,
-            2 => Lost::Aborted,
+            HostFailure::Timeout => Lost::Timeout,
+            HostFailure::Abort => Lost::Aborted,
             _ => Lost::Network,
         };
         let r = match &mut self.job {

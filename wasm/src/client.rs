@@ -233,6 +233,7 @@ fn parse_options(text: &str) -> Result<Settings, Error> {
 }
 
 /// A planned call: what to send, the decisions of its retries (and guard), and its decoding.
+#[wasm_bindgen]
 pub struct Pending {
     endpoint: Endpoint,
     method: &'static str,
@@ -243,57 +244,108 @@ pub struct Pending {
     call: Call,
     timeout_ms: f64,
     max_response_bytes: f64,
+    /// The last poll's wait, or whether it recorded (`Pending::wait_ms`, `Pending::record`).
+    wait_ms: f64,
+    record: bool,
+    /// The checked body's ASCII form, when `decode` made one (`Pending::take_text`).
+    text: Option<String>,
 }
 
-/// The flags of `Pending::describe` (`pkg-templates/abi.ts`'s `pending` reads them): a POST; a
-/// token in the URL; the first poll made at planning (an unguarded call's, which can only say
-/// send: the driver sends without asking, one crossing less).
-const POST: f64 = 1.0;
-const TOKEN: f64 = 2.0;
-const POLLED: f64 = 4.0;
+/// What a call does next (`Pending::poll`): send an attempt, wait `waitMs`, or finish with the
+/// answer or failure it has; after a send or finish, `record` says whether to note the time
+/// under `guardKey` first.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum Step {
+    Send = "send",
+    Wait = "wait",
+    Finish = "finish",
+}
 
-/// `Pending.poll` answers: send now, or the call is over (-3 and -4: the same, and record the
-/// time in the interval store under `guardKey`); any other value is a wait in ms.
-const SEND: f64 = -1.0;
-const FINISH: f64 = -2.0;
-const RECORD: f64 = -2.0;
+/// How an attempt failed, as the host saw it (`Pending::failure`, `BulkJob::handle_failure`).
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum HostFailure {
+    Network = "network",
+    Timeout = "timeout",
+    Abort = "abort",
+    TooLarge = "tooLarge",
+}
 
+#[wasm_bindgen]
 impl Pending {
-    /// What the driver needs to know of the call, in one crossing and without JSON (whose
-    /// writing and parsing would be a good part of a call's planning): the text `endpoint \n url \n
-    /// guardKey` (empty: none), then `\n body` when there is one, and the numbers `[timeoutMs,
-    /// maxResponseBytes, flags]` ([`POST`], [`TOKEN`], [`POLLED`]). The first three parts hold
-    /// no newline (a base URL has no whitespace, the rest of a URL is percent-encoded, a guard
-    /// key is a URL and hex digits); the body, last, may hold anything (the driver takes all
-    /// after the third newline). `url` holds the token: for the fetch only. The body is handed
-    /// over, not kept.
-    pub fn describe(&mut self) -> (String, [f64; 3]) {
-        let body = self.body.take();
-        let (nl, body) = body.as_deref().map_or(("", ""), |b| ("\n", b));
-        let guard_key = self.call.guard_key();
-        let text = lpm_client::text::cat(&[
-            self.endpoint.key(),
-            "\n",
-            &self.url,
-            "\n",
-            guard_key.unwrap_or(""),
-            nl,
-            body,
-        ]);
-        // (No attempt counts yet unless the first poll was made at planning: `Core::untyped`.)
-        let flags = f64::from(u8::from(self.method == "POST")) * POST
-            + f64::from(u8::from(self.secret.is_some())) * TOKEN
-            + f64::from(u8::from(self.call.attempts() > 0)) * POLLED;
-        (text, [self.timeout_ms, self.max_response_bytes, flags])
+    /// The endpoint's key (`getUsers`, …).
+    #[wasm_bindgen(getter)]
+    pub fn endpoint(&self) -> String {
+        self.endpoint.key().to_owned()
     }
 
-    /// What to do at `now`: -1 send, -2 finish (-3, -4: and record `now` under `guardKey`), else
-    /// wait that many ms. `last`: when the guard's key last sent, as the interval store says
-    /// (NaN: never). A call refused by its interval guard throws its `IntervalError` data. A call
-    /// described as `POLLED` has had its first (send); polled again before an answer, it says
-    /// wait 0. After a final answer an unguarded call can only say finish, with nothing to
+    /// Whether the request is a POST (else a GET).
+    #[wasm_bindgen(getter)]
+    pub fn post(&self) -> bool {
+        self.method == "POST"
+    }
+
+    /// The URL, token included: for the fetch only.
+    #[wasm_bindgen(getter)]
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// The body, handed over once (a bulk chunk's is ~10 KB: not kept twice).
+    #[wasm_bindgen(js_name = takeBody)]
+    pub fn take_body(&mut self) -> Option<String> {
+        self.body.take()
+    }
+
+    #[wasm_bindgen(getter, js_name = timeoutMs)]
+    pub fn timeout_ms(&self) -> f64 {
+        self.timeout_ms
+    }
+
+    #[wasm_bindgen(getter, js_name = maxResponseBytes)]
+    pub fn max_response_bytes(&self) -> f64 {
+        self.max_response_bytes
+    }
+
+    /// Whether the URL holds the token (what the host shows of it is redacted).
+    #[wasm_bindgen(getter, js_name = hasToken)]
+    pub fn has_token(&self) -> bool {
+        self.secret.is_some()
+    }
+
+    /// The interval store's key of a guarded call.
+    #[wasm_bindgen(getter, js_name = guardKey)]
+    pub fn guard_key(&self) -> Option<String> {
+        self.call.guard_key().map(str::to_owned)
+    }
+
+    /// Whether the first poll was made at planning (an unguarded call's, which can only say
+    /// send: the driver sends without asking, one crossing less).
+    #[wasm_bindgen(getter)]
+    pub fn polled(&self) -> bool {
+        self.call.attempts() > 0
+    }
+
+    /// The last poll's wait in ms (after `Step.Wait`).
+    #[wasm_bindgen(getter, js_name = waitMs)]
+    pub fn wait_ms(&self) -> f64 {
+        self.wait_ms
+    }
+
+    /// Whether the last poll's send or finish is to be recorded under `guardKey` first.
+    #[wasm_bindgen(getter)]
+    pub fn record(&self) -> bool {
+        self.record
+    }
+
+    /// What to do at `now` (`Step`; a wait's length: `waitMs`; whether to record `now` under
+    /// `guardKey` first: `record`). `last`: when the guard's key last sent, as the interval store
+    /// says (NaN: never). A call refused by its interval guard throws its `IntervalError` data. A
+    /// call whose first poll was made at planning (`polled`) has had its send; polled again
+    /// before an answer, it says wait 0. After a final answer an unguarded call can only say finish, with nothing to
     /// record: the driver does not ask.
-    pub fn poll(&mut self, now: f64, last: f64) -> Result<f64, String> {
+    pub fn poll(&mut self, now: f64, last: f64) -> Result<Step, String> {
         let mut guard = IntervalGuard::new();
         let key = self.call.guard_key().map(str::to_owned);
         if let (Some(key), false) = (&key, last.is_nan()) {
@@ -302,15 +354,14 @@ impl Pending {
         let recorded = |g: &IntervalGuard| key.as_deref().and_then(|k| g.last(k));
         let before = recorded(&guard);
         let next = self.call.poll(now, &mut guard);
-        let record = if recorded(&guard) != before {
-            RECORD
-        } else {
-            0.0
-        };
+        self.record = recorded(&guard) != before;
         match next {
-            Next::Send { .. } => Ok(SEND + record),
-            Next::Finish => Ok(FINISH + record),
-            Next::Wait { ms } => Ok(ms.max(0.0)),
+            Next::Send { .. } => Ok(Step::Send),
+            Next::Finish => Ok(Step::Finish),
+            Next::Wait { ms } => {
+                self.wait_ms = ms.max(0.0);
+                Ok(Step::Wait)
+            }
             Next::Refuse {
                 next_allowed_at,
                 wait_ms,
@@ -326,13 +377,14 @@ impl Pending {
     /// The attempt ended with an HTTP answer: -1 when it is final, else the delay of the retry
     /// scheduled (ms). `retry_after_ms` < 0: none was sent. `jitter` in [0, 1): the full-jitter
     /// draw for a retry's delay.
+    #[wasm_bindgen(js_name = handleResponse)]
     pub fn handle_response(
         &mut self,
         now: f64,
         status: u16,
         retry_after_ms: f64,
         jitter: f64,
-    ) -> f64 {
+    ) -> Option<f64> {
         self.call.set_jitter(jitter);
         let ra = (retry_after_ms >= 0.0 || retry_after_ms.is_nan()).then_some(retry_after_ms);
         let ra = ra.filter(|ms| !ms.is_nan());
@@ -341,25 +393,30 @@ impl Pending {
     }
 
     /// The attempt failed (network error, or a timeout): as `handleResponse`.
-    pub fn handle_failure(&mut self, now: f64, timed_out: bool, jitter: f64) -> f64 {
+    #[wasm_bindgen(js_name = handleFailure)]
+    pub fn handle_failure(&mut self, now: f64, timed_out: bool, jitter: f64) -> Option<f64> {
         self.call.set_jitter(jitter);
         self.call.handle_failure(now, timed_out);
         self.retry_delay(now)
     }
 
-    fn retry_delay(&self, now: f64) -> f64 {
-        self.call.retry_at().map_or(-1.0, |at| at - now)
+    fn retry_delay(&self, now: f64) -> Option<f64> {
+        self.call.retry_at().map(|at| at - now)
     }
 
     /// Checks the final answer: the derived fields as JSON text (or nothing) when it is a success
-    /// that fits the reply; else throws the error's data. `utf8`: whether the bytes are UTF-8,
-    /// as the driver found in the pass that wrote their ASCII form (`lpm_ascii`).
-    pub fn decode(
-        &self,
-        status: u16,
-        body: &[u8],
-        utf8: lpm_client::check::Utf8,
-    ) -> Result<Option<String>, String> {
+    /// that fits the reply; else throws the error's data. The body's ASCII form (its JSON with
+    /// every other character escaped, which `JSON.parse` reads much faster as a one-byte string)
+    /// is kept for `takeText` when the body has such characters.
+    pub fn decode(&mut self, status: u16, body: &[u8]) -> Result<Option<String>, String> {
+        let ascii = lpm_client::json::ascii(body);
+        let utf8 = match ascii {
+            Some(_) => lpm_client::check::Utf8::Valid,
+            None => lpm_client::check::Utf8::Invalid,
+        };
+        self.text = ascii
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8(a).unwrap_or_default());
         let plan = ReplyPlan {
             secret: self.secret.as_ref().map(Token::expose),
             ..self.reply
@@ -369,22 +426,26 @@ impl Pending {
         Ok((plan.derived)(&checked.head, checked.tally))
     }
 
-    /// The data of a failure the host saw (`kind`: 0 network, 1 timeout, 2 abort, 3 tooLarge: the
-    /// order of `FAILURES` in `pkg-templates/abi.ts`), as JSON text, which the package's
-    /// `fromThrown` parses.
-    pub fn failure(&self, kind: u32) -> String {
+    /// The checked body's ASCII form, if `decode` made one (else the body is read as it is).
+    #[wasm_bindgen(js_name = takeText)]
+    pub fn take_text(&mut self) -> Option<String> {
+        self.text.take()
+    }
+
+    /// The data of a failure the host saw, as JSON text, which the package's `fromThrown` parses.
+    pub fn failure(&self, kind: HostFailure) -> String {
         let endpoint = self.endpoint;
         match kind {
-            1 => Failure::Timeout {
+            HostFailure::Timeout => Failure::Timeout {
                 endpoint,
                 timeout_ms: self.timeout_ms,
             },
-            2 => Failure::Abort { endpoint },
-            3 => Failure::TooLarge {
+            HostFailure::Abort => Failure::Abort { endpoint },
+            HostFailure::TooLarge => Failure::TooLarge {
                 endpoint,
                 max_response_bytes: self.max_response_bytes,
             },
-            _ => Failure::Network { endpoint },
+            HostFailure::Network | HostFailure::__Invalid => Failure::Network { endpoint },
         }
         .into_json()
     }
@@ -396,6 +457,7 @@ impl Pending {
 }
 
 /// The typed client's core: options, planning and the guard; the package's `Client` wraps it.
+#[wasm_bindgen]
 pub struct Core {
     pub(super) inner: Settings,
 }
@@ -441,6 +503,9 @@ impl Core {
             call,
             timeout_ms: per.timeout_ms,
             max_response_bytes: s.max_response_bytes,
+            wait_ms: 0.0,
+            record: false,
+            text: None,
         }
     }
 
@@ -471,31 +536,35 @@ pub(super) struct PerCall {
     pub(super) guard: Guard,
 }
 
+#[wasm_bindgen]
 impl Core {
     /// A client core of one platform; `Err`: the `ConfigError` data of unusable options.
     /// `guard_base`: the base URL normalised by the host's WHATWG URL parser (the JS `Client`
     /// passes it), so that spellings of one origin and path share one create-interval window.
-    pub fn new(options: &str, guard_base: Option<&str>) -> Result<Core, String> {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: &str, guard_base: Option<String>) -> Result<Core, String> {
         let mut inner = parse_options(options).map_err(|e| Failure::Core(e).into_json())?;
-        inner.guard_base = guard_base.map(str::to_owned);
+        inner.guard_base = guard_base;
         Ok(Core { inner })
     }
 
     /// The same core with another token. `token`: `None` when the caller's is not a string.
-    pub fn with_token(&self, token: Option<&str>) -> Result<Core, String> {
+    #[wasm_bindgen(js_name = withToken)]
+    pub fn with_token(&self, token: Option<String>) -> Result<Core, String> {
         let token =
             token.ok_or_else(|| Failure::Core(option_error("token", "a string")).into_json())?;
         let mut inner = self.inner.clone();
         inner.api = inner
             .api
-            .with_token(token)
+            .with_token(&token)
             .map_err(|e| Failure::Core(e).into_json())?;
         Ok(Core { inner })
     }
 
     /// The normalised base URL.
-    pub fn base_url(&self) -> &str {
-        self.inner.api.base_url()
+    #[wasm_bindgen(getter, js_name = baseUrl)]
+    pub fn base_url(&self) -> String {
+        self.inner.api.base_url().to_owned()
     }
 
     /// Plans the call of the `Client` method `method` with its arguments and the call's options
@@ -504,21 +573,23 @@ impl Core {
     pub fn plan(
         &self,
         method: &str,
-        a: Option<&str>,
-        b: Option<&str>,
+        a: Option<String>,
+        b: Option<String>,
         options: &str,
     ) -> Result<Pending, String> {
-        self.plan_call(method, a, b, options)
+        self.plan_call(method, a.as_deref(), b.as_deref(), options)
             .map_err(|e| Failure::Core(e).into_json())
     }
 
     /// The interval store's key of this client's bulk creates.
+    #[wasm_bindgen(getter, js_name = guardKey)]
     pub fn guard_key(&self) -> String {
         self.inner.guard_key()
     }
 
     /// When the next bulk create of this base URL and token is allowed (ms since the epoch), or
     /// `NaN` when it is now (or the guard is off); `last`: the store's time of the last (NaN: none).
+    #[wasm_bindgen(js_name = nextCreateAllowedAt)]
     pub fn next_create_allowed_at(&self, now: f64, last: f64) -> f64 {
         let s = &self.inner;
         if s.guard == GuardMode::Off || last.is_nan() {

@@ -1,8 +1,7 @@
 //! Crossing the boundary as JSON text: `JSON.stringify` / `JSON.parse` on the JS side, the
 //! crate's own JSON layer (`lpm_client::json`) on ours, so the wasm carries no serde_json. What the
-//! core answers (issues, error data) is JSON text the JS parses (a planned call is lines of text
-//! and numbers: `Pending::describe`); nothing
-//! here builds a JS object.
+//! core answers (issues, error data) is JSON text the JS parses (a planned call's request is read
+//! through `Pending`'s getters); nothing here builds a JS object.
 
 #[cfg(feature = "bench-exports")]
 use wasm_bindgen::prelude::*;

@@ -1,6 +1,6 @@
 //! The npm packages' WebAssembly (`lpm-client`, and `lpm-client-bulk` with `--features bulk`):
-//! exports over the core crate `lpm-client` (`abi`, a boundary of our own), which only move
-//! values, and the wasm's allocator. The package's JS (`pkg-templates/driver.ts`) performs the I/O the core asks for; every decision
+//! wasm-bindgen exports over the core crate `lpm-client`, which only move values, and the wasm's
+//! allocator. The package's JS (`pkg-templates/driver.ts`) performs the I/O the core asks for; every decision
 //! (planning, retries, the create interval, checking answers) is the core's, and nothing here
 //! knows a field of a record.
 //!
@@ -13,7 +13,6 @@
 //! native commands pass over it.
 #![cfg(target_arch = "wasm32")]
 
-mod abi;
 #[cfg(feature = "bulk")]
 mod bulk;
 mod client;

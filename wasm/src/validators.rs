@@ -6,6 +6,7 @@ use lpm_client::error::{ConfigError, Error};
 use lpm_client::json::{self, JsonView, Value};
 use lpm_client::validate::{Lang, ValidateOptions};
 use lpm_client::Endpoint;
+use wasm_bindgen::prelude::*;
 
 /// The package's validators (`validate(kind, ...)`, named in `pkg-templates/schema.ts`): each is an
 /// endpoint's parameters, given as the one parameter or as an object of them.
@@ -39,7 +40,8 @@ fn options_of(options: &str) -> ValidateOptions {
 /// the validator `kind` (`createUsers`, `getUsers`, ...), as JSON text. One export serves all
 /// nine validators, which keeps the bindings small; the package names them. `options`: JSON
 /// text (`optionsJson` in `pkg-templates/options.ts`).
-pub fn validate(kind: &str, text: Option<&str>, options: &str) -> Result<String, String> {
+#[wasm_bindgen]
+pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<String, String> {
     let opts = options_of(options);
     let names = VALIDATORS.map(|(name, ..)| name);
     let found = lpm_client::text::position(&names, kind).and_then(|i| VALIDATORS.get(i));
@@ -52,6 +54,12 @@ pub fn validate(kind: &str, text: Option<&str>, options: &str) -> Result<String,
             .into_json(),
         );
     };
-    let report = check_params(endpoint, args, text, opts);
+    let report = check_params(endpoint, args, text.as_deref(), opts);
     Ok(json::ser::to_string(&report.issues))
+}
+
+/// The `NewUser` field a spreadsheet header stands for (`mapColumns`), if any.
+#[wasm_bindgen(js_name = columnOf)]
+pub fn column_of(header: &str) -> Option<String> {
+    lpm_client::columns::column(header).map(str::to_owned)
 }
