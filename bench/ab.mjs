@@ -16,7 +16,6 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { coursePage, userPage, newUsers } from './inputs.mjs';
 import { roundOrder } from './order.mjs';
-import { boundary } from '../tests/js/boundary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dirs = process.argv.slice(2, 4).map((d) => path.resolve(d));
@@ -31,24 +30,42 @@ const libs = [];
 const planners = [];
 for (const d of dirs) {
   libs.push(await import(pathToFileURL(path.join(d, 'node.js')).href));
-  // The wasm of the same build, instantiated on its own, for the gate alone: through its own
-  // exports (the hand boundary: a lib.js of its own, ?ab, handed the instance as the entries do;
-  // instance.js in the builds between) or, in a build from before it, wasm-bindgen's glue.
+  // The wasm of the same build, instantiated on its own, for the gate alone: a lib.js of its own
+  // (?ab) whose default export instantiates it (`start.sync`) and carries the generated `Core`;
+  // in the builds of the hand boundary (before wasm-bindgen's glue came back) its raw exports;
+  // before those, wasm-bindgen's glue in wasm/.
   const bytes = readFileSync(path.join(d, 'wasm/lpm_client_bg.wasm'));
   const has = (f) => existsSync(path.join(d, f));
   const glue = has('instance.js') ? 'instance.js' : has('wasm/lpm_client.js') ? 'wasm/lpm_client.js' : 'lib.js';
   const m = await import(`${pathToFileURL(path.join(d, glue)).href}?ab`);
+  if (glue === 'lib.js' && typeof m.default === 'object') {
+    m.default.sync(bytes);
+    planners.push((opts) => new m.default.Core(opts, undefined));
+    continue;
+  }
   const w = glue === 'lib.js' ? m.default(new WebAssembly.Instance(new WebAssembly.Module(bytes), {})) : m.initSync({ module: bytes });
   planners.push(glue !== 'wasm/lpm_client.js' ? handPlanner(w) : (opts) => new m.Core(opts, undefined));
 }
 
-/** `new Core(opts).plan(...)` with `decode` as pkg-templates/abi.ts calls the exports. */
+/** `new Core(opts).plan(...)` with `decode` as the hand boundary's glue called its exports:
+ * arguments written into the wasm's buffer (`lpm_args`) and passed as lengths. */
 function handPlanner(w) {
-  const { put } = boundary(w);
+  const enc = new TextEncoder();
+  const put = (...parts) => {
+    const bytes = parts.map((p) => (typeof p === 'string' ? enc.encode(p) : p));
+    let at = w.lpm_args(bytes.reduce((n, b) => n + (b ? b.length : 0), 0));
+    return bytes.map((b) => {
+      if (b === undefined) return -1;
+      new Uint8Array(w.memory.buffer).set(b, at);
+      at += b.length;
+      return b.length;
+    });
+  };
   return (opts) => ({
     plan(method, a, b, options) {
       const h = w.lpm_plan(w.lpm_core_new(...put(opts, undefined)), ...put(method, a, b, options));
-      return { decode: (status, body, utf8) => w.lpm_pending_decode(h, status, ...put(body), utf8 ? 1 : 0) };
+      // The body's ASCII form first (`lpm_ascii`), as the glue did: the new `decode` makes it too.
+      return { decode: (status, body) => { const [n] = put(body); return w.lpm_pending_decode(h, status, n, w.lpm_ascii(n) + 1); } };
     },
   });
 }
