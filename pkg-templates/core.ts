@@ -4,7 +4,7 @@
 // it); a `Core` is freed by `Client.free()` or, for a client dropped without it, by the glue's
 // FinalizationRegistry; a `Pending` by the driver when its call ends.
 import init, { Core, Pending as Planned, columnOf, initSync, validate } from './wasm/lpm_client.js';
-import type { Endpoint, HostFailure, InitOutput } from './wasm/lpm_client.js';
+import type { HostFailure, InitOutput, PlannedRequest } from './wasm/lpm_client.js';
 import type { Req } from './internal.js';
 
 export { Core, columnOf, validate };
@@ -25,11 +25,8 @@ export class Pending {
 
   constructor(call: Planned) {
     this.#call = call;
-    this.req = {
-      endpoint: call.endpoint as Endpoint, method: call.post ? 'POST' : 'GET', url: call.url, body: call.takeBody(),
-      timeoutMs: call.timeoutMs, maxResponseBytes: call.maxResponseBytes, hasToken: call.hasToken,
-      guardKey: call.guardKey, polled: call.polled,
-    };
+    this.req = JSON.parse(call.request()) as PlannedRequest;
+    this.req.body = call.takeBody();
   }
 
   get #c(): Planned {
@@ -81,6 +78,7 @@ export const plan = (core: Core, method: string, a: string | undefined, b: strin
   new Pending(core.plan(method, a, b, options));
 
 let instance: InitOutput | undefined;
+let loading: Promise<InitOutput> | undefined;
 
 /** The entries' way to instantiate the wasm, once per realm (after another entry's, the first's
  * instance stays): `sync` from a compiled module or its bytes, `load` from a fetch, compiled
@@ -95,10 +93,24 @@ export const start = {
   sync(module: WebAssembly.Module | BufferSource): InitOutput {
     return (instance ||= initSync({ module }));
   },
-  async load(response: Promise<Response>): Promise<InitOutput> {
-    if (instance) return instance;
-    const r = await response;
-    const streams = !r.ok || r.headers.get('content-type') === 'application/wasm';
-    return (instance ||= await init({ module_or_path: streams ? r : await r.arrayBuffer() }));
+  load(response: Promise<Response>): Promise<InitOutput> {
+    return (loading ||= (async () => {
+      if (instance) return instance;
+      const r = await response;
+      const streams = !r.ok || r.headers.get('content-type') === 'application/wasm';
+      return (instance ||= await init({ module_or_path: streams ? r : await r.arrayBuffer() }));
+    })());
   },
 };
+
+/** Resolves when the package's WebAssembly is loaded: at once where an entry loads it before the
+ * page's code runs (Node, Deno, Bun, Workers, `lpm-client`'s browser entry); `lpm-client/lazy`
+ * loads it beside the page's first render. Rejects with the load's error (a 404, a blocked
+ * fetch) when it could not be loaded. */
+export function ready(): Promise<void> {
+  return (instance ? Promise.resolve(instance) : loading ?? Promise.reject(new Error('no entry of lpm-client loaded its WebAssembly'))).then(() => undefined);
+}
+
+/** Whether the wasm is in; else, the load under way (`lpm-client/lazy`), if any. */
+export const loaded = (): boolean => instance !== undefined;
+export const whenLoaded = (): Promise<unknown> | undefined => loading;

@@ -111,7 +111,9 @@ export class IntervalError extends LpmError {
 /** The client's options cannot be used. */
 export class ConfigError extends LpmError {
   declare readonly kind: 'config';
-  declare readonly problem: ConfigErrorInfo['problem'];
+  /** What cannot be used; `"notLoaded"`: the package's WebAssembly is not loaded yet
+   * (`lpm-client/lazy`: `await ready()` first). */
+  declare readonly problem: ConfigErrorInfo['problem'] | 'notLoaded';
   /** For `problem: "option"`: the option's name and what it must be. */
   declare readonly option?: string;
   declare readonly expected?: string;

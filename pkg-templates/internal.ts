@@ -1,6 +1,6 @@
 // The package's internal plumbing, as types only (nothing here is shipped): what the driver
 // (driver.ts, client.ts) keeps of a client and a call, and the `machinery` a client hands the bulk driver.
-import type { Endpoint, Hooks, IntervalStore, Logger } from './wasm/lpm_client.js';
+import type { Hooks, IntervalStore, Logger, PlannedRequest } from './wasm/lpm_client.js';
 import type { Core, Pending } from './core.js';
 import type { LpmError } from './errors.js';
 
@@ -24,21 +24,9 @@ export interface FetchResponse {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-/** What the driver reads of a call (the getters of `Pending` in wasm/src/client.rs), read once
+/** What the driver reads of a call (`PlannedRequest` in wasm/src/client.rs) and its body, read once
  * when it is planned (core.ts). */
-export interface Req {
-  endpoint: Endpoint;
-  method: 'GET' | 'POST';
-  /** Holds the token: for the fetch only. */
-  url: string;
-  body?: string | undefined;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  hasToken: boolean;
-  guardKey?: string | undefined;
-  /** Its first poll was made at planning (an unguarded call's: it can only say send). */
-  polled: boolean;
-}
+export type Req = PlannedRequest & { body?: string | undefined };
 
 /** An attempt's answer: its status, the body read, the Retry-After in ms (-1: none), headers. */
 export interface Answer {

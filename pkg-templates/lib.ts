@@ -17,7 +17,7 @@ export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
 /** @internal The entries' way to instantiate the wasm (core.ts). */
-export { start as default } from './core.js';
+export { start as default, ready } from './core.js';
 
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,

@@ -2,6 +2,7 @@
 // (hooks, logger, headers, interval store) checked before anything is sent.
 import type { IntervalStore } from './wasm/lpm_client.js';
 import { fromThrown, makeError } from './errors.js';
+import { loaded } from './core.js';
 import type { LpmError } from './errors.js';
 
 /**
@@ -70,8 +71,10 @@ export function optionsJson(options: unknown): string {
   return options === undefined ? 'null' : JSON.stringify(plain(options, 2));
 }
 
-/** Runs `fn`, turning what the core throws into the package's error classes. */
+/** Runs `fn`, turning what the core throws into the package's error classes. Before the wasm is
+ * in (`lpm-client/lazy` before `ready()`), a `ConfigError` (`problem: "notLoaded"`) that says so. */
 export function core<T>(fn: () => T): T {
+  if (!loaded()) throw makeError('config', 'lpm-client is still loading its WebAssembly: `await ready()` (lpm-client/lazy) before using a client or a validator', { problem: 'notLoaded' });
   try {
     return fn();
   } catch (e) {

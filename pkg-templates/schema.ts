@@ -1,5 +1,6 @@
 // Validators: call one for the issues, or hand it to a form library as a Standard Schema.
 import * as wasm from './core.js';
+import { loaded, whenLoaded } from './core.js';
 import type { AddCoursesInput, Issue, NewUser, PageParams, SearchUserParams, ValidateOptions } from './wasm/lpm_client.js';
 import { core, optionsJson, toJson } from './options.js';
 
@@ -44,9 +45,14 @@ function schema<Output>(kind: string, options?: Partial<ValidateOptions>): Valid
   validate['~standard'] = {
     version: 1 as const,
     vendor: 'lpm-client',
-    validate(value: unknown): StandardSchemaV1.Result<Output> {
-      const issues = run(value, options);
-      return issues.length === 0 ? { value: value as Output } : { issues };
+    validate(value: unknown): StandardSchemaV1.Result<Output> | Promise<StandardSchemaV1.Result<Output>> {
+      const check = (): StandardSchemaV1.Result<Output> => {
+        const issues = run(value, options);
+        return issues.length === 0 ? { value: value as Output } : { issues };
+      };
+      // A form may validate before `lpm-client/lazy` has its wasm: the answer waits for it.
+      const wait = loaded() ? undefined : whenLoaded();
+      return wait ? wait.then(check) : check();
     },
   };
   validate.withOptions = (opts: Partial<ValidateOptions>) => schema<Output>(kind, { ...(options || {}), ...opts });

@@ -102,7 +102,7 @@ if [ "$flavour" = bulk ]; then rm "$stage/bulk-lean.ts"; else mv "$stage/bulk-le
 "$root/node_modules/.bin/tsc" -p "$stage" --outDir "$stage.d"
 # The public types: the entry's, and the modules it re-exports (the driver's, the transport's and
 # the wasm glue's adapter are not shipped; the entries share index.d.ts).
-cp "$stage.d/"{index,lib,errors,journal,client,schema,stores}.d.ts "$out/"
+cp "$stage.d/"{index,lazy,lib,errors,journal,client,schema,stores}.d.ts "$out/"
 # The shared module (lib.js: the client, errors, journals, validators, the bulk driver, the
 # wasm-bindgen glue) bundled on its own with its public names, and the three entries beside
 # it, each importing it: each entry instantiates the wasm its own way and hands lib.js the instance
@@ -114,10 +114,10 @@ cp "$stage.d/"{index,lib,errors,journal,client,schema,stores}.d.ts "$out/"
 common=(--bundle --minify --sourcemap --sources-content=true --format=esm --target=es2022
   --platform=neutral --log-level=warning)
 "$root/node_modules/.bin/esbuild" "$stage/lib.ts" "${common[@]}" --outfile="$out/lib.js"
-"$root/node_modules/.bin/esbuild" "$stage/index.ts" "$stage/node.ts" "$stage/workerd.ts" \
+"$root/node_modules/.bin/esbuild" "$stage/index.ts" "$stage/lazy.ts" "$stage/node.ts" "$stage/workerd.ts" \
   "${common[@]}" '--external:node:*' '--external:*.wasm' '--external:./lib.js' --outdir="$out"
 # Then terser over esbuild's output: its compressor folds more (0.2 KB gzip less).
-for f in "$out"/{lib,index,node,workerd}.js; do
+for f in "$out"/{lib,index,lazy,node,workerd}.js; do
   "$root/node_modules/.bin/terser" "$f" --module --compress passes=2 --mangle -o "$f" \
     --source-map "content='$f.map',url='$(basename "$f").map',includeSources"
 done
@@ -128,7 +128,7 @@ for (const f of process.argv.slice(1)) {
   const m = JSON.parse(fs.readFileSync(f, "utf8"));
   m.sources = m.sources.map((s) => "lpm-client/" + s.replace(/^.*\/(pkg-ts\/[^/]+\/)?/, ""));
   fs.writeFileSync(f, JSON.stringify(m));
-}' "$out"/{lib,index,node,workerd}.js.map
+}' "$out"/{lib,index,lazy,node,workerd}.js.map
 
 # The size budgets: every .wasm and .js file of the package, gzip -9 each, summed; the one place
 # they are written, and the build fails above them. Issue 25 set them: 47 KB for lpm-client (its

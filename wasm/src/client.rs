@@ -251,6 +251,29 @@ pub struct Pending {
     text: Option<String>,
 }
 
+/// What the driver reads of a planned call (`Pending::request`), read once when it is planned.
+#[derive(serde::Serialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedRequest<'a> {
+    #[tsify(type = "Endpoint")]
+    endpoint: &'a str,
+    #[tsify(type = "Method")]
+    method: &'a str,
+    /// Holds the token: for the fetch only.
+    url: &'a str,
+    timeout_ms: f64,
+    max_response_bytes: f64,
+    /// Whether `url` holds the token (what the host shows of it is redacted).
+    has_token: bool,
+    /// The interval store's key of a guarded call.
+    #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guard_key: Option<&'a str>,
+    /// Whether the first poll was made at planning (an unguarded call's, which can only say
+    /// send: the driver sends without asking, one crossing less).
+    polled: bool,
+}
+
 /// What a call does next (`Pending::poll`): send an attempt, wait `waitMs`, or finish with the
 /// answer or failure it has; after a send or finish, `record` says whether to note the time
 /// under `guardKey` first.
@@ -274,57 +297,25 @@ pub enum HostFailure {
 
 #[wasm_bindgen]
 impl Pending {
-    /// The endpoint's key (`getUsers`, …).
-    #[wasm_bindgen(getter)]
-    pub fn endpoint(&self) -> String {
-        self.endpoint.key().to_owned()
+    /// What the driver sends and how, as JSON text (`PlannedRequest`; the body apart: `takeBody`).
+    pub fn request(&self) -> String {
+        lpm_client::json::ser::to_string(&PlannedRequest {
+            endpoint: self.endpoint.key(),
+            method: self.method,
+            url: &self.url,
+            timeout_ms: self.timeout_ms,
+            max_response_bytes: self.max_response_bytes,
+            has_token: self.secret.is_some(),
+            guard_key: self.call.guard_key(),
+            polled: self.call.attempts() > 0,
+        })
     }
 
-    /// Whether the request is a POST (else a GET).
-    #[wasm_bindgen(getter)]
-    pub fn post(&self) -> bool {
-        self.method == "POST"
-    }
-
-    /// The URL, token included: for the fetch only.
-    #[wasm_bindgen(getter)]
-    pub fn url(&self) -> String {
-        self.url.clone()
-    }
-
-    /// The body, handed over once (a bulk chunk's is ~10 KB: not kept twice).
+    /// The body, handed over once (a bulk chunk's is ~10 KB: not kept twice, nor escaped into
+    /// the request's JSON and back).
     #[wasm_bindgen(js_name = takeBody)]
     pub fn take_body(&mut self) -> Option<String> {
         self.body.take()
-    }
-
-    #[wasm_bindgen(getter, js_name = timeoutMs)]
-    pub fn timeout_ms(&self) -> f64 {
-        self.timeout_ms
-    }
-
-    #[wasm_bindgen(getter, js_name = maxResponseBytes)]
-    pub fn max_response_bytes(&self) -> f64 {
-        self.max_response_bytes
-    }
-
-    /// Whether the URL holds the token (what the host shows of it is redacted).
-    #[wasm_bindgen(getter, js_name = hasToken)]
-    pub fn has_token(&self) -> bool {
-        self.secret.is_some()
-    }
-
-    /// The interval store's key of a guarded call.
-    #[wasm_bindgen(getter, js_name = guardKey)]
-    pub fn guard_key(&self) -> Option<String> {
-        self.call.guard_key().map(str::to_owned)
-    }
-
-    /// Whether the first poll was made at planning (an unguarded call's, which can only say
-    /// send: the driver sends without asking, one crossing less).
-    #[wasm_bindgen(getter)]
-    pub fn polled(&self) -> bool {
-        self.call.attempts() > 0
     }
 
     /// The last poll's wait in ms (after `Step.Wait`).
