@@ -58,6 +58,9 @@ const models = text.slice(0, text.search(/^export class /m))
   .replace(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*export type (Step|JobStep|HostFailure) = [^;]*;\n/g, "");
 fs.writeFileSync(process.argv[2], models);
 ' "$stage_bindgen/lpm_client.d.ts" "$out/wasm/lpm_client.d.ts"
+# A build with the boundary benchmark's exports (wasm/src/bench.rs) keeps the whole glue beside
+# the package for bench/boundary.mjs (lib.js bundles only what the package calls).
+[[ "${LPM_FEATURES:-}" == *bench-exports* ]] && cp "$stage_bindgen/lpm_client.js" "$out/wasm/bindgen.js"
 features_opt=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 # -ocimfs=20: a function with one caller is inlined into it only when tiny (binaryen's default
