@@ -56,7 +56,7 @@ export class Pending {
   decode(status: number, body: Uint8Array): [string, string | undefined] {
     const c = this.#c;
     const derived = c.decode(status, body);
-    return [c.takeText() ?? utf8.decode(body), derived];
+    return [utf8.decode(c.takeText() ?? body), derived];
   }
   /** The error data (JSON text) of a failure the host saw. */
   failure(kind: HostFailure): string {

@@ -247,8 +247,9 @@ pub struct Pending {
     /// The last poll's wait, or whether it recorded (`Pending::wait_ms`, `Pending::record`).
     wait_ms: f64,
     record: bool,
-    /// The checked body's ASCII form, when `decode` made one (`Pending::take_text`).
-    text: Option<String>,
+    /// The checked body's ASCII form, when `decode` made one (`Pending::take_text`): bytes, as
+    /// the JS decodes them (a `String` would check them again).
+    text: Option<Vec<u8>>,
 }
 
 /// What the driver reads of a planned call (`Pending::request`), read once when it is planned.
@@ -405,9 +406,7 @@ impl Pending {
             Some(_) => lpm_client::check::Utf8::Valid,
             None => lpm_client::check::Utf8::Invalid,
         };
-        self.text = ascii
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8(a).unwrap_or_default());
+        self.text = ascii.filter(|a| !a.is_empty());
         let plan = ReplyPlan {
             secret: self.secret.as_ref().map(Token::expose),
             ..self.reply
@@ -419,7 +418,7 @@ impl Pending {
 
     /// The checked body's ASCII form, if `decode` made one (else the body is read as it is).
     #[wasm_bindgen(js_name = takeText)]
-    pub fn take_text(&mut self) -> Option<String> {
+    pub fn take_text(&mut self) -> Option<Vec<u8>> {
         self.text.take()
     }
 
