@@ -125,6 +125,38 @@ try {
   check('webStorageStore(localStorage): the interval holds across a reload and in another tab', () => {
     assert.deepEqual([first, afterReload, otherTab], ['created 1', 'IntervalError', 'IntervalError']);
   });
+
+  // lpm-client/lazy: its import resolves while the wasm is still on its way (held back here), a
+  // use before ready() says so, a Standard Schema validation waits for it, and after it the
+  // client works. (Routing a page turns its HTTP cache off: the wasm is fetched again.)
+  const lazyPage = await context.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await lazyPage.route('**/pkg/wasm/lpm_client_bg.wasm', async (route) => { await held; await route.continue(); });
+  await lazyPage.goto(`${home.url}/blank.html`);
+  const imported = lazyPage.evaluate(async () => {
+    const lpm = await import('/pkg/lazy.js');
+    window.lpmLazy = lpm;
+    let before;
+    try { lpm.validateId('x'); before = 'no error'; } catch (e) { before = `${e.name} ${e.problem}`; }
+    window.schemaAnswer = lpm.validateCreateUser['~standard'].validate({ name: 'An' });
+    return { before, waits: window.schemaAnswer instanceof Promise };
+  });
+  const early = await imported;
+  release();
+  const lazy = await lazyPage.evaluate(async ({ token }) => {
+    const lpm = window.lpmLazy;
+    await lpm.ready();
+    const schema = await window.schemaAnswer;
+    const c = new lpm.Client({ baseUrl: location.origin, token });
+    const { courses } = await c.getCourses({ start: 0, limit: 1 });
+    return { schemaIssues: schema.issues ? schema.issues.length : 0, courses: courses.length };
+  }, { token: DEMO.adminToken });
+  check('lpm-client/lazy: imported before its wasm, ready() then, a schema waits, a use before says so', () => {
+    assert.deepEqual(early, { before: 'ConfigError notLoaded', waits: true });
+    assert.ok(lazy.schemaIssues > 0, 'the waiting validation found the missing fields');
+    assert.equal(lazy.courses, 1);
+  });
 } catch (e) {
   failed += 1;
   console.log(`FAIL harness: ${e.message}`);
