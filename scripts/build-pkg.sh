@@ -107,9 +107,9 @@ if [ "$flavour" = bulk ]; then rm "$stage/bulk-lean.ts"; else mv "$stage/bulk-le
 # the wasm glue's adapter are not shipped; the entries share index.d.ts).
 cp "$stage.d/"{index,lib,errors,journal,client,schema,stores}.d.ts "$out/"
 # The shared module (lib.js: the client, errors, journals, validators, the bulk driver, the
-# wasm-bindgen glue) bundled on its own with its public names, and the three entries beside
-# it, each importing it: each entry instantiates the wasm its own way and hands lib.js the instance
-# (lib.js's default export, which the entry's `export *` leaves out), then is `export *` rather
+# wasm-bindgen glue) bundled on its own with its public names, and the entries beside it, each
+# importing it: each entry instantiates the wasm its own way through lib.js's default export
+# (which the entry's `export *` leaves out), then is `export *` rather
 # than a list of every name renamed (code splitting's minified chunk names: ~0.9 KB gzip more).
 # Source maps beside each file (with the sources in them), so a stack trace or a debugger shows the
 # TypeScript: the runtime loads them only when asked (devtools, `node --enable-source-maps`), and
