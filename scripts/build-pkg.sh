@@ -45,7 +45,7 @@ cp "$wasm_target/wasm32-unknown-unknown/release/lpm_client_wasm.wasm" "$out/wasm
 # the TypeScript declarations (the exports', the models' from tsify, the options' and the
 # endpoints' from custom sections: wasm/lpm_client.d.ts, shipped for the models' types).
 wasm-bindgen "$out/wasm/core.wasm" \
-  --target web --omit-default-module-path --out-dir "$stage_bindgen" --out-name lpm_client
+  --target web --omit-default-module-path --encode-into always --out-dir "$stage_bindgen" --out-name lpm_client
 rm "$out/wasm/core.wasm"
 mv "$stage_bindgen/lpm_client_bg.wasm" "$out/wasm/lpm_client_bg.wasm"
 # The shipped declarations are the models' and options' only: the glue's classes, functions and
