@@ -30,10 +30,13 @@ features=()
 [ -n "${LPM_FEATURES:-}" ] && features=(--features "$LPM_FEATURES")
 source "$root/scripts/toolchain.sh"
 # std rebuilt with the crate (build-std) so that immediate-abort reaches it too: a panic is a trap
-# with nothing to format; location details and Debug formatting are not compiled in. Its own
-# target directory: these flags rebuild everything, and stable's builds keep theirs.
+# with nothing to format; location details and Debug formatting are not compiled in. Without
+# the multivalue feature (on by default for wasm32), wasm-bindgen returns results through memory
+# rather than as several values: V8's baseline compiler handles those functions, and a new Node
+# process compiles the wasm in a third of the time (docs/performance.md). Its own target
+# directory: these flags rebuild everything, and stable's builds keep theirs.
 wasm_target="$root/target/wasm-release"
-RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none" \
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none -Ctarget-feature=-multivalue" \
   cargo "+$LPM_NIGHTLY" build --quiet --release --target wasm32-unknown-unknown \
   -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
   --target-dir "$wasm_target" -p lpm-client-wasm "${features[@]}"
@@ -62,7 +65,7 @@ fs.writeFileSync(process.argv[2], models);
 # the package for bench/boundary.mjs (lib.js bundles only what the package calls).
 [[ "${LPM_FEATURES:-}" == *bench-exports* ]] && cp "$stage_bindgen/lpm_client.js" "$out/wasm/bindgen.js"
 features_opt=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
-  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+  --enable-mutable-globals --enable-reference-types)
 # -ocimfs=20: a function with one caller is inlined into it only when tiny (binaryen's default
 # inlines any size): raw bytes grow but gzip shrinks, as a function of its own keeps its locals
 # numbered from 0 and its code repeats what the others' does (docs/performance.md).
