@@ -76,6 +76,32 @@ interface Derived {
 /** A derived client: the constructor's internal path, which its public type leaves out. */
 const derive = (d: Derived) => new (Client as unknown as new (key: typeof INTERNAL, d: Derived) => Client)(INTERNAL, d);
 
+/**
+ * A record with the keys its type leaves out: the same object, every key the contract does not
+ * list typed `unknown` (see `unlisted`).
+ */
+export type Unlisted<T> = T & { readonly [key: string]: unknown };
+
+/**
+ * The keys of a record that the contract does not list. A record's type has only the keys the
+ * contract lists, so a misspelt one (`user.emial`) does not compile; the others are still on the
+ * object, as the platform sent them. This returns the same object (no copy), typed so that any
+ * key can be read as `unknown`: check it before use.
+ *
+ * @param record A record a method resolved with (`User`, `Course`, `user.profile`, ...).
+ * @returns The same object, as `Unlisted<T>`.
+ * @example
+ * ```ts
+ * const { course } = await client.getCourse(id);
+ * const seo = unlisted(course).seo; // unknown: a key the contract does not list
+ * if (typeof seo === "string") console.log(seo);
+ * ```
+ */
+// Decision: unlisted keys are reached through a typed view of the same object rather than an
+// `extra` member: the objects stay exactly the checked body, and no second list of known keys is
+// kept beside the Rust models.
+export const unlisted = <T extends object>(record: T): Unlisted<T> => record as Unlisted<T>;
+
 /** The typed client of the management API. Every method validates its input first (rejecting
  * with `ValidationError` before anything is sent), and resolves with the endpoint's checked reply
  * or rejects with one of the package's errors. */

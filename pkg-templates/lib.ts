@@ -22,10 +22,10 @@ export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
   AbortError, IntervalError, ConfigError, ResponseTooLargeError, isLpmError,
 } from './errors.js';
-export { Client } from './client.js';
+export { Client, unlisted } from './client.js';
 export type {
   BulkDriverOptions, ClientWithResponse, GrantCoursesOptions, ImportUsersOptions, LoginTokenReply,
-  WithResponse,
+  Unlisted, WithResponse,
 } from './client.js';
 export { fileJournal, fileStore, webStorageStore } from './stores.js';
 export {

@@ -20,21 +20,27 @@ pub struct NewUser {
     pub password: String,
     /// Phone number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub phone: Option<String>,
     /// City.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub city: Option<String>,
     /// District.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub district: Option<String>,
     /// Street.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub street: Option<String>,
     /// Gender; the platform's UI uses `Nam` / `Nữ`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub gender: Option<String>,
     /// Job.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub job: Option<String>,
 }
 

@@ -30,6 +30,7 @@ import {
   memoryJournal,
   fileJournal,
   indexedDbJournal,
+  unlisted,
 } from "lpm-client";
 import type {
   AddCourseOutcome,
@@ -76,6 +77,7 @@ import type {
   JournalEvent,
   JournalStore,
   Progress,
+  Unlisted,
 } from "lpm-client";
 
 // ---- type-level helpers ---------------------------------------------------------------------------
@@ -169,6 +171,8 @@ expectType<Equals<Awaited<ReturnType<Client["getCourses"]>>, CourseList>>();
 expectType<Equals<Awaited<ReturnType<Client["addCoursesToUsers"]>>, AddCoursesReply>>();
 expectType<Equals<Awaited<ReturnType<Client["createUsers"]>>, CreateUsersReply>>();
 expectType<Equals<Awaited<ReturnType<Client["createSingleUserRaw"]>>, RawReply>>();
+// @ts-expect-error a reply's `msg` is no `mgs` (a reply's own keys are typed too)
+void me.mgs;
 expectType<Equals<Awaited<ReturnType<Client["registerUser"]>>, RegisterReply>>();
 
 // ---- records: open value sets, optional fields, extra keys ---------------------------------------
@@ -206,11 +210,24 @@ for (const doc of c.docs ?? []) {
 }
 const purposes: string[] = c.purpose.flatMap((p) => (p.content === undefined ? [] : [p.content]));
 console.log(requirement, thumbnail, purposes, c.trailer.sourceType, c.credit_shared.value);
-// Keys the contract does not list are kept, typed unknown: check before use.
-const seo: unknown = c["seo"];
+// A record's type has the keys the contract lists only: a misspelt key does not compile.
+// @ts-expect-error `emial` is no key of an account (its addresses are `emails`)
+console.log(me.user.emial);
+// @ts-expect-error nor `titel` of a course
+console.log(c.titel);
+// @ts-expect-error nor of a nested record
+console.log(me.user.profile.nmae);
+// The keys the contract does not list are kept on the object: `unlisted` reads them, typed unknown.
+const seo = unlisted(c).seo;
+expectType<Equals<typeof seo, unknown>>();
 if (typeof seo === "object" && seo !== null && "keywords" in seo) console.log(seo.keywords);
-// @ts-expect-error an extra key is unknown, not string
-const seoText: string = c["seo"];
+// @ts-expect-error an unlisted key is unknown, not string
+const seoText: string = unlisted(c).seo;
+// The listed keys keep their types through the view; it is the same object.
+const viewed: Unlisted<User> = unlisted(me.user);
+expectType<Equals<typeof viewed._id, string>>();
+const nickname: unknown = unlisted(me.user.profile)["nickname"];
+console.log(nickname, viewed === me.user);
 expectType<Equals<Course["_id"], string>>();
 expectType<Equals<Course["requirement"], string | undefined>>();
 expectType<Equals<Course["price"]["original"], number>>();

@@ -25,8 +25,8 @@ const TS_CLIENT: &str = r#"
 /** The fetch a client uses: the global `fetch` fits, and so does any function of this shape. */
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<{ status: number; headers: { get(name: string): string | null }; arrayBuffer(): Promise<ArrayBuffer> }>;
 
-/** Options of `new Client(...)`: the data in `ClientSettings` (generated with its defaults from
- * `src/options.rs`), and what only JavaScript holds. */
+/** Options of `new Client(...)`: the data in `ClientSettings` (with their defaults), and what
+ * only JavaScript holds. */
 export interface ClientOptions extends ClientSettings, Hooks {
     /** A custom fetch (proxies, tests); default the global `fetch`. It gets the real URL, token included. */
     fetch?: FetchLike | undefined;
