@@ -3,13 +3,10 @@
 import * as wasm from './abi.js';
 import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
-  CourseReply, CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions,
-  ImportReport, LoginReply, NewUser, PageParams, Progress, RawReply, RegisterReply, RowIssues,
-  SearchUserParams,
-  User, UserList, UserReply,
+  CourseReply, CreateOptions, CreateUsersReply, Hooks, LoginReply, NewUser, PageParams, RawReply,
+  RegisterReply, SearchUserParams, User, UserList, UserReply,
 } from './wasm/lpm_client.js';
 import { internalError, makeError } from './errors.js';
-import type { JournalStore } from './journal.js';
 import type { Cfg, FetchFn, Machinery } from './internal.js';
 import { HOOKS, configError, core, driverOptions, optionsJson, toJson } from './options.js';
 import { isThenable, lastSent, later, seen, storeError, time } from './stores.js';
@@ -17,8 +14,10 @@ import { ANSWER, pause, run } from './driver.js';
 import { envLogger } from './hooks.js';
 // The bulk driver: in lpm-client-bulk, with the engines (more wasm than a form or dashboard page
 // should load); in lpm-client a stub (bulk-lean.ts, bundled in its place): `bulk` is `undefined`.
-// A static import, so that bundlers see one module graph in both packages.
-import { bulk } from './bulk.js';
+// A static import, so that bundlers see one module graph in both packages. The driver is the
+// module's default export, which lib.ts's `export *` of its public names leaves out.
+import bulk from './bulk.js';
+import type { BulkMethods } from './bulk.js';
 
 /** The largest page the list endpoints accept. */
 const PAGE = 100;
@@ -102,9 +101,22 @@ export type Unlisted<T> = T & { readonly [key: string]: unknown };
 // kept beside the Rust models.
 export const unlisted = <T extends object>(record: T): Unlisted<T> => record as Unlisted<T>;
 
-/** The typed client of the management API. Every method validates its input first (rejecting
+/**
+ * The typed client of the management API. Every method validates its input first (rejecting
  * with `ValidationError` before anything is sent), and resolves with the endpoint's checked reply
- * or rejects with one of the package's errors. */
+ * or rejects with one of the package's errors.
+ *
+ * @example
+ * ```ts
+ * import { Client } from "lpm-client";
+ *
+ * const client = new Client({ baseUrl: "https://school.example.com", token: process.env.LPM_TOKEN });
+ * const { users } = await client.getUsers({ start: 0, limit: 100 });
+ * ```
+ */
+// lpm-client-bulk's types add `importUsers` and `grantCourses` (`BulkMethods`); lpm-client's add
+// nothing, so there a call of either does not compile.
+export interface Client extends BulkMethods {}
 export class Client {
   // Its name survives minification (logs and stack traces show it).
   static name = 'Client';
@@ -184,7 +196,9 @@ export class Client {
   registerUser(user: NewUser, options?: CreateOptions): Promise<RegisterReply> {
     return this.#call('registerUser', user, undefined, options);
   }
-  /** The raw `users/create-single-user` call: the envelope as received. Not guarded; never retried. */
+  /** The raw `users/create-single-user` call: the envelope as received. Not guarded; never retried.
+   * @deprecated Use `registerUser`: the same call, its answer decoded (an account that exists
+   * rejects with `ApiError`) and kept the platform's advised 5 s apart. */
   createSingleUserRaw(user: NewUser, options?: CallOptions): Promise<RawReply> {
     return this.#call('createSingleUserRaw', user, undefined, options);
   }
@@ -252,28 +266,18 @@ export class Client {
     return Number.isNaN(at) ? null : new Date(at);
   }
 
-  /**
-   * Imports any number of accounts (bulk work beyond 100 rows): rows with contract-level issues
-   * and repeats are set aside (never blocking the others), the rest are created in chunks of at
-   * most `chunkSize` (100), one create call per create interval (the contract's 10 minutes,
-   * also kept against this client's other creates). Every event is appended to `journal` before
-   * the request it announces leaves, so a job interrupted anywhere (a killed process, a closed
-   * laptop, a dropped connection) resumes from the same rows and journal without creating an
-   * account twice: rows whose answer was lost are looked up (`search-user`) before anything is
-   * sent again. Resolves with a report of every row; rejects with `ConfigError` on unusable
-   * options or a journal of another input, and with `AbortError` when `signal` fires (its
-   * `report` holds the rows as they stood; the journal resumes them).
-   */
-  async importUsers(rows: readonly unknown[], options?: ImportUsersOptions): Promise<ImportReport> {
-    return this.#bulk('import', 'importUsers', rows, options) as Promise<ImportReport>;
-  }
-
-  /** Grants `courses` to any number of accounts: add-courses in chunks of at most 100 accounts,
-   * journaled and resumable like `importUsers` (a chunk whose answer was lost is sent again:
-   * granting twice is harmless). */
-  async grantCourses(input: { users: readonly unknown[]; courses: readonly string[] }, options?: GrantCoursesOptions): Promise<GrantReport> {
-    const given = input !== null && typeof input === 'object' ? { users: input.users, courses: input.courses } : input;
-    return this.#bulk('grant', 'grantCourses', given, options) as Promise<GrantReport>;
+  static {
+    // The bulk jobs, on the prototype rather than in the class body so that lpm-client's types
+    // can leave them out (`BulkMethods`); there they reject with a ConfigError naming the package.
+    Object.assign(this.prototype, {
+      async importUsers(this: Client, rows: unknown, options?: unknown) {
+        return this.#bulk('import', 'importUsers', rows, options);
+      },
+      async grantCourses(this: Client, input: { users: unknown; courses: unknown }, options?: unknown) {
+        const given = input !== null && typeof input === 'object' ? { users: input.users, courses: input.courses } : input;
+        return this.#bulk('grant', 'grantCourses', given, options);
+      },
+    });
   }
 
   async #bulk(kind: 'import' | 'grant', name: string, input: unknown, options: unknown): Promise<unknown> {
@@ -308,23 +312,6 @@ export class Client {
     this.free();
   }
 }
-
-/** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
-export interface BulkDriverOptions {
-  /** Default: a journal in memory, which does not survive the process. */
-  journal?: JournalStore | undefined;
-  /** Told after every change: rows done, failed, set aside, remaining, next send, estimated end. */
-  onProgress?: ((progress: Progress) => void) | undefined;
-  /** Stops the job (an answer in flight is treated as lost: its rows are looked up on resume). */
-  signal?: AbortSignal | undefined;
-}
-export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions> & {
-  /** Told once, before anything is journaled or sent, the rows with issues (set aside) or
-   * warnings (sent anyway) as the job judged them: list them without validating the rows again.
-   * Awaited; a throw or rejection stops the job there. */
-  onIssues?: ((rows: RowIssues[]) => void | Promise<void>) | undefined;
-};
-export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
 
 /** create-user-login-token's reply: `{ token, tokenExpires, msg }`, login-user's shape. */
 export type LoginTokenReply = LoginReply;

@@ -1,7 +1,7 @@
 // The options a developer fills from variables that may be unset, under
 // `exactOptionalPropertyTypes` (tests/types/check.sh compiles it so): an optional option takes
 // `undefined`, as if absent. Never run.
-import { Client, validateCreateUser, type ImportUsersOptions, type NewUser, type ValidateOptions } from "lpm-client";
+import { Client, validateCreateUser, type NewUser, type ValidateOptions } from "lpm-client";
 
 const maybe = (name: string): string | undefined => process.env[name];
 const limit = maybe("LIMIT") === undefined ? undefined : Number(maybe("LIMIT"));
@@ -27,5 +27,4 @@ const account: NewUser = {
 await client.registerUser(account);
 const validateOptions: ValidateOptions = { lang: undefined, platformRules: undefined };
 console.log(validateCreateUser(account, validateOptions), validateCreateUser.withOptions({ lang: undefined }));
-const bulkOptions: ImportUsersOptions = { journal: undefined, signal: undefined, onProgress: undefined };
-console.log(bulkOptions);
+// The bulk jobs' options: tests/types/bulk.ts (lpm-client-bulk), compiled the same way.
