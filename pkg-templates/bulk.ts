@@ -23,12 +23,15 @@ export interface BulkDriverOptions {
   /** Stops the job (an answer in flight is treated as lost: its rows are looked up on resume). */
   signal?: AbortSignal | undefined;
 }
+/** Options of `importUsers`: the driver's, the import engine's (`chunkSize`, `intervalMs`,
+ * `lang`, ...) and `onIssues`. */
 export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions> & {
   /** Told once, before anything is journaled or sent, the rows with issues (set aside) or
    * warnings (sent anyway) as the job judged them: list them without validating the rows again.
    * Awaited; a throw or rejection stops the job there. */
   onIssues?: ((rows: RowIssues[]) => void | Promise<void>) | undefined;
 };
+/** Options of `grantCourses`: the driver's and the grant engine's (`chunkSize`, `lang`, ...). */
 export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
 
 
@@ -57,9 +60,9 @@ export interface BulkMethods {
    * @param options The journal, progress and issue callbacks, the signal, and the engine's
    * options (`chunkSize`, `intervalMs`, `lang`, ...).
    * @returns A report of every row (created, failed, set aside, conflict, ...) and the counts.
-   * @throws {ConfigError} Unusable options, a journal of another input, or an `intervalMs`
+   * @throws `ConfigError`: Unusable options, a journal of another input, or an `intervalMs`
    * shorter than the client's guarded `createInterval`.
-   * @throws {ImportAbortError} `signal` fired: its `report` holds the rows as they stood; the
+   * @throws `ImportAbortError`: `signal` fired: its `report` holds the rows as they stood; the
    * same rows and journal resume the job.
    * @example
    * ```ts
@@ -85,8 +88,8 @@ export interface BulkMethods {
    * @param input The account ids and the course ids.
    * @param options The journal, progress callback, signal, and the engine's options.
    * @returns A report of every account (granted, failed, ...) and the counts.
-   * @throws {ConfigError} Unusable options or a journal of another input.
-   * @throws {GrantAbortError} `signal` fired: its `report` holds the accounts as they stood.
+   * @throws `ConfigError`: Unusable options or a journal of another input.
+   * @throws `GrantAbortError`: `signal` fired: its `report` holds the accounts as they stood.
    * @example
    * ```ts
    * const report = await client.grantCourses({ users: ids, courses: [courseId] }, { journal: fileJournal("./grant.jsonl") });
@@ -99,6 +102,7 @@ export interface BulkMethods {
 /** `importUsers` was stopped by its `signal`. `report` holds every row as it stood; the same rows
  * and journal resume the job. An `AbortError`, with the import's report. */
 export class ImportAbortError extends AbortError {
+  /** @internal Its name survives minification. */
   static override name = 'ImportAbortError';
   /** Every row as it stood when the job stopped. */
   declare readonly report: ImportReport;
@@ -107,6 +111,7 @@ export class ImportAbortError extends AbortError {
 /** `grantCourses` was stopped by its `signal`. `report` holds every account as it stood; the
  * same input and journal resume the job. An `AbortError`, with the grant's report. */
 export class GrantAbortError extends AbortError {
+  /** @internal Its name survives minification. */
   static override name = 'GrantAbortError';
   /** Every account as it stood when the job stopped. */
   declare readonly report: GrantReport;
