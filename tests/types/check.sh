@@ -5,7 +5,8 @@
 # skipLibCheck, so the package's own .d.ts files are checked too; then exact-optional.ts
 # (lpm-client) and bulk.ts (lpm-client-bulk) with exactOptionalPropertyTypes as well. Their
 # `@ts-expect-error` lines prove that wrong inputs do not compile (an unused one is an error).
-# Exits non-zero on any error. Needs both packages built (scripts/build-pkg.sh, LPM_FLAVOUR=bulk)
+# Then the API reference (scripts/api-docs.sh --check: docs/api/ current, every public symbol
+# documented, no Rust internals in the docs). Exits non-zero on any error. Needs both packages built (scripts/build-pkg.sh, LPM_FLAVOUR=bulk)
 # and the root devDependencies (typescript, @types/node): no network beyond the npm registry.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -76,3 +77,6 @@ cp "$root/tests/types/bulk.ts" "$proj/bulk.ts"
 sed -e 's/"exact-optional.ts"/"bulk.ts"/' tsconfig.exact.json > tsconfig.bulk.json
 node_modules/typescript/bin/tsc -p tsconfig.bulk.json --pretty false
 echo "types: ok for lpm-client-bulk ($(grep -Ec '^\s*// @ts-expect-error' bulk.ts) @ts-expect-error lines, all used; bulk.ts)"
+
+# The API reference: docs/api/ current, every public symbol documented, no Rust internals.
+bash "$root/scripts/api-docs.sh" --check
