@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{AddCourseStatus, CreateStatus, Extra};
 
-/// One account to create (element of `users` in the create request).
-///
-/// Request shapes are flat and strict: they carry no extra map.
+/// One account to create (element of `users` in the create request). Strict: a key not listed
+/// here is refused (`unknown_field`).
+// Request shapes are flat and carry no extra map.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct NewUser {

@@ -103,10 +103,8 @@ pub enum Level {
     Platform,
 }
 
-/// Options of a validation: language and strictness.
-///
-/// Deserializes from `{"lang": "vi", "platformRules": false}`; missing keys take the defaults
-/// (English, platform rules on).
+/// Options of a validation: language and strictness (`{ lang: "vi", platformRules: false }`);
+/// missing keys take the defaults (English, platform rules on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
