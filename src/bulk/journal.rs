@@ -126,9 +126,11 @@ pub enum LookupOutcome {
     NotFound,
 }
 
-/// One journal event. Persist every event [`super::Action::Persist`] hands out before polling
-/// again; give them all back, in order, to `resume`. Serialized as one JSON object with an
-/// `event` tag (`{"event":"chunkSending","chunk":3,"at":1700000000000}`), one per line in a file.
+/// One journal event: one JSON object with an `event` tag
+/// (`{"event":"chunkSending","chunk":3,"at":1700000000000}`), one per line in a file. A journal
+/// gives them back, in order, for the job to resume.
+// The engine's side: persist every event `Action::Persist` hands out before polling again; give
+// them all back, in order, to `resume`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 // `JournalEvent` in TypeScript, where `Event` is the DOM's.
