@@ -1,14 +1,120 @@
-// Bulk jobs (`importUsers`, `grantCourses`): the driver of the core's resumable engines, and the
-// journal stores. The engine decides everything (chunks, the interval, look-ups of rows in doubt,
-// when to give up); this file only persists what it hands out, waits, and sends what it asks
-// through the client's own call machinery.
-import type { JournalEvent, RowIssues } from './wasm/lpm_client.js';
+// Bulk jobs (`importUsers`, `grantCourses`), lpm-client-bulk's only: their public types (the
+// client's methods, options and abort errors, which lib.ts re-exports) and, as the default export,
+// the driver of the core's resumable engines. The engine decides everything (chunks, the interval,
+// look-ups of rows in doubt, when to give up); the driver only persists what it hands out, waits,
+// and sends what it asks through the client's own call machinery.
+import type {
+  GrantOptions, GrantReport, ImportOptions, ImportReport, JournalEvent, Progress, RowIssues,
+} from './wasm/lpm_client.js';
 import { Pending } from './core.js';
 import type { BulkJob } from './wasm/lpm_client.js';
-import { makeError } from './errors.js';
+import { AbortError, makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
 import type { JournalStore } from './journal.js';
 import type { BulkFn, Machinery } from './internal.js';
+
+/** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
+export interface BulkDriverOptions {
+  /** Default: a journal in memory, which does not survive the process. */
+  journal?: JournalStore | undefined;
+  /** Told after every change: rows done, failed, set aside, remaining, next send, estimated end. */
+  onProgress?: ((progress: Progress) => void) | undefined;
+  /** Stops the job (an answer in flight is treated as lost: its rows are looked up on resume). */
+  signal?: AbortSignal | undefined;
+}
+/** Options of `importUsers`: the driver's, the import engine's (`chunkSize`, `intervalMs`,
+ * `lang`, ...) and `onIssues`. */
+export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions> & {
+  /** Told once, before anything is journaled or sent, the rows with issues (set aside) or
+   * warnings (sent anyway) as the job judged them: list them without validating the rows again.
+   * Awaited; a throw or rejection stops the job there. */
+  onIssues?: ((rows: RowIssues[]) => void | Promise<void>) | undefined;
+};
+/** Options of `grantCourses`: the driver's and the grant engine's (`chunkSize`, `lang`, ...). */
+export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
+
+
+/** The accounts and courses of `grantCourses`. */
+export interface GrantInput {
+  /** Account ids, any number of them. */
+  users: readonly unknown[];
+  /** Course ids granted to every account. */
+  courses: readonly string[];
+}
+
+/** The bulk jobs of a `Client` of lpm-client-bulk (lpm-client's `Client` has neither). */
+export interface BulkMethods {
+  /**
+   * Imports any number of accounts (bulk work beyond 100 rows): rows with contract-level issues
+   * and repeats are set aside (never blocking the others), the rest are created in chunks of at
+   * most `chunkSize` (100), one create call per create interval (the contract's 10 minutes,
+   * also kept against this client's other creates). Every event is appended to `journal` before
+   * the request it announces leaves, so a job interrupted anywhere (a killed process, a closed
+   * laptop, a dropped connection) resumes from the same rows and journal without creating an
+   * account twice: rows whose answer was lost are looked up (`search-user`) before anything is
+   * sent again.
+   *
+   * @param rows The accounts to create (`NewUser`-shaped objects; a row that is not one is set
+   * aside with its issues).
+   * @param options The journal, progress and issue callbacks, the signal, and the engine's
+   * options (`chunkSize`, `intervalMs`, `lang`, ...).
+   * @returns A report of every row (created, failed, set aside, conflict, ...) and the counts.
+   * @throws `ConfigError`: Unusable options, a journal of another input, or an `intervalMs`
+   * shorter than the client's guarded `createInterval`.
+   * @throws `ImportAbortError`: `signal` fired: its `report` holds the rows as they stood; the
+   * same rows and journal resume the job.
+   * @example
+   * ```ts
+   * import { Client, ImportAbortError, fileJournal } from "lpm-client-bulk";
+   *
+   * const stop = new AbortController();
+   * process.once("SIGINT", () => stop.abort());
+   * try {
+   *   const report = await client.importUsers(rows, { journal: fileJournal("./import.jsonl"), signal: stop.signal });
+   *   console.log(`${report.counts.created} created`);
+   * } catch (e) {
+   *   if (e instanceof ImportAbortError) console.log(`stopped at ${e.report.counts.created} created: run again to resume`);
+   *   else throw e;
+   * }
+   * ```
+   */
+  importUsers(rows: readonly unknown[], options?: ImportUsersOptions): Promise<ImportReport>;
+  /**
+   * Grants `courses` to any number of accounts: add-courses in chunks of at most 100 accounts,
+   * journaled and resumable like `importUsers` (a chunk whose answer was lost is sent again:
+   * granting twice is harmless).
+   *
+   * @param input The account ids and the course ids.
+   * @param options The journal, progress callback, signal, and the engine's options.
+   * @returns A report of every account (granted, failed, ...) and the counts.
+   * @throws `ConfigError`: Unusable options or a journal of another input.
+   * @throws `GrantAbortError`: `signal` fired: its `report` holds the accounts as they stood.
+   * @example
+   * ```ts
+   * const report = await client.grantCourses({ users: ids, courses: [courseId] }, { journal: fileJournal("./grant.jsonl") });
+   * console.log(`${report.counts.granted} granted, ${report.counts.failed} failed`);
+   * ```
+   */
+  grantCourses(input: GrantInput, options?: GrantCoursesOptions): Promise<GrantReport>;
+}
+
+/** `importUsers` was stopped by its `signal`. `report` holds every row as it stood; the same rows
+ * and journal resume the job. An `AbortError`, with the import's report. */
+export class ImportAbortError extends AbortError {
+  /** @internal Its name survives minification. */
+  static override name = 'ImportAbortError';
+  /** Every row as it stood when the job stopped. */
+  declare readonly report: ImportReport;
+}
+
+/** `grantCourses` was stopped by its `signal`. `report` holds every account as it stood; the
+ * same input and journal resume the job. An `AbortError`, with the grant's report. */
+export class GrantAbortError extends AbortError {
+  /** @internal Its name survives minification. */
+  static override name = 'GrantAbortError';
+  /** Every account as it stood when the job stopped. */
+  declare readonly report: GrantReport;
+}
 
 const journalError = (detail: string, cause?: unknown) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail }, cause);
 
@@ -116,7 +222,8 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
     }
     tell();
     const report = JSON.parse(job.report());
-    return makeError('abort', `${name}: the job was aborted; its journal resumes it`, { report }, reason);
+    const Aborted = name === 'importUsers' ? ImportAbortError : GrantAbortError;
+    return new Aborted(`${name}: the job was aborted; its journal resumes it`, { report, kind: 'abort' }, reason);
   };
   try {
     for (;;) {
@@ -166,7 +273,8 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
  * `client.importUsers` (`kind` import) and `client.grantCourses` (grant): `m` is the client's
  * machinery (its core, settings, `run` of one call, the interval store's helpers).
  */
-export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => {
+/** @internal The client's bulk driver (client.ts), left out of lib.ts's `export *`. */
+export default (async (m: Machinery, kind, name, input, options) => {
   const { journal, onProgress, onIssues, signal, engine } = bulkOptions(m, options);
   const text = m.toJson(engine);
   if (text === undefined) throw m.configError('options', 'an object of JSON values');
@@ -222,4 +330,4 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
     },
   };
   return runJob(job, io, { journal, onProgress, signal }, name, m.guard);
-};
+}) satisfies BulkFn;

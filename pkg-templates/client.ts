@@ -3,13 +3,10 @@
 import { Core, plan } from './core.js';
 import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
-  CourseReply, CreateOptions, CreateUsersReply, GrantOptions, GrantReport, Hooks, ImportOptions,
-  ImportReport, LoginReply, NewUser, PageParams, Progress, RawReply, RegisterReply, RowIssues,
-  SearchUserParams,
-  User, UserList, UserReply,
+  CourseReply, CreateOptions, CreateUsersReply, Hooks, LoginReply, NewUser, PageParams, RawReply,
+  RegisterReply, SearchUserParams, User, UserList, UserReply,
 } from './wasm/lpm_client.js';
 import { internalError, makeError } from './errors.js';
-import type { JournalStore } from './journal.js';
 import type { Cfg, FetchFn, Machinery } from './internal.js';
 import { HOOKS, configError, core, driverOptions, optionsJson, toJson } from './options.js';
 import { isThenable, lastSent, later, seen, storeError, time } from './stores.js';
@@ -17,8 +14,10 @@ import { ANSWER, pause, run } from './driver.js';
 import { envLogger } from './hooks.js';
 // The bulk driver: in lpm-client-bulk, with the engines (more wasm than a form or dashboard page
 // should load); in lpm-client a stub (bulk-lean.ts, bundled in its place): `bulk` is `undefined`.
-// A static import, so that bundlers see one module graph in both packages.
-import { bulk } from './bulk.js';
+// A static import, so that bundlers see one module graph in both packages. The driver is the
+// module's default export, which lib.ts's `export *` of its public names leaves out.
+import bulk from './bulk.js';
+import type { BulkMethods } from './bulk.js';
 
 /** The largest page the list endpoints accept. */
 const PAGE = 100;
@@ -76,11 +75,50 @@ interface Derived {
 /** A derived client: the constructor's internal path, which its public type leaves out. */
 const derive = (d: Derived) => new (Client as unknown as new (key: typeof INTERNAL, d: Derived) => Client)(INTERNAL, d);
 
-/** The typed client of the management API. Every method validates its input first (rejecting
+/**
+ * A record with the keys its type leaves out: the same object, every key the contract does not
+ * list typed `unknown` (see `unlisted`).
+ */
+export type Unlisted<T> = T & { readonly [key: string]: unknown };
+
+/**
+ * The keys of a record that the contract does not list. A record's type has only the keys the
+ * contract lists, so a misspelt one (`user.emial`) does not compile; the others are still on the
+ * object, as the platform sent them. This returns the same object (no copy), typed so that any
+ * key can be read as `unknown`: check it before use.
+ *
+ * @param record A record a method resolved with (`User`, `Course`, `user.profile`, ...).
+ * @returns The same object, as `Unlisted<T>`.
+ * @example
+ * ```ts
+ * const { course } = await client.getCourse(id);
+ * const seo = unlisted(course).seo; // unknown: a key the contract does not list
+ * if (typeof seo === "string") console.log(seo);
+ * ```
+ */
+// Decision: unlisted keys are reached through a typed view of the same object rather than an
+// `extra` member: the objects stay exactly the checked body, and no second list of known keys is
+// kept beside the Rust models.
+export const unlisted = <T extends object>(record: T): Unlisted<T> => record as Unlisted<T>;
+
+/**
+ * The typed client of the management API. Every method validates its input first (rejecting
  * with `ValidationError` before anything is sent), and resolves with the endpoint's checked reply
- * or rejects with one of the package's errors. */
+ * or rejects with one of the package's errors.
+ *
+ * @example
+ * ```ts
+ * import { Client } from "lpm-client";
+ *
+ * const client = new Client({ baseUrl: "https://school.example.com", token: process.env.LPM_TOKEN });
+ * const { users } = await client.getUsers({ start: 0, limit: 100 });
+ * ```
+ */
+// lpm-client-bulk's types add `importUsers` and `grantCourses` (`BulkMethods`); lpm-client's add
+// nothing, so there a call of either does not compile.
+export interface Client extends BulkMethods {}
 export class Client {
-  // Its name survives minification (logs and stack traces show it).
+  /** @internal Its name survives minification (logs and stack traces show it). */
   static name = 'Client';
 
   #core: Core;
@@ -89,7 +127,15 @@ export class Client {
   /** Whether `free` frees the core (a `withResponse()` view shares its client's). */
   #owner: boolean;
 
-  /** A client of one platform. Throws `ConfigError` on unusable options. */
+  /**
+   * A client of one platform.
+   * @param options The platform's `baseUrl`, the `token`, and the client's settings (timeouts, retries, intervals, hooks, ...).
+   * @throws {@link ConfigError} Options that cannot be used (a `baseUrl` that is no URL, a token of other characters, ...).
+   * @example
+   * ```ts
+   * const client = new Client({ baseUrl: "https://school.example.com", token, timeoutMs: 10_000 });
+   * ```
+   */
   constructor(options: ClientOptions);
   constructor(options: ClientOptions | typeof INTERNAL, internal?: Derived) {
     if (options === INTERNAL) {
@@ -108,13 +154,31 @@ export class Client {
     }
   }
 
-  /** The same client with another token (e.g. the one `login` returned). */
+  /**
+   * The same client with another token (e.g. the one `login` returned); this one is unchanged.
+   * @param token The API token.
+   * @returns A new client sharing this one's settings.
+   * @throws {@link ConfigError} A token that cannot be one (`problem: "token"`).
+   * @example
+   * ```ts
+   * const { token } = await new Client({ baseUrl }).login(email, password);
+   * const client = anonymous.withToken(token);
+   * ```
+   */
   withToken(token: string): Client {
     return derive({ core: core(() => this.#core.withToken(typeof token === 'string' ? token : undefined)), cfg: this.#cfg, raw: this.#raw });
   }
 
-  /** The same client whose methods resolve `{ data, response: { status, headers } }`: the
-   * decoded reply beside the final attempt's HTTP status and headers (token redacted). */
+  /**
+   * The same client whose methods resolve `{ data, response: { status, headers } }`: the decoded
+   * reply beside the final attempt's HTTP status and headers (token redacted).
+   * @returns A view of this client (it shares its settings and is freed with it).
+   * @example
+   * ```ts
+   * const { data, response } = await client.withResponse().getCourses();
+   * console.log(response.status, data.courses.length);
+   * ```
+   */
   withResponse(): ClientWithResponse {
     return derive({ core: this.#core, cfg: this.#cfg, raw: true, view: true }) as unknown as ClientWithResponse;
   }
@@ -129,14 +193,42 @@ export class Client {
     return run(this.#cfg, () => plan(this.#core, method, toJson(a), toJson(b), optionsJson(options)), options, raw) as Promise<T>;
   }
 
-  /** Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
-   * also when none could be created (code 13). Keeps the contract's 10-minute interval (see
-   * `createInterval`); never retried automatically. */
+  /**
+   * Creates 1 to 100 accounts (`users/create-multi-user`). Resolves with one result per item,
+   * also when none could be created (code 13); the passwords the platform echoes are left out
+   * unless `keepPasswords`. Keeps the contract's 10-minute interval (see `createInterval`); never
+   * retried automatically.
+   * @param users The accounts, 1 to 100.
+   * @param options Per-call options; `waitForInterval` waits out the interval instead of rejecting.
+   * @returns The items' results (`users`), `created`, `failed`, `respCode` and `msgCounts`.
+   * @throws {@link ValidationError} Input the platform would refuse (nothing is sent).
+   * @throws {@link IntervalError} Inside the create interval (`nextAllowedAt`), unless `waitForInterval`.
+   * @throws {@link ApiError} The server refused the call (`category` `capacity`, `authentication`, ...).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const result = await client.createUsers(rows, { waitForInterval: true });
+   * for (const item of result.users) if (!item.success) console.log(item.email, item.status);
+   * ```
+   */
   createUsers(users: NewUser[], options?: CreateOptions): Promise<CreateUsersReply> {
     return this.#created(this.#call('createUsers', users, undefined, options), options);
   }
-  /** Creates one account through the bulk endpoint (the response of create-single-user is
-   * unpublished). Same guard and validation as `createUsers`. */
+  /**
+   * Creates one account through the bulk endpoint (create-multi-user), with the same guard and
+   * validation as `createUsers`: one account per 10 minutes. A sign-up form wants `registerUser`.
+   * @param user The account.
+   * @param options Per-call options; `waitForInterval` waits out the interval instead of rejecting.
+   * @returns The item's result (`users[0]`, its `userId`) and the counts.
+   * @throws {@link ValidationError} Input the platform would refuse (nothing is sent).
+   * @throws {@link IntervalError} Inside the create interval, unless `waitForInterval`.
+   * @throws {@link ApiError} The server refused the call.
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { users: [item] } = await client.createUser({ name, username, email, password });
+   * ```
+   */
   createUser(user: NewUser, options?: CreateOptions): Promise<CreateUsersReply> {
     return this.#created(this.#call('createUser', user, undefined, options), options);
   }
@@ -150,64 +242,222 @@ export class Client {
     }
     return value;
   }
-  /** Registers one account (`users/create-single-user`, the path a sign-up form takes). Resolves
-   * with the envelope (`respCode` "00", `msg`; the rest is unpublished, kept as received); an
-   * account that exists rejects with `ApiError` (`reason` `emailInUse` or `usernameInUse`). Kept at
-   * least the platform's advised 5 s apart (see `registerInterval`; `waitForInterval` waits);
-   * never retried automatically. */
+  /**
+   * Registers one account (`users/create-single-user`, the path a sign-up form takes). Kept at
+   * least the platform's advised 5 s apart (see `registerInterval`); never retried automatically.
+   * @param user The account.
+   * @param options Per-call options; `waitForInterval` waits out the 5 s instead of rejecting.
+   * @returns The envelope: `respCode` "00", `msg`; the rest is unpublished, kept as received.
+   * @throws {@link ValidationError} Input the platform would refuse (nothing is sent).
+   * @throws {@link IntervalError} Within 5 s of the last one, unless `waitForInterval`.
+   * @throws {@link ApiError} The server refused: `reason` `emailInUse` or `usernameInUse` for an account that exists.
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * try {
+   *   await client.registerUser(values);
+   * } catch (e) {
+   *   if (e instanceof ApiError && e.reason === "emailInUse") setError("email", { message: "taken" });
+   *   else throw e;
+   * }
+   * ```
+   */
   registerUser(user: NewUser, options?: CreateOptions): Promise<RegisterReply> {
     return this.#call('registerUser', user, undefined, options);
   }
-  /** The raw `users/create-single-user` call: the envelope as received. Not guarded; never retried. */
+  /**
+   * The raw `users/create-single-user` call: the envelope as received. Not guarded; never retried.
+   * @deprecated Use `registerUser`: the same call, its answer decoded (an account that exists
+   * rejects with `ApiError`) and kept the platform's advised 5 s apart.
+   * @param user The account.
+   * @param options Per-call options.
+   * @returns The envelope as received.
+   * @throws {@link ValidationError} Input the platform would refuse (nothing is sent).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const reply = await client.registerUser(user); // instead
+   * ```
+   */
   createSingleUserRaw(user: NewUser, options?: CallOptions): Promise<RawReply> {
     return this.#call('createSingleUserRaw', user, undefined, options);
   }
-  /** A page of accounts (`users/get-multi-user`); `start` defaults to 0, `limit` (1..100) to 100. */
+  /**
+   * A page of accounts (`users/get-multi-user`), newest first as the platform serves them.
+   * @param params `start` (default 0) and `limit` (1..100, default 100).
+   * @param options Per-call options.
+   * @returns `{ users, msg }`.
+   * @throws {@link ValidationError} A `start` or `limit` out of range (nothing is sent).
+   * @throws {@link ApiError} The server refused (`category` `authentication`, `permission`, ...).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { users } = await client.getUsers({ start: 0, limit: 50 });
+   * ```
+   */
   getUsers(params?: PageParams, options?: CallOptions): Promise<UserList> {
     return this.#call('getUsers', params, undefined, options);
   }
-  /** One account by id (`users/get-single-user/<id>`). */
+  /**
+   * One account by id (`users/get-single-user/<id>`).
+   * @param id The account's `_id`.
+   * @param options Per-call options.
+   * @returns `{ user, msg }`.
+   * @throws {@link ValidationError} An id that cannot be one (nothing is sent).
+   * @throws {@link ApiError} The server refused (`category` `notFound`: no such account).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { user } = await client.getUser("Xq3kPz9LmN2bVc7Rt");
+   * ```
+   */
   getUser(id: string, options?: CallOptions): Promise<UserReply> {
     return this.#call('getUser', id, undefined, options);
   }
-  /** The token's own account (`users/get-me`). */
+  /**
+   * The token's own account (`users/get-me`).
+   * @param options Per-call options.
+   * @returns `{ user, msg }`.
+   * @throws {@link ApiError} The server refused (`category` `authentication`: the token).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { user } = await client.getMe();
+   * ```
+   */
   getMe(options?: CallOptions): Promise<UserReply> {
     return this.#call('getMe', undefined, undefined, options);
   }
-  /** One account by e-mail (tried first) or username (`users/search-user`). */
+  /**
+   * One account by e-mail (tried first) or username (`users/search-user`).
+   * @param params `email` and/or `username`.
+   * @param options Per-call options.
+   * @returns `{ user, msg }`.
+   * @throws {@link ValidationError} Neither given (nothing is sent).
+   * @throws {@link ApiError} The server refused (`category` `notFound`: no such account).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { user } = await client.searchUser({ email: "an@example.vn" });
+   * ```
+   */
   searchUser(params: SearchUserParams, options?: CallOptions): Promise<UserReply> {
     return this.#call('searchUser', params, undefined, options);
   }
-  /** One course by id (`courses/get-single-course/<id>`). */
+  /**
+   * One course by id (`courses/get-single-course/<id>`).
+   * @param id The course's `_id`.
+   * @param options Per-call options.
+   * @returns `{ course, msg }`.
+   * @throws {@link ValidationError} An id that cannot be one (nothing is sent).
+   * @throws {@link ApiError} The server refused (`reason` `courseNotFound`).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { course } = await client.getCourse("2Jr4ToXdMAJQX2");
+   * ```
+   */
   getCourse(id: string, options?: CallOptions): Promise<CourseReply> {
     return this.#call('getCourse', id, undefined, options);
   }
-  /** A page of courses (`courses/get-multi-course`); `start` defaults to 0, `limit` (0..100) to 100. */
+  /**
+   * A page of courses (`courses/get-multi-course`).
+   * @param params `start` (default 0) and `limit` (0..100, default 100).
+   * @param options Per-call options.
+   * @returns `{ courses, msg }`.
+   * @throws {@link ValidationError} A `start` or `limit` out of range (nothing is sent).
+   * @throws {@link ApiError} The server refused.
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { courses } = await client.getCourses({ limit: 20 });
+   * ```
+   */
   getCourses(params?: PageParams, options?: CallOptions): Promise<CourseList> {
     return this.#call('getCourses', params, undefined, options);
   }
-  /** Courses whose title matches the keywords (`courses/search-course`). */
+  /**
+   * Courses whose title matches the keywords (`courses/search-course`).
+   * @param title The keywords.
+   * @param options Per-call options.
+   * @returns `{ courses, msg }`.
+   * @throws {@link ValidationError} Empty keywords (nothing is sent).
+   * @throws {@link ApiError} The server refused.
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { courses } = await client.searchCourses("Vật lý");
+   * ```
+   */
   searchCourses(title: string, options?: CallOptions): Promise<CourseList> {
     return this.#call('searchCourses', title, undefined, options);
   }
-  /** Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried. */
+  /**
+   * Grants courses to 1 to 100 accounts (`courses/add-multi-course-to-multi-user`). Never retried.
+   * @param input `users` (1 to 100 account ids) and `courses` (course ids).
+   * @param options Per-call options.
+   * @returns One outcome per account (`result`), the `validCourses`, `succeeded`, `failed` and `msgCounts`.
+   * @throws {@link ValidationError} Input the platform would refuse (nothing is sent).
+   * @throws {@link ApiError} The server refused.
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { result } = await client.addCoursesToUsers({ users: [userId], courses: [courseId] });
+   * ```
+   */
   addCoursesToUsers(input: AddCoursesInput, options?: CallOptions): Promise<AddCoursesReply> {
     return this.#call('addCoursesToUsers', input, undefined, options);
   }
-  /** Logs in (`users/login-user`) and resolves with the token and its expiry; needs no token. */
+  /**
+   * Logs in (`users/login-user`); the only call that needs no token.
+   * @param email The account's e-mail.
+   * @param password Its password (never logged).
+   * @param options Per-call options.
+   * @returns The API `token` and its expiry (`tokenExpires`).
+   * @throws {@link ValidationError} An empty e-mail or password (nothing is sent).
+   * @throws {@link ApiError} The server refused (`reason` `wrongEmail`, `wrongPassword`, ...).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { token } = await new Client({ baseUrl }).login(email, password);
+   * ```
+   */
   login(email: string, password: string, options?: CallOptions): Promise<LoginReply> {
     return this.#call('login', email, password, options);
   }
-  /** A one-time site login token for the account `userId` (`users/create-user-login-token`, platform
-   * notes): the site logs that account in at `<site>?login_token=<token>`. It logs in as that
-   * account: it is never logged, keep it out of yours. Kept at least the platform's advised 5 s
-   * apart (see `loginTokenInterval`; `waitForInterval` waits); never retried automatically. */
+  /**
+   * A one-time site login token for the account `userId` (`users/create-user-login-token`): the
+   * site logs that account in at `<site>?login_token=<token>`. It logs in as that account: it is
+   * never logged, keep it out of yours. Kept at least the platform's advised 5 s apart (see
+   * `loginTokenInterval`); never retried automatically.
+   * @param userId The account's `_id`.
+   * @param options Per-call options; `waitForInterval` waits out the 5 s instead of rejecting.
+   * @returns `{ token, tokenExpires, msg }`.
+   * @throws {@link ValidationError} An id that cannot be one (nothing is sent).
+   * @throws {@link IntervalError} Within 5 s of the last one, unless `waitForInterval`.
+   * @throws {@link ApiError} The server refused.
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * const { token } = await client.createLoginToken(userId, { waitForInterval: true });
+   * location.assign(`https://school.example.com/?login_token=${encodeURIComponent(token)}`);
+   * ```
+   */
   createLoginToken(userId: string, options?: CreateOptions): Promise<LoginTokenReply> {
     return this.#call('createLoginToken', userId, undefined, options);
   }
 
-  /** When the next bulk create of this base URL and token is allowed, or `null` when it is now.
-   * With an asynchronous `intervalStore`, as far as this realm has seen. */
+  /**
+   * When the next bulk create of this base URL and token is allowed, or `null` when it is now.
+   * With an asynchronous `intervalStore`, as far as this realm has seen.
+   * @returns The time, or `null`.
+   * @throws {@link ConfigError} The `intervalStore` threw.
+   * @example
+   * ```ts
+   * const at = client.nextCreateAllowedAt();
+   * button.disabled = at !== null;
+   * ```
+   */
   nextCreateAllowedAt(): Date | null {
     const c = this.#core;
     const key = core(() => c.guardKey);
@@ -226,28 +476,18 @@ export class Client {
     return Number.isNaN(at) ? null : new Date(at);
   }
 
-  /**
-   * Imports any number of accounts (bulk work beyond 100 rows): rows with contract-level issues
-   * and repeats are set aside (never blocking the others), the rest are created in chunks of at
-   * most `chunkSize` (100), one create call per create interval (the contract's 10 minutes,
-   * also kept against this client's other creates). Every event is appended to `journal` before
-   * the request it announces leaves, so a job interrupted anywhere (a killed process, a closed
-   * laptop, a dropped connection) resumes from the same rows and journal without creating an
-   * account twice: rows whose answer was lost are looked up (`search-user`) before anything is
-   * sent again. Resolves with a report of every row; rejects with `ConfigError` on unusable
-   * options or a journal of another input, and with `AbortError` when `signal` fires (its
-   * `report` holds the rows as they stood; the journal resumes them).
-   */
-  async importUsers(rows: readonly unknown[], options?: ImportUsersOptions): Promise<ImportReport> {
-    return this.#bulk('import', 'importUsers', rows, options) as Promise<ImportReport>;
-  }
-
-  /** Grants `courses` to any number of accounts: add-courses in chunks of at most 100 accounts,
-   * journaled and resumable like `importUsers` (a chunk whose answer was lost is sent again:
-   * granting twice is harmless). */
-  async grantCourses(input: { users: readonly unknown[]; courses: readonly string[] }, options?: GrantCoursesOptions): Promise<GrantReport> {
-    const given = input !== null && typeof input === 'object' ? { users: input.users, courses: input.courses } : input;
-    return this.#bulk('grant', 'grantCourses', given, options) as Promise<GrantReport>;
+  static {
+    // The bulk jobs, on the prototype rather than in the class body so that lpm-client's types
+    // can leave them out (`BulkMethods`); there they reject with a ConfigError naming the package.
+    Object.assign(this.prototype, {
+      async importUsers(this: Client, rows: unknown, options?: unknown) {
+        return this.#bulk('import', 'importUsers', rows, options);
+      },
+      async grantCourses(this: Client, input: { users: unknown; courses: unknown }, options?: unknown) {
+        const given = input !== null && typeof input === 'object' ? { users: input.users, courses: input.courses } : input;
+        return this.#bulk('grant', 'grantCourses', given, options);
+      },
+    });
   }
 
   async #bulk(kind: 'import' | 'grant', name: string, input: unknown, options: unknown): Promise<unknown> {
@@ -262,49 +502,60 @@ export class Client {
     return bulk(machinery, kind, name, input, options);
   }
 
-  /** Every account, page by page with the largest allowed limit. */
+  /**
+   * Every account, page by page with the largest allowed limit (100), until a short page.
+   * @param options Per-call options, for each page's call; `signal` also stops the iteration.
+   * @returns An async iterator of the accounts.
+   * @throws {@link ApiError} A page's call was refused.
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * for await (const user of client.allUsers()) console.log(user.username);
+   * ```
+   */
   allUsers(options?: CallOptions): AsyncGenerator<User, void, undefined> {
     return pages((p, o) => this.#call<UserList>('getUsers', p, undefined, o, false), 'users', 'get-multi-user', options);
   }
 
-  /** Every course, page by page with the largest allowed limit. */
+  /**
+   * Every course, page by page with the largest allowed limit (100), until a short page.
+   * @param options Per-call options, for each page's call; `signal` also stops the iteration.
+   * @returns An async iterator of the courses.
+   * @throws {@link ApiError} A page's call was refused.
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @example
+   * ```ts
+   * for await (const course of client.allCourses({ signal })) console.log(course.title);
+   * ```
+   */
   allCourses(options?: CallOptions): AsyncGenerator<Course, void, undefined> {
     return pages((p, o) => this.#call<CourseList>('getCourses', p, undefined, o, false), 'courses', 'get-multi-course', options);
   }
 
-  /** Frees the wasm side now rather than when the garbage collector gets to it (on a
-   * `withResponse()` view: nothing, its client owns the core). */
+  /**
+   * Frees the wasm side now rather than when the garbage collector gets to it (on a
+   * `withResponse()` view: nothing, its client owns the core). A call after it rejects.
+   * @example
+   * ```ts
+   * client.free();
+   * ```
+   */
   free(): void {
     if (this.#owner) this.#core.free();
   }
 
+  /** `free()`, for `using client = new Client(...)`. */
   [Symbol.dispose](): void {
     this.free();
   }
 }
-
-/** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
-export interface BulkDriverOptions {
-  /** Default: a journal in memory, which does not survive the process. */
-  journal?: JournalStore | undefined;
-  /** Told after every change: rows done, failed, set aside, remaining, next send, estimated end. */
-  onProgress?: ((progress: Progress) => void) | undefined;
-  /** Stops the job (an answer in flight is treated as lost: its rows are looked up on resume). */
-  signal?: AbortSignal | undefined;
-}
-export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions> & {
-  /** Told once, before anything is journaled or sent, the rows with issues (set aside) or
-   * warnings (sent anyway) as the job judged them: list them without validating the rows again.
-   * Awaited; a throw or rejection stops the job there. */
-  onIssues?: ((rows: RowIssues[]) => void | Promise<void>) | undefined;
-};
-export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
 
 /** create-user-login-token's reply: `{ token, tokenExpires, msg }`, login-user's shape. */
 export type LoginTokenReply = LoginReply;
 
 /** A reply beside the HTTP answer it came in (`withResponse()`). */
 export interface WithResponse<T> {
+  /** The decoded reply, as the method of `Client` resolves it. */
   data: T;
   /** The final attempt's status and headers (lower-case names; the token redacted from values). */
   response: { status: number; headers: Record<string, string> };

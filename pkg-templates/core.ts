@@ -3,7 +3,7 @@
 // `Step` union. The glue throws a failure's data as JSON text (errors.ts's `fromThrown` reads
 // it); a `Core` is freed by `Client.free()` or, for a client dropped without it, by the glue's
 // FinalizationRegistry; a `Pending` by the driver when its call ends.
-import init, { Core, Pending as Planned, columnOf, initSync, validate } from './wasm/lpm_client.js';
+import { Core, Pending as Planned, columnOf, initSync, validate } from './wasm/lpm_client.js';
 import type { HostFailure, InitOutput, PlannedRequest } from './wasm/lpm_client.js';
 import type { Req } from './internal.js';
 
@@ -82,8 +82,8 @@ let loading: Promise<InitOutput> | undefined;
 
 /** The entries' way to instantiate the wasm, once per realm (after another entry's, the first's
  * instance stays): `sync` from a compiled module or its bytes, `load` from a fetch, compiled
- * while it streams where the server sends `application/wasm` (from its bytes elsewhere, without
- * the glue's console warning); `exports` the instance's so far. */
+ * while it streams where the server sends `application/wasm` (from its bytes elsewhere);
+ * `exports` the instance's so far. */
 export const start = {
   /** The generated class, for tests of the boundary itself (tests/js-bulk). */
   Core,
@@ -97,8 +97,13 @@ export const start = {
     return (loading ||= (async () => {
       if (instance) return instance;
       const r = await response;
-      const streams = !r.ok || r.headers.get('content-type') === 'application/wasm';
-      return (instance ||= await init({ module_or_path: streams ? r : await r.arrayBuffer() }));
+      if (!r.ok) throw new Error(`lpm-client: the wasm could not be fetched: ${r.status} ${r.url}`);
+      // Compiled while it streams where the server says it is wasm; then instantiated at once
+      // (a compiled module instantiates synchronously in every browser, as in Node).
+      const module = r.headers.get('content-type') === 'application/wasm' && typeof WebAssembly.compileStreaming === 'function'
+        ? await WebAssembly.compileStreaming(r)
+        : await WebAssembly.compile(await r.arrayBuffer());
+      return (instance ||= initSync({ module }));
     })());
   },
 };

@@ -21,6 +21,7 @@ const RESERVED = new Set(['message', 'cause', 'name', 'stack']);
 
 /** Base class of every error the package throws or rejects with. Never carries the token. */
 export class LpmError extends Error {
+  /** What went wrong; each kind but `internal` has its class (`api`: `ApiError`, ...). */
   declare readonly kind: ErrorKind;
   /** The endpoint called, where there was one. */
   declare readonly endpoint?: Endpoint;
@@ -80,6 +81,7 @@ export class NetworkError extends LpmError {
 export class TimeoutError extends LpmError {
   declare readonly kind: 'timeout';
   declare readonly endpoint: Endpoint;
+  /** The per-attempt timeout that ran out, in ms. */
   declare readonly timeoutMs: number;
 }
 
@@ -111,11 +113,13 @@ export class IntervalError extends LpmError {
 /** The client's options cannot be used. */
 export class ConfigError extends LpmError {
   declare readonly kind: 'config';
-  /** What cannot be used; `"notLoaded"`: the package's WebAssembly is not loaded yet
-   * (`lpm-client/lazy`: `await ready()` first). */
+  /** What cannot be used: the `baseUrl`, the `token`, a call that needs a token without one
+   * (`noToken`), an `option`, a bulk job's `journal`, or `notLoaded`: the package's
+   * WebAssembly is not loaded yet (`lpm-client/lazy`: `await ready()` first). */
   declare readonly problem: ConfigErrorInfo['problem'] | 'notLoaded';
-  /** For `problem: "option"`: the option's name and what it must be. */
+  /** For `problem: "option"`: the option's name. */
   declare readonly option?: string;
+  /** For `problem: "option"`: what the option must be. */
   declare readonly expected?: string;
   /** For `problem: "baseUrl"`: why it cannot be used; for `problem: "token"`: `"empty"`,
    * `"character"` (outside `A-Z a-z 0-9 - . _ ~`) or `"tooShort"` (fewer than 8). */
@@ -126,6 +130,7 @@ export class ConfigError extends LpmError {
 export class ResponseTooLargeError extends LpmError {
   declare readonly kind: 'tooLarge';
   declare readonly endpoint: Endpoint;
+  /** The client's bound, in bytes. */
   declare readonly maxResponseBytes: number;
 }
 

@@ -7,7 +7,9 @@ import { makeError } from './errors.js';
  * (empty for a new job), `append` stores events durably (flushed) before it resolves. A job
  * started with a journal that holds events resumes from them. */
 export interface JournalStore {
+  /** Every event appended so far, in order (empty for a new job). */
   load(): readonly JournalEvent[] | Promise<readonly JournalEvent[]>;
+  /** Stores `events` durably (flushed) before it resolves. */
   append(events: readonly JournalEvent[]): void | Promise<void>;
   /** The same as `append`, given the events as JSON lines (each event's JSON text and `\n`):
    * a store that keeps text has it, and the job hands its events over without building objects.

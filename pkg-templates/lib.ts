@@ -2,7 +2,8 @@
 // validators, interval stores and journals. The entries (index.ts, node.ts, workerd.ts)
 // instantiate the wasm their own way through lib.js's default export, and re-export this.
 //
-//   client.ts     Client: one method per endpoint, paging, bulk jobs
+//   client.ts     Client: one method per endpoint, paging; records' unlisted keys
+//   bulk.ts       bulk jobs (lpm-client-bulk; bulk-lean.ts in lpm-client): types, abort errors, driver
 //   driver.ts     a planned call driven to its end (attempts, waits, hooks, errors)
 //   transport.ts  one HTTP attempt: fetch, timeout, abort, the body read within its bound
 //   options.ts    values and options as the JSON the core reads; the driver's options checked
@@ -23,11 +24,11 @@ export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
   AbortError, IntervalError, ConfigError, ResponseTooLargeError, isLpmError,
 } from './errors.js';
-export { Client } from './client.js';
-export type {
-  BulkDriverOptions, ClientWithResponse, GrantCoursesOptions, ImportUsersOptions, LoginTokenReply,
-  WithResponse,
-} from './client.js';
+export { Client, unlisted } from './client.js';
+export type { ClientWithResponse, LoginTokenReply, Unlisted, WithResponse } from './client.js';
+// lpm-client-bulk's bulk jobs (their types and abort errors); lpm-client's bulk.js has only an
+// empty `BulkMethods`.
+export * from './bulk.js';
 export { fileJournal, fileStore, webStorageStore } from './stores.js';
 export {
   mapColumns, validateAddCourses, validateCreateUser, validateCreateUsers, validateGetCourses,

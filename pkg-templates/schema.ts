@@ -6,23 +6,37 @@ import { core, optionsJson, toJson } from './options.js';
 
 /** The Standard Schema v1 interface (standardschema.dev), declared here so the package has no dependency. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The Standard Schema's properties: what a form library reads. */
   readonly "~standard": {
+    /** The Standard Schema version: 1. */
     readonly version: 1;
+    /** Who made the schema: `"lpm-client"`. */
     readonly vendor: string;
+    /** Validates `value`: its issues, or the value when it has none. */
     readonly validate: (value: unknown) => StandardSchemaV1.Result<Output> | Promise<StandardSchemaV1.Result<Output>>;
+    /** The input and output types, for inference only (absent at run time). */
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
   };
 }
+/** The Standard Schema's result and inference types. */
 export declare namespace StandardSchemaV1 {
+  /** A validation's result: the value, or its issues. */
   type Result<Output> = SuccessResult<Output> | FailureResult;
+  /** A value without issues. */
   interface SuccessResult<Output> {
+    /** The value, as the schema's output type. */
     readonly value: Output;
+    /** Absent: a value without issues. */
     readonly issues?: undefined;
   }
+  /** A value with issues. */
   interface FailureResult {
+    /** The issues (each with `path` and `message`). */
     readonly issues: ReadonlyArray<Issue>;
   }
+  /** A schema's input type (a form's fields). */
   type InferInput<S extends StandardSchemaV1> = NonNullable<S["~standard"]["types"]>["input"];
+  /** A schema's output type (a value without issues). */
   type InferOutput<S extends StandardSchemaV1> = NonNullable<S["~standard"]["types"]>["output"];
 }
 
@@ -33,7 +47,9 @@ export declare namespace StandardSchemaV1 {
  * (`register('emial')` does not compile).
  */
 export interface Validator<Output, Input = Output> extends StandardSchemaV1<Input, Output> {
+  /** The issues of `value` (empty when it is good), messages in `options.lang`. */
   (value: unknown, options?: ValidateOptions): Issue[];
+  /** The same validator with its options fixed (for a form library, which passes none). */
   withOptions(options: Partial<ValidateOptions>): Validator<Output, Input>;
 }
 

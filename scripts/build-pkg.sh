@@ -30,10 +30,13 @@ features=()
 [ -n "${LPM_FEATURES:-}" ] && features=(--features "$LPM_FEATURES")
 source "$root/scripts/toolchain.sh"
 # std rebuilt with the crate (build-std) so that immediate-abort reaches it too: a panic is a trap
-# with nothing to format; location details and Debug formatting are not compiled in. Its own
-# target directory: these flags rebuild everything, and stable's builds keep theirs.
+# with nothing to format; location details and Debug formatting are not compiled in. Without
+# the multivalue feature (on by default for wasm32), wasm-bindgen returns results through memory
+# rather than as several values: V8's baseline compiler handles those functions, and a new Node
+# process compiles the wasm in a third of the time (docs/performance.md). Its own target
+# directory: these flags rebuild everything, and stable's builds keep theirs.
 wasm_target="$root/target/wasm-release"
-RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none" \
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none -Ctarget-feature=-multivalue" \
   cargo "+$LPM_NIGHTLY" build --quiet --release --target wasm32-unknown-unknown \
   -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
   --target-dir "$wasm_target" -p lpm-client-wasm "${features[@]}"
@@ -45,7 +48,7 @@ cp "$wasm_target/wasm32-unknown-unknown/release/lpm_client_wasm.wasm" "$out/wasm
 # the TypeScript declarations (the exports', the models' from tsify, the options' and the
 # endpoints' from custom sections: wasm/lpm_client.d.ts, shipped for the models' types).
 wasm-bindgen "$out/wasm/core.wasm" \
-  --target web --omit-default-module-path --out-dir "$stage_bindgen" --out-name lpm_client
+  --target web --omit-default-module-path --encode-into always --out-dir "$stage_bindgen" --out-name lpm_client
 rm "$out/wasm/core.wasm"
 mv "$stage_bindgen/lpm_client_bg.wasm" "$out/wasm/lpm_client_bg.wasm"
 # The shipped declarations are the models' and options' only: the glue's classes, functions and
@@ -62,7 +65,7 @@ fs.writeFileSync(process.argv[2], models);
 # the package for bench/boundary.mjs (lib.js bundles only what the package calls).
 [[ "${LPM_FEATURES:-}" == *bench-exports* ]] && cp "$stage_bindgen/lpm_client.js" "$out/wasm/bindgen.js"
 features_opt=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
-  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+  --enable-mutable-globals --enable-reference-types)
 # -ocimfs=20: a function with one caller is inlined into it only when tiny (binaryen's default
 # inlines any size): raw bytes grow but gzip shrinks, as a function of its own keeps its locals
 # numbered from 0 and its code repeats what the others' does (docs/performance.md).
@@ -104,12 +107,13 @@ cp "$stage_bindgen/lpm_client.js" "$stage_bindgen/lpm_client.d.ts" "$stage/wasm/
 if [ "$flavour" = bulk ]; then rm "$stage/bulk-lean.ts"; else mv "$stage/bulk-lean.ts" "$stage/bulk.ts"; fi
 "$root/node_modules/.bin/tsc" -p "$stage" --outDir "$stage.d"
 # The public types: the entry's, and the modules it re-exports (the driver's, the transport's and
-# the wasm glue's adapter are not shipped; the entries share index.d.ts).
-cp "$stage.d/"{index,lazy,lib,errors,journal,client,schema,stores}.d.ts "$out/"
+# the wasm glue's adapter are not shipped; the entries share index.d.ts). bulk.d.ts is the flavour's: the
+# bulk jobs' methods, options and abort errors, or in lpm-client an empty `BulkMethods`.
+cp "$stage.d/"{index,lazy,lib,errors,journal,client,schema,stores,bulk}.d.ts "$out/"
 # The shared module (lib.js: the client, errors, journals, validators, the bulk driver, the
-# wasm-bindgen glue) bundled on its own with its public names, and the three entries beside
-# it, each importing it: each entry instantiates the wasm its own way and hands lib.js the instance
-# (lib.js's default export, which the entry's `export *` leaves out), then is `export *` rather
+# wasm-bindgen glue) bundled on its own with its public names, and the entries beside it, each
+# importing it: each entry instantiates the wasm its own way through lib.js's default export
+# (which the entry's `export *` leaves out), then is `export *` rather
 # than a list of every name renamed (code splitting's minified chunk names: ~0.9 KB gzip more).
 # Source maps beside each file (with the sources in them), so a stack trace or a debugger shows the
 # TypeScript: the runtime loads them only when asked (devtools, `node --enable-source-maps`), and

@@ -28,12 +28,12 @@ pub enum Error {
     Config(ConfigError),
 }
 
-/// What went wrong, for a `switch`: the kind of every error the client gives, those of
-/// [`Error`] and those the wasm shell reports for the host (network, timeout, abort, a too large
-/// body, the create interval). The one list of kinds: `Error::kind`, the shell's failures,
-/// TypeScript's `CoreErrorKind`, and the package's table of error classes
-/// (`pkg-templates/errors.ts`, checked against this type when the package is built, so a renamed
-/// kind fails the build).
+/// What went wrong, for a `switch`: the kind of every error the client gives.
+// The kinds of [`Error`] and those the wasm shell reports for the host (network, timeout, abort, a
+// too large body, the create interval). The one list of kinds: `Error::kind`, the shell's
+// failures, TypeScript's `CoreErrorKind`, and the package's table of error classes
+// (`pkg-templates/errors.ts`, checked against this type when the package is built, so a renamed
+// kind fails the build). Doc comments here are also the TypeScript's: no Rust paths in them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -285,7 +285,8 @@ pub struct HttpError {
     pub endpoint: Endpoint,
     /// HTTP status.
     pub status: u16,
-    /// The start of the body (at most [`EXCERPT_CHARS`] characters), token redacted.
+    /// The start of the body (cut short, marked `…` when cut), token redacted.
+    // At most `EXCERPT_CHARS` characters.
     pub excerpt: String,
 }
 
@@ -446,7 +447,8 @@ impl ConfigError {
     }
 }
 
-/// Why a token was refused (see `plan::Token::new`).
+/// Why a token was refused: empty, a character outside `A-Z a-z 0-9 - . _ ~`, or shorter than 8.
+// The checks: `plan::Token::new`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, lpm_derive::SerializeUnit)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Described, Head, Shape, Tally, Ty};
-use crate::model::{Course, Extra, Timestamp, User};
+use crate::model::{Course, Timestamp, Unpublished, User};
 
 // The replies of one endpoint are in its module (`src/endpoint/`, above: the crate's root exports
 // them); these are shared, or (`RawReply`) the envelope of any endpoint whose answer is
@@ -70,7 +70,7 @@ pub struct CourseList {
 }
 impl Reply for CourseList {}
 
-/// A token from login-user (an API token) or create-user-login-token ([`LoginTokenReply`]).
+/// A token from login-user (an API token) or create-user-login-token (a one-time site login).
 #[derive(Clone, PartialEq, Serialize, Deserialize, lpm_derive::Shape)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -111,8 +111,9 @@ pub struct RawReply {
     /// `msg`.
     #[serde(default)]
     pub msg: String,
-    /// Every other key of the envelope.
+    /// Every other key of the envelope. Decision: typed as an index signature in TypeScript
+    /// (unlike a record's extra keys): they are all the platform sends here, none published.
     #[serde(flatten)]
-    pub data: Extra,
+    pub data: Unpublished,
 }
 impl Reply for RawReply {}

@@ -25,14 +25,19 @@ use crate::validate::{self, Issue, IssueCode, Lang, Level, PathSegment, Validate
 #[serde(rename_all = "camelCase", default)]
 pub struct GrantOptions {
     /// Accounts per call, 1..=100 (default 100).
+    #[cfg_attr(feature = "wasm", tsify(type = "number | undefined"))]
     pub chunk_size: usize,
     /// Milliseconds between two calls (default 0: the contract sets no interval for add-courses).
+    #[cfg_attr(feature = "wasm", tsify(type = "number | undefined"))]
     pub interval_ms: u64,
     /// Language of the issues' messages.
+    #[cfg_attr(feature = "wasm", tsify(type = "Lang | undefined"))]
     pub lang: Lang,
     /// Wait after a lost answer or a refusal that may pass.
+    #[cfg_attr(feature = "wasm", tsify(type = "number | undefined"))]
     pub retry_delay_ms: u64,
     /// Such failures in a row before the run stops; the journal resumes it.
+    #[cfg_attr(feature = "wasm", tsify(type = "number | undefined"))]
     pub attempts: u32,
 }
 
@@ -73,8 +78,8 @@ pub struct GrantReport {
     /// Why the run stopped early, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halted: Option<String>,
-    /// The category of the platform's refusal that stopped the run, when one did (as
-    /// [`super::ImportReport::halted_by`]).
+    /// The category of the platform's refusal that stopped the run, when one did (as an import's
+    /// `haltedBy`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halted_by: Option<crate::codes::Category>,
 }

@@ -31,18 +31,24 @@ use crate::{endpoint::CreateUsersReply, reply::UserReply};
 #[serde(rename_all = "camelCase", default)]
 pub struct ImportOptions {
     /// Rows per create call, 1..=100 (default 100).
+    #[cfg_attr(feature = "wasm", tsify(type = "number | undefined"))]
     pub chunk_size: usize,
     /// Milliseconds between two create calls (default: the contract's 10 minutes).
+    #[cfg_attr(feature = "wasm", tsify(type = "number | undefined"))]
     pub interval_ms: u64,
     /// Also set aside rows with platform-level findings (default `false`: they are sent and their
     /// findings reported as warnings, since the server may not enforce those rules).
+    #[cfg_attr(feature = "wasm", tsify(type = "boolean | undefined"))]
     pub set_aside_platform: bool,
     /// Language of the issues' messages.
+    #[cfg_attr(feature = "wasm", tsify(type = "Lang | undefined"))]
     pub lang: Lang,
     /// Wait after a failed look-up, and after a lost create answer before looking its rows up.
+    #[cfg_attr(feature = "wasm", tsify(type = "number | undefined"))]
     pub retry_delay_ms: u64,
     /// Failures in a row (lost answers, refusals that may pass, failed look-ups) before the run
     /// stops; the journal resumes it.
+    #[cfg_attr(feature = "wasm", tsify(type = "number | undefined"))]
     pub attempts: u32,
 }
 

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{AddCourseStatus, CreateStatus, Extra};
 
-/// One account to create (element of `users` in the create request).
-///
-/// Request shapes are flat and strict: they carry no extra map.
+/// One account to create (element of `users` in the create request). Strict: a key not listed
+/// here is refused (`unknown_field`).
+// Request shapes are flat and carry no extra map.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct NewUser {
@@ -20,21 +20,27 @@ pub struct NewUser {
     pub password: String,
     /// Phone number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub phone: Option<String>,
     /// City.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub city: Option<String>,
     /// District.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub district: Option<String>,
     /// Street.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub street: Option<String>,
     /// Gender; the platform's UI uses `Nam` / `Nữ`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub gender: Option<String>,
     /// Job.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "string | undefined"))]
     pub job: Option<String>,
 }
 

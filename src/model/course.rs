@@ -181,6 +181,7 @@ pub struct Affiliates {
     pub basic_payout_value: Option<BTreeMap<String, f64>>,
     /// Payout percents (shape not shown by the contract); may be empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub basic_payout_percent: Option<Extra>,
     /// Basic discount price.
     #[serde(default, skip_serializing_if = "Option::is_none")]

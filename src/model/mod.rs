@@ -26,17 +26,26 @@ pub use user::{
 /// Keys a record carried that the contract does not list, kept as received.
 pub type Extra = serde_json::Map<String, serde_json::Value>;
 
+/// The keys of an envelope the platform does not publish (create-single-user's), kept as
+/// received. The same map as [`Extra`], named apart for its TypeScript: an index signature, as
+/// these keys are all such a reply carries.
+pub type Unpublished = Extra;
+
 /// An ISO 8601 UTC timestamp with milliseconds, kept as the server's string (no date library:
 /// it would add size to the wasm and JS callers parse it with `new Date(..)` anyway).
 pub type Timestamp = String;
 
-/// TypeScript for the types above that are not derived: the extra map is an index signature
-/// (extra keys are reachable, typed `unknown`).
+/// TypeScript for the types above that are not derived. Decision: a record's extra map is no
+/// index signature, so that a misspelt key fails to compile; its keys stay on the object and
+/// `unlisted(record)` (pkg-templates/client.ts) types them `unknown`.
 #[cfg(feature = "wasm")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const TS_EXTRA: &str = r#"
-/** Keys a record carried that the contract does not list, kept as received. */
-export type Extra = Record<string, unknown>;
+/** The keys of a record that the contract does not list. They are on the object as received,
+ * but not in its type, so that a misspelt key is a compile error: `unlisted(record)` reads them. */
+export interface Extra {}
+/** The keys of a reply the platform does not publish, kept as received (`unknown` until it does). */
+export type Unpublished = Record<string, unknown>;
 /** An ISO 8601 UTC timestamp with milliseconds (`2024-09-05T08:10:31.207Z`). */
 export type Timestamp = string;
 "#;

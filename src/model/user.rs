@@ -31,6 +31,7 @@ pub struct User {
     pub my_cart: Option<Vec<CartItem>>,
     /// Balance; an empty object for the caller's own account. Inner fields are not shown by the contract.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub balance: Option<Extra>,
     /// Transaction identifiers.
     #[serde(default, skip_serializing_if = "Option::is_none")]

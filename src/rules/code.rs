@@ -4,9 +4,9 @@
 
 use serde::{Serialize, Serializer};
 
-/// A stable machine code of a finding. Serialized as its snake_case string (`"too_short"`,
-/// [`IssueCode::as_str`]; the `serde` attribute names it for TypeScript, and a test holds the two
-/// together).
+/// A stable machine code of a finding, as a snake_case string (`"too_short"`).
+// Serialized by `IssueCode::as_str`; the `serde` attribute names it for TypeScript, and a test
+// holds the two together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[cfg_attr(feature = "wasm", serde(rename_all = "snake_case"))]

@@ -89,7 +89,9 @@ pub enum Lang {
     Vi,
 }
 
-/// How sure a finding is. Ordered: `Contract < Platform`.
+/// How sure a finding is: `contract` (the request is certain to fail) or `platform` (the
+/// platform's documented rules predict it will).
+// Ordered: `Contract < Platform`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
@@ -101,17 +103,17 @@ pub enum Level {
     Platform,
 }
 
-/// Options of a validation: language and strictness.
-///
-/// Deserializes from `{"lang": "vi", "platformRules": false}`; missing keys take the defaults
-/// (English, platform rules on).
+/// Options of a validation: language and strictness (`{ lang: "vi", platformRules: false }`);
+/// missing keys take the defaults (English, platform rules on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ValidateOptions {
     /// Language of the messages.
+    #[cfg_attr(feature = "wasm", tsify(type = "Lang | undefined"))]
     pub lang: Lang,
     /// Also report platform-level findings (default `true`).
+    #[cfg_attr(feature = "wasm", tsify(type = "boolean | undefined"))]
     pub platform_rules: bool,
 }
 
@@ -128,8 +130,8 @@ impl Default for ValidateOptions {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct Issue {
-    /// Path to the offending value, e.g. `[Index(3), Key("email")]`, serialized as `[3, "email"]`;
-    /// empty when the finding is about the whole input.
+    /// Path to the offending value (`[3, "email"]`: the e-mail of the fourth item); empty when the
+    /// finding is about the whole input.
     pub path: Vec<PathSegment>,
     /// Stable machine string, e.g. `"required"`, `"too_short"`, `"duplicate_email"`.
     pub code: IssueCode,

@@ -35,8 +35,12 @@ async function assertCreatedOnce(list) {
   for (const r of list) assert.equal(by.get(r.email.toLowerCase()), 1, `${r.email} exists exactly once`);
 }
 
-test('lpm-client (lean) refuses importUsers with a ConfigError naming lpm-client-bulk', async () => {
+test('lpm-client (lean) refuses importUsers and grantCourses with a ConfigError naming lpm-client-bulk', async () => {
   await assert.rejects(client(lean).importUsers(rows(1, 'l')), (e) => e instanceof lean.ConfigError && /lpm-client-bulk/.test(e.message));
+  await assert.rejects(client(lean).grantCourses({ users: ['u1'], courses: ['c1'] }), (e) => e instanceof lean.ConfigError && e.option === 'grantCourses');
+  // Nor does it export the bulk jobs' abort errors (its types declare neither job).
+  assert.equal(lean.ImportAbortError, undefined);
+  assert.equal(lean.GrantAbortError, undefined);
 });
 
 test('250 rows with bad ones: chunks of 100, bad rows set aside with issues, the rest created once', async () => {
@@ -116,7 +120,13 @@ test('aborted mid-job, resumed from the same file journal: every row created onc
     onProgress: (p) => { if (p.done >= 40) ctrl.abort(new Error('stop')); } }));
   const e = await first.then(() => assert.fail('should abort'), (err) => err);
   assert.ok(e instanceof bulk.AbortError, e && e.stack);
+  // The import's own error class (typed with the import's report), still an AbortError by kind and name.
+  assert.ok(e instanceof bulk.ImportAbortError && !(e instanceof bulk.GrantAbortError));
+  assert.equal(e.kind, 'abort');
+  assert.equal(e.name, 'AbortError');
+  assert.equal(bulk.ImportAbortError.name, 'ImportAbortError');
   assert.ok(e.report.counts.created >= 40 && e.report.counts.created < 120);
+  assert.equal(e.report.rows[0].email, input[0].email);
   // A torn last line (a process killed mid-write) is ignored.
   appendFileSync(file, '{"event":"chunkSend');
   const report = await client().importUsers(input, opts({ journal: bulk.fileJournal(file), chunkSize: 40 }));
@@ -163,6 +173,18 @@ test('a grant whose answer is lost is sent again (granting twice is harmless), t
   const resumed = await c.grantCourses({ users: ids, courses: [course] }, opts({ journal: again, chunkSize: 10 }));
   assert.equal(resumed.counts.granted, 30);
   assert.deepEqual(spy, [], 'a finished grant sends nothing on resume');
+});
+
+test('an aborted grant rejects with GrantAbortError, its report the grant\'s', async () => {
+  const ids = (await client().getUsers({ start: 0, limit: 30 })).users.map((u) => u._id);
+  const course = (await client().getCourses({ start: 0, limit: 1 })).courses[0]._id;
+  const ctrl = new AbortController();
+  const e = await client().grantCourses({ users: ids, courses: [course] }, opts({ chunkSize: 10, intervalMs: 200, signal: ctrl.signal,
+    onProgress: (p) => { if (p.done >= 10) ctrl.abort(new Error('stop')); } })).then(() => assert.fail('should abort'), (err) => err);
+  assert.ok(e instanceof bulk.GrantAbortError && e instanceof bulk.AbortError && !(e instanceof bulk.ImportAbortError), e && e.stack);
+  assert.equal(e.kind, 'abort');
+  assert.ok(e.report.counts.granted >= 10 && e.report.counts.granted < 30);
+  assert.equal(e.report.rows[0].userId, ids[0]);
 });
 
 test('an answer handed to a job with no request out is an internal error of the driver, for an import and a grant alike', async () => {

@@ -27,9 +27,7 @@ import {
   validateSearchCourses,
   validateSearchUser,
   webStorageStore,
-  memoryJournal,
-  fileJournal,
-  indexedDbJournal,
+  unlisted,
 } from "lpm-client";
 import type {
   AddCourseOutcome,
@@ -71,11 +69,7 @@ import type {
   UserReply,
   ValidateOptions,
   Validator,
-  ImportReport,
-  GrantReport,
-  JournalEvent,
-  JournalStore,
-  Progress,
+  Unlisted,
 } from "lpm-client";
 
 // ---- type-level helpers ---------------------------------------------------------------------------
@@ -169,6 +163,8 @@ expectType<Equals<Awaited<ReturnType<Client["getCourses"]>>, CourseList>>();
 expectType<Equals<Awaited<ReturnType<Client["addCoursesToUsers"]>>, AddCoursesReply>>();
 expectType<Equals<Awaited<ReturnType<Client["createUsers"]>>, CreateUsersReply>>();
 expectType<Equals<Awaited<ReturnType<Client["createSingleUserRaw"]>>, RawReply>>();
+// @ts-expect-error a reply's `msg` is no `mgs` (a reply's own keys are typed too)
+void me.mgs;
 expectType<Equals<Awaited<ReturnType<Client["registerUser"]>>, RegisterReply>>();
 
 // ---- records: open value sets, optional fields, extra keys ---------------------------------------
@@ -206,11 +202,24 @@ for (const doc of c.docs ?? []) {
 }
 const purposes: string[] = c.purpose.flatMap((p) => (p.content === undefined ? [] : [p.content]));
 console.log(requirement, thumbnail, purposes, c.trailer.sourceType, c.credit_shared.value);
-// Keys the contract does not list are kept, typed unknown: check before use.
-const seo: unknown = c["seo"];
+// A record's type has the keys the contract lists only: a misspelt key does not compile.
+// @ts-expect-error `emial` is no key of an account (its addresses are `emails`)
+console.log(me.user.emial);
+// @ts-expect-error nor `titel` of a course
+console.log(c.titel);
+// @ts-expect-error nor of a nested record
+console.log(me.user.profile.nmae);
+// The keys the contract does not list are kept on the object: `unlisted` reads them, typed unknown.
+const seo = unlisted(c).seo;
+expectType<Equals<typeof seo, unknown>>();
 if (typeof seo === "object" && seo !== null && "keywords" in seo) console.log(seo.keywords);
-// @ts-expect-error an extra key is unknown, not string
-const seoText: string = c["seo"];
+// @ts-expect-error an unlisted key is unknown, not string
+const seoText: string = unlisted(c).seo;
+// The listed keys keep their types through the view; it is the same object.
+const viewed: Unlisted<User> = unlisted(me.user);
+expectType<Equals<typeof viewed._id, string>>();
+const nickname: unknown = unlisted(me.user.profile)["nickname"];
+console.log(nickname, viewed === me.user);
 expectType<Equals<Course["_id"], string>>();
 expectType<Equals<Course["requirement"], string | undefined>>();
 expectType<Equals<Course["price"]["original"], number>>();
@@ -520,33 +529,10 @@ watched.withResponse().allUsers();
   using scoped = new Client({ baseUrl: "https://school.example.com", token: login.token });
   console.log((await scoped.getMe()).user.username);
 }
-// Bulk work (lpm-client-bulk; the same types in lpm-client, whose importUsers rejects).
-async function bulkWork(c: Client, rows: unknown[]): Promise<number> {
-  const journal: JournalStore = memoryJournal();
-  const report: ImportReport = await c.importUsers(rows, {
-    journal,
-    chunkSize: 50,
-    lang: "vi",
-    onProgress: (p: Progress) => console.log(p.done, p.remaining, p.nextSendAt ?? "now"),
-    signal: AbortSignal.timeout(60_000),
-  });
-  for (const row of report.rows) {
-    if (row.result.kind === "created") console.log(row.result.userId);
-    if (row.result.kind === "setAside") console.log(row.result.issues.map((i) => i.message));
-  }
-  // @ts-expect-error chunkSize is a number
-  await c.importUsers(rows, { chunkSize: "50" });
-  // @ts-expect-error a journal needs load and append
-  await c.importUsers(rows, { journal: { load: () => [] } });
-  const grant: GrantReport = await c.grantCourses({ users: ["u1"], courses: ["c1"] }, { journal: fileJournal("grant.jsonl") });
-  const events: readonly JournalEvent[] = await indexedDbJournal("job").load();
-  try {
-    await c.importUsers(rows);
-  } catch (e) {
-    if (e instanceof AbortError && e.report) return e.report.counts.total;
-  }
-  return report.counts.created + grant.counts.granted + events.length;
-}
-void bulkWork;
+// Bulk work is lpm-client-bulk's (tests/types/bulk.ts): lpm-client's Client declares neither job.
+// @ts-expect-error lpm-client has no importUsers (lpm-client-bulk has)
+void client.importUsers;
+// @ts-expect-error nor grantCourses
+void client.grantCourses;
 anonymous.free();
 client.free();

@@ -25,8 +25,8 @@ const TS_CLIENT: &str = r#"
 /** The fetch a client uses: the global `fetch` fits, and so does any function of this shape. */
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<{ status: number; headers: { get(name: string): string | null }; arrayBuffer(): Promise<ArrayBuffer> }>;
 
-/** Options of `new Client(...)`: the data in `ClientSettings` (generated with its defaults from
- * `src/options.rs`), and what only JavaScript holds. */
+/** Options of `new Client(...)`: the data in `ClientSettings` (with their defaults), and what
+ * only JavaScript holds. */
 export interface ClientOptions extends ClientSettings, Hooks {
     /** A custom fetch (proxies, tests); default the global `fetch`. It gets the real URL, token included. */
     fetch?: FetchLike | undefined;
@@ -52,26 +52,36 @@ export interface Hooks {
 
 /** What a hook sees of a request: the URL with the token replaced by `<redacted>`. */
 export interface RequestEvent {
+    /** The HTTP method. */
     method: "GET" | "POST";
+    /** The request's URL, the token replaced by `<redacted>`. */
     url: string;
+    /** The endpoint called. */
     endpoint: Endpoint;
     /** 1 for the first attempt; 0 in `onError` when nothing was sent. */
     attempt: number;
     /** The request's headers (lower-case names). */
     headers: Record<string, string>;
 }
+/** What `onResponse` sees: the request, and the answer's status and time. */
 export interface ResponseEvent extends RequestEvent {
+    /** The answer's HTTP status. */
     status: number;
+    /** From sending to the answer's headers, in ms. */
     durationMs: number;
 }
+/** What `onRetry` sees: the failed attempt and the wait before the next. */
 export interface RetryEvent extends RequestEvent {
-    /** The answer's status, or why the attempt failed. */
+    /** The answer's status, when there was one. */
     status?: number;
+    /** Why the attempt got no answer, when it got none. */
     failure?: "network" | "timeout";
+    /** How long the attempt took, in ms. */
     durationMs: number;
     /** The wait before the next attempt (full jitter on the doubling delay, or the server's Retry-After). */
     delayMs: number;
 }
+/** What `onError` sees: the request, and the error the call rejects with. */
 export interface FailureEvent extends RequestEvent {
     /** The error the call rejects with (an LpmError). */
     error: Error;
@@ -79,15 +89,21 @@ export interface FailureEvent extends RequestEvent {
 
 /** A logger with levels; every function is optional. */
 export interface Logger {
+    /** One line per attempt. */
     debug?: (message: string) => void;
+    /** Not called by the client (a logger such as `console` has it). */
     info?: (message: string) => void;
+    /** Retries and failed calls. */
     warn?: (message: string) => void;
+    /** A hook or store that threw. */
     error?: (message: string) => void;
 }
 
 /** Where a guard keeps the time (ms since the epoch) of the last guarded call of a key. */
 export interface IntervalStore {
+    /** The time of the last guarded call of `key`, or nothing when there was none. */
     get(key: string): number | undefined | null | Promise<number | undefined | null>;
+    /** Records a guarded call of `key` at `atMs`. */
     set(key: string, atMs: number): void | Promise<void>;
 }
 
@@ -114,13 +130,17 @@ export interface CreateOptions extends CallOptions {
 
 /** A page request; `start` defaults to 0, `limit` to 100. */
 export interface PageParams {
+    /** The index of the first record (0 and up). */
     start?: number | undefined;
+    /** How many records at most (accounts 1..100, courses 0..100). */
     limit?: number | undefined;
 }
 
 /** search-user parameters: at least one of them. */
 export interface SearchUserParams {
+    /** The account's e-mail (tried first). */
     email?: string | undefined;
+    /** The account's username. */
     username?: string | undefined;
 }
 

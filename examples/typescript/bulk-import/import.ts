@@ -9,7 +9,7 @@
 // the client's guard and the job. (`examples/typescript/check.sh` runs it against the emulator,
 // interrupts it and resumes it.)
 import { readFileSync } from 'node:fs';
-import { AbortError, Client, ConfigError, fileJournal, type Progress } from 'lpm-client-bulk';
+import { Client, ConfigError, ImportAbortError, fileJournal, type Progress } from 'lpm-client-bulk';
 
 const [rowsFile, journalFile] = process.argv.slice(2);
 const baseUrl = process.env.LPM_BASE_URL;
@@ -47,8 +47,9 @@ try {
   console.log(`done: ${c.created} created, ${c.conflicts} already there, ${c.failed} failed, ${c.setAside} set aside, of ${c.total}`);
   console.log(JSON.stringify({ done: true, ...c }));
 } catch (e) {
-  if (e instanceof AbortError) {
-    const left = e.report?.counts.notSent ?? 0;
+  if (e instanceof ImportAbortError) {
+    // The import's own abort error: its `report` is the import's, every row as it stood.
+    const left = e.report.counts.notSent;
     console.log(`stopped: ${left} rows not sent yet. Run the same command again to resume.`);
     console.log(JSON.stringify({ done: false, notSent: left }));
     process.exitCode = 130;
