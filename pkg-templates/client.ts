@@ -1,6 +1,6 @@
 // The typed client: one method per endpoint, each planned by the core and driven by driver.ts;
 // paging over the list endpoints; the bulk jobs handed to the bulk driver where it is built in.
-import { Core, plan } from './core.js';
+import { Core, loaded, plan, whenLoaded } from './core.js';
 import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
   CourseReply, CreateOptions, CreateUsersReply, Hooks, LoginReply, NewUser, PageParams, RawReply,
@@ -58,6 +58,23 @@ function guardBase(baseUrl: unknown): string | undefined {
   }
   if (/^(.*\.)?localhost$|^127\.|^\[::1\]$/.test(host)) host = 'loopback';
   return `${u.protocol}//${host}:${u.port}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Resolves when the package's WebAssembly is loaded and the package can be used: at once where
+ * the entry loads it before the page's code runs (Node, Deno, Bun, Workers, and `lpm-client` in a
+ * browser, whose import waits for it); `lpm-client/lazy` loads it beside the page's first render.
+ * @returns A promise that resolves when the wasm is in.
+ * @throws Rejects with the load's error (a 404, a blocked fetch) when it could not be loaded.
+ * @example
+ * import { Client, ready } from "lpm-client/lazy";
+ * await ready();
+ * const client = new Client({ baseUrl, token });
+ */
+export function ready(): Promise<void> {
+  if (loaded()) return Promise.resolve();
+  const loading = whenLoaded();
+  return loading ? loading.then(() => undefined) : Promise.reject(new Error('lpm-client: no entry loaded its WebAssembly'));
 }
 
 /** Passed by `withToken` to the constructor: an existing core, not options. */

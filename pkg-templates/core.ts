@@ -108,14 +108,6 @@ export const start = {
   },
 };
 
-/** Resolves when the package's WebAssembly is loaded: at once where an entry loads it before the
- * page's code runs (Node, Deno, Bun, Workers, `lpm-client`'s browser entry); `lpm-client/lazy`
- * loads it beside the page's first render. Rejects with the load's error (a 404, a blocked
- * fetch) when it could not be loaded. */
-export function ready(): Promise<void> {
-  return (instance ? Promise.resolve(instance) : loading ?? Promise.reject(new Error('no entry of lpm-client loaded its WebAssembly'))).then(() => undefined);
-}
-
 /** Whether the wasm is in; else, the load under way (`lpm-client/lazy`), if any. */
 export const loaded = (): boolean => instance !== undefined;
 export const whenLoaded = (): Promise<unknown> | undefined => loading;

@@ -18,13 +18,13 @@ export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
 /** @internal The entries' way to instantiate the wasm (core.ts). */
-export { start as default, ready } from './core.js';
+export { start as default } from './core.js';
 
 export {
   LpmError, ValidationError, ApiError, HttpError, DecodeError, NetworkError, TimeoutError,
   AbortError, IntervalError, ConfigError, ResponseTooLargeError, isLpmError,
 } from './errors.js';
-export { Client, unlisted } from './client.js';
+export { Client, ready, unlisted } from './client.js';
 export type { ClientWithResponse, LoginTokenReply, Unlisted, WithResponse } from './client.js';
 // lpm-client-bulk's bulk jobs (their types and abort errors); lpm-client's bulk.js has only an
 // empty `BulkMethods`.

@@ -52,14 +52,14 @@ wasm-bindgen "$out/wasm/core.wasm" \
 rm "$out/wasm/core.wasm"
 mv "$stage_bindgen/lpm_client_bg.wasm" "$out/wasm/lpm_client_bg.wasm"
 # The shipped declarations are the models' and options' only: the glue's classes, functions and
-# init (all after the first class) and its string enums (the driver's, with their docs) are the
-# package's insides, declared for its own type-check below.
+# init (all after the first class) and the boundary's own types (the driver's, with their docs)
+# are the package's insides, declared for its own type-check below.
 node -e '
 const fs = require("fs");
 const text = fs.readFileSync(process.argv[1], "utf8");
-const models = text.slice(0, text.search(/^export class /m))
-  .replace(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*export type (Step|JobStep|HostFailure) = [^;]*;\n/g, "");
-fs.writeFileSync(process.argv[2], models);
+const doc = "(?:\\/\\*\\*(?:(?!\\*\\/)[\\s\\S])*\\*\\/\\s*)?";
+const inside = new RegExp(doc + "export (?:type (?:Step|JobStep|HostFailure) = [^;]*;|interface PlannedRequest \\{[\\s\\S]*?\\n\\})\\n", "g");
+fs.writeFileSync(process.argv[2], text.slice(0, text.search(/^export class /m)).replace(inside, ""));
 ' "$stage_bindgen/lpm_client.d.ts" "$out/wasm/lpm_client.d.ts"
 # A build with the boundary benchmark's exports (wasm/src/bench.rs) keeps the whole glue beside
 # the package for bench/boundary.mjs (lib.js bundles only what the package calls).

@@ -361,7 +361,7 @@ function report(err: unknown): string {
   }
   if (err instanceof ResponseTooLargeError) return `answer over ${err.maxResponseBytes} bytes from ${err.endpoint}`;
   if (err instanceof ConfigError) {
-    const problem: "baseUrl" | "token" | "noToken" | "option" | "journal" = err.problem;
+    const problem: "baseUrl" | "token" | "noToken" | "option" | "journal" | "notLoaded" = err.problem;
     return `bad client options: ${problem}`;
   }
   switch (kind) {
