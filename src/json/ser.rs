@@ -114,6 +114,76 @@ impl Object {
     }
 }
 
+/// A value written as one member of an [`Object`]: how `#[derive(lpm_derive::WriteJson)]`
+/// writes each field (unit enums get theirs from `lpm_derive::SerializeUnit`: their serde name).
+pub trait Put {
+    /// Writes the member `key` with this value.
+    fn put(&self, key: &str, o: &mut Object);
+}
+
+impl Put for str {
+    fn put(&self, key: &str, o: &mut Object) {
+        o.str(key, self);
+    }
+}
+impl Put for String {
+    fn put(&self, key: &str, o: &mut Object) {
+        o.str(key, self);
+    }
+}
+impl<T: Put + ?Sized> Put for &T {
+    fn put(&self, key: &str, o: &mut Object) {
+        (**self).put(key, o);
+    }
+}
+impl Put for bool {
+    fn put(&self, key: &str, o: &mut Object) {
+        o.bool(key, *self);
+    }
+}
+impl Put for f64 {
+    fn put(&self, key: &str, o: &mut Object) {
+        o.f64(key, *self);
+    }
+}
+/// Whole numbers.
+macro_rules! put_uint {
+    ($($t:ty),*) => {$(
+        impl Put for $t {
+            fn put(&self, key: &str, o: &mut Object) {
+                o.uint(key, *self as u64);
+            }
+        }
+    )*};
+}
+put_uint!(u16, u32, u64, usize);
+/// `None` is `null`, as serde writes it (a field with `skip_serializing_if = "Option::is_none"`
+/// is left out by the derive instead).
+impl<T: Put> Put for Option<T> {
+    fn put(&self, key: &str, o: &mut Object) {
+        match self {
+            Some(v) => v.put(key, o),
+            None => o.json(key, "null"),
+        }
+    }
+}
+
+/// A type written as a JSON object, exactly as its serde `Serialize` writes it:
+/// `#[derive(lpm_derive::WriteJson)]` reads the same serde attributes (a test per type holds the
+/// two equal). One small call a field, where a serde serializer per type (and, for a tagged enum,
+/// per variant) would cost the wasm more.
+pub trait WriteJson {
+    /// Writes the members into `o`.
+    fn write_fields(&self, o: &mut Object);
+
+    /// The JSON text.
+    fn to_json(&self) -> String {
+        let mut o = Object::new();
+        self.write_fields(&mut o);
+        o.end()
+    }
+}
+
 /// Writes a float as this writer does (rounded to a whole number; `null` when not finite).
 fn push_f64(out: &mut String, f: f64) {
     if f.is_finite() {

@@ -204,3 +204,10 @@ pub(super) const REQUIRED_FIELDS: [&str; 4] = [FIELDS[0], FIELDS[1], FIELDS[2], 
 pub(super) const OPTIONAL_FIELDS: [&str; 6] = [
     FIELDS[4], FIELDS[5], FIELDS[6], FIELDS[7], FIELDS[8], FIELDS[9],
 ];
+
+/// A report is written as its serde `Serialize` writes it (an error's `report`).
+impl crate::json::ser::Put for Report {
+    fn put(&self, key: &str, o: &mut crate::json::ser::Object) {
+        o.json(key, &crate::json::ser::to_string(self));
+    }
+}
