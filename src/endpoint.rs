@@ -218,7 +218,7 @@ pub use get_users::UserList;
 /// What the endpoints' modules use.
 mod prelude {
     pub(super) use super::Endpoint;
-    pub(super) use crate::codes::{Basis, Codes, Reason};
+    pub(super) use crate::codes::{row, Basis, Codes, Reason};
     pub(super) use crate::error::Error;
     pub(super) use crate::model::{AddCoursesInput, NewUser};
     pub(super) use crate::plan::{to_value, Check, Param, Planner, Request, Route, To, MAX_PAGE};

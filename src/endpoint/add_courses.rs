@@ -16,8 +16,8 @@ use crate::reply::Reply;
 /// This endpoint's codes (`Basis::Notes`).
 pub(crate) const CODES: Codes = (
     &[
-        ("02", None, Reason::NoBody),
-        ("03", None, Reason::NoUsersArray),
+        row("02", None, Reason::NoBody),
+        row("03", None, Reason::NoUsersArray),
     ],
     Basis::Notes,
 );
