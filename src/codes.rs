@@ -434,7 +434,7 @@ fn position(hay: &str, needle: &str, last: bool) -> Option<usize> {
 }
 
 /// Counts a msg states: `<n> success, <m> error` or the Vietnamese add-courses sentence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct MsgCounts {

@@ -394,6 +394,33 @@ mod tests {
     }
 
     #[test]
+    fn derived_fields_are_written_as_serde_writes_them() {
+        use crate::codes::MsgCounts;
+        use crate::json::ser::WriteJson;
+        for msg_counts in [
+            None,
+            Some(MsgCounts {
+                succeeded: 3,
+                failed: 0,
+            }),
+        ] {
+            let create = CreateCounts {
+                resp_code: "13".into(),
+                created: 0,
+                failed: 2,
+                msg_counts,
+            };
+            let grant = GrantCounts {
+                succeeded: 4,
+                failed: 1,
+                msg_counts,
+            };
+            assert_eq!(create.to_json(), serde_json::to_string(&create).unwrap());
+            assert_eq!(grant.to_json(), serde_json::to_string(&grant).unwrap());
+        }
+    }
+
+    #[test]
     fn keys_name_their_endpoints_once() {
         for e in Endpoint::ALL {
             assert_eq!(Endpoint::from_key(e.key()), Some(e));

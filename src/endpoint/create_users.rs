@@ -61,7 +61,7 @@ pub struct CreateUsersReply {
 // One definition of the derived fields: the typed reply's (its `counts`), the JSON the wasm hands
 // JS, and (through tsify, merged into the reply's interface below) their TypeScript.
 /// The fields the core derives onto a create reply, from its items and its msg.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateCounts {
@@ -96,7 +96,7 @@ impl Reply for CreateUsersReply {
         code == "00" || code == "13"
     }
     fn derived(head: &Head, tally: Tally) -> Option<String> {
-        Some(crate::json::ser::to_string(&CreateCounts::of(head, tally)))
+        Some(crate::json::ser::WriteJson::to_json(&CreateCounts::of(head, tally)))
     }
 }
 

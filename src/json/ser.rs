@@ -70,7 +70,8 @@ impl Object {
 
     #[inline(never)]
     fn key(&mut self, key: &str) -> &mut String {
-        if self.out.len() > 1 {
+        // (A member's value never ends in `{`: only an object just opened does.)
+        if !self.out.ends_with('{') {
             self.out.push(',');
         }
         push_str(&mut self.out, key);
@@ -102,6 +103,13 @@ impl Object {
         self.key(key).push_str(value);
     }
 
+    /// An object field, its members written by `write`.
+    pub fn object(&mut self, key: &str, write: impl FnOnce(&mut Object)) {
+        self.key(key).push('{');
+        write(self);
+        self.out.push('}');
+    }
+
     /// A `true`/`false` field.
     pub fn bool(&mut self, key: &str, value: bool) {
         self.json(key, if value { "true" } else { "false" });
@@ -131,9 +139,9 @@ impl Put for String {
         o.str(key, self);
     }
 }
-impl<T: Put + ?Sized> Put for &T {
+impl Put for &str {
     fn put(&self, key: &str, o: &mut Object) {
-        (**self).put(key, o);
+        o.str(key, self);
     }
 }
 impl Put for bool {
@@ -157,6 +165,12 @@ macro_rules! put_uint {
     )*};
 }
 put_uint!(u16, u32, u64, usize);
+/// A nested object.
+impl<T: WriteJson> Put for T {
+    fn put(&self, key: &str, o: &mut Object) {
+        o.object(key, |o| self.write_fields(o));
+    }
+}
 /// `None` is `null`, as serde writes it (a field with `skip_serializing_if = "Option::is_none"`
 /// is left out by the derive instead).
 impl<T: Put> Put for Option<T> {
