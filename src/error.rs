@@ -314,7 +314,7 @@ impl ValidationError {
         crate::json::push_uint(&mut m, n as u64);
         m.push_str(if n == 1 { " issue" } else { " issues" });
         if let Some(first) = self.report.issues.first() {
-            let path = crate::json::ser::to_string(&first.path);
+            let path = crate::json::ser::value_json(&first.path);
             m.push_str(&cat(&["; first at ", &path, ": ", &first.message]));
         }
         m

@@ -265,8 +265,8 @@ fn expand_unit(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             }
         }
         impl crate::json::ser::Put for #ty {
-            fn put(&self, key: &str, o: &mut crate::json::ser::Object) {
-                o.str(key, self.serde_name());
+            fn write(&self, o: &mut crate::json::ser::Object) {
+                crate::json::push_str(o.raw(), self.serde_name());
             }
         }
     })
@@ -392,11 +392,11 @@ fn write_fields(
             }
             out.push(quote! {
                 if let ::core::option::Option::Some(v) = #value {
-                    crate::json::ser::Put::put(v, #wire, o);
+                    o.put(#wire, v);
                 }
             });
         } else {
-            out.push(quote!(crate::json::ser::Put::put(#value, #wire, o);));
+            out.push(quote!(o.put(#wire, #value);));
         }
     }
     Ok(out)

@@ -103,11 +103,15 @@ impl Object {
         self.key(key).push_str(value);
     }
 
-    /// An object field, its members written by `write`.
-    pub fn object(&mut self, key: &str, write: impl FnOnce(&mut Object)) {
-        self.key(key).push('{');
-        write(self);
-        self.out.push('}');
+    /// A field of any value with a JSON form.
+    pub fn put<T: Put + ?Sized>(&mut self, key: &str, value: &T) {
+        self.key(key);
+        value.write(self);
+    }
+
+    /// The text written so far, for a [`Put`] of another module to append its value to.
+    pub fn raw(&mut self) -> &mut String {
+        &mut self.out
     }
 
     /// A `true`/`false` field.
@@ -122,64 +126,94 @@ impl Object {
     }
 }
 
-/// A value written as one member of an [`Object`]: how `#[derive(lpm_derive::WriteJson)]`
-/// writes each field (unit enums get theirs from `lpm_derive::SerializeUnit`: their serde name).
+/// A value written as JSON text into an [`Object`] (a member's value, or an array's item): how
+/// `#[derive(lpm_derive::WriteJson)]` writes each field (unit enums get theirs from
+/// `lpm_derive::SerializeUnit`: their serde name), as serde writes it.
 pub trait Put {
-    /// Writes the member `key` with this value.
-    fn put(&self, key: &str, o: &mut Object);
+    /// Appends the value's JSON text.
+    fn write(&self, o: &mut Object);
 }
 
 impl Put for str {
-    fn put(&self, key: &str, o: &mut Object) {
-        o.str(key, self);
+    fn write(&self, o: &mut Object) {
+        push_str(&mut o.out, self);
     }
 }
 impl Put for String {
-    fn put(&self, key: &str, o: &mut Object) {
-        o.str(key, self);
+    fn write(&self, o: &mut Object) {
+        push_str(&mut o.out, self);
     }
 }
 impl Put for &str {
-    fn put(&self, key: &str, o: &mut Object) {
-        o.str(key, self);
+    fn write(&self, o: &mut Object) {
+        push_str(&mut o.out, self);
     }
 }
 impl Put for bool {
-    fn put(&self, key: &str, o: &mut Object) {
-        o.bool(key, *self);
+    fn write(&self, o: &mut Object) {
+        o.out.push_str(if *self { "true" } else { "false" });
     }
 }
 impl Put for f64 {
-    fn put(&self, key: &str, o: &mut Object) {
-        o.f64(key, *self);
+    fn write(&self, o: &mut Object) {
+        push_f64(&mut o.out, *self);
     }
 }
 /// Whole numbers.
 macro_rules! put_uint {
     ($($t:ty),*) => {$(
         impl Put for $t {
-            fn put(&self, key: &str, o: &mut Object) {
-                o.uint(key, *self as u64);
+            fn write(&self, o: &mut Object) {
+                push_uint(&mut o.out, *self as u64);
             }
         }
     )*};
 }
 put_uint!(u16, u32, u64, usize);
-/// A nested object.
-impl<T: WriteJson> Put for T {
-    fn put(&self, key: &str, o: &mut Object) {
-        o.object(key, |o| self.write_fields(o));
-    }
-}
 /// `None` is `null`, as serde writes it (a field with `skip_serializing_if = "Option::is_none"`
 /// is left out by the derive instead).
 impl<T: Put> Put for Option<T> {
-    fn put(&self, key: &str, o: &mut Object) {
+    fn write(&self, o: &mut Object) {
         match self {
-            Some(v) => v.put(key, o),
-            None => o.json(key, "null"),
+            Some(v) => v.write(o),
+            None => o.out.push_str("null"),
         }
     }
+}
+/// An array.
+impl<T: Put> Put for [T] {
+    fn write(&self, o: &mut Object) {
+        o.out.push('[');
+        for (i, v) in self.iter().enumerate() {
+            if i > 0 {
+                o.out.push(',');
+            }
+            v.write(o);
+        }
+        o.out.push(']');
+    }
+}
+impl<T: Put> Put for Vec<T> {
+    fn write(&self, o: &mut Object) {
+        self.as_slice().write(o);
+    }
+}
+/// A nested object.
+impl<T: WriteJson> Put for T {
+    fn write(&self, o: &mut Object) {
+        o.out.push('{');
+        self.write_fields(o);
+        o.out.push('}');
+    }
+}
+
+/// A value's JSON text, as serde writes it.
+pub fn value_json<T: Put + ?Sized>(value: &T) -> String {
+    let mut o = Object {
+        out: String::with_capacity(256),
+    };
+    value.write(&mut o);
+    o.out
 }
 
 /// A type written as a JSON object, exactly as its serde `Serialize` writes it:

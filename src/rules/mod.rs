@@ -77,6 +77,17 @@ pub enum PathSegment {
     Index(usize),
 }
 
+/// Untagged, as serde writes it: the key or the index itself (`WriteJson` models no `untagged`;
+/// the test of issues' JSON holds the two equal).
+impl crate::json::ser::Put for PathSegment {
+    fn write(&self, o: &mut crate::json::ser::Object) {
+        match self {
+            PathSegment::Key(k) => k.write(o),
+            PathSegment::Index(i) => i.write(o),
+        }
+    }
+}
+
 /// Which language messages are rendered in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
@@ -90,7 +101,7 @@ pub enum Lang {
 }
 
 /// How sure a finding is. Ordered: `Contract < Platform`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, lpm_derive::SerializeUnit)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
@@ -125,7 +136,7 @@ impl Default for ValidateOptions {
 }
 
 /// One finding of a validation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct Issue {
     /// Path to the offending value, e.g. `[Index(3), Key("email")]`, serialized as `[3, "email"]`;
@@ -140,7 +151,7 @@ pub struct Issue {
 }
 
 /// Findings of a validation; empty when the input is good.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct Report {
     /// All findings, in input order.
@@ -204,10 +215,3 @@ pub(super) const REQUIRED_FIELDS: [&str; 4] = [FIELDS[0], FIELDS[1], FIELDS[2], 
 pub(super) const OPTIONAL_FIELDS: [&str; 6] = [
     FIELDS[4], FIELDS[5], FIELDS[6], FIELDS[7], FIELDS[8], FIELDS[9],
 ];
-
-/// A report is written as its serde `Serialize` writes it (an error's `report`).
-impl crate::json::ser::Put for Report {
-    fn put(&self, key: &str, o: &mut crate::json::ser::Object) {
-        o.json(key, &crate::json::ser::to_string(self));
-    }
-}

@@ -53,5 +53,5 @@ pub fn validate(kind: &str, text: Option<&str>, options: &str) -> Result<String,
         );
     };
     let report = check_params(endpoint, args, text, opts);
-    Ok(json::ser::to_string(&report.issues))
+    Ok(json::ser::value_json(&report.issues))
 }
