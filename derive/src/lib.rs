@@ -280,8 +280,10 @@ struct WriteAttrs {
     rename: Option<String>,
     skip: bool,
     flatten: bool,
-    /// `skip_serializing_if = "Option::is_none"`, the one condition modelled.
+    /// `skip_serializing_if = "Option::is_none"`.
     skip_none: bool,
+    /// `skip_serializing_if = "Vec::is_empty"`.
+    skip_empty: bool,
 }
 
 /// Field attributes that concern only what serde reads.
@@ -311,11 +313,11 @@ fn write_attrs(attrs: &[syn::Attribute]) -> syn::Result<WriteAttrs> {
             } else if m.path.is_ident("flatten") {
                 out.flatten = true;
             } else if m.path.is_ident("skip_serializing_if") {
-                let cond = m.value()?.parse::<LitStr>()?.value();
-                if cond != "Option::is_none" {
-                    return Err(unmodelled_write(&m));
+                match m.value()?.parse::<LitStr>()?.value().as_str() {
+                    "Option::is_none" => out.skip_none = true,
+                    "Vec::is_empty" => out.skip_empty = true,
+                    _ => return Err(unmodelled_write(&m)),
                 }
-                out.skip_none = true;
             } else if DESERIALIZE_ONLY.iter().any(|a| m.path.is_ident(a)) {
                 ignore_value(&m)?;
             } else {
@@ -327,20 +329,33 @@ fn write_attrs(attrs: &[syn::Attribute]) -> syn::Result<WriteAttrs> {
     Ok(out)
 }
 
-/// A container's `rename_all` (only `camelCase`) and, for an enum, `tag`; anything else that
-/// changes what serde writes is refused.
-fn write_container(attrs: &[syn::Attribute]) -> syn::Result<(bool, Option<String>)> {
-    let (mut camel_case, mut tag) = (false, None);
+/// What a container's attributes say of its JSON: `rename_all` (only `camelCase`), and for an
+/// enum `rename_all_fields` (only `camelCase`) and `tag`.
+#[derive(Debug, Default, PartialEq)]
+struct Container {
+    camel_case: bool,
+    camel_case_fields: bool,
+    tag: Option<String>,
+}
+
+/// A container's attributes; anything else that changes what serde writes is refused.
+fn write_container(attrs: &[syn::Attribute]) -> syn::Result<Container> {
+    let mut c = Container::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         attr.parse_nested_meta(|m| {
-            if m.path.is_ident("rename_all") {
+            let all = m.path.is_ident("rename_all");
+            if all || m.path.is_ident("rename_all_fields") {
                 let rule = m.value()?.parse::<LitStr>()?.value();
                 if rule != "camelCase" {
-                    return Err(m.error("WriteJson: only rename_all = \"camelCase\""));
+                    return Err(m.error("WriteJson: only camelCase renaming"));
                 }
-                camel_case = true;
+                if all {
+                    c.camel_case = true;
+                } else {
+                    c.camel_case_fields = true;
+                }
             } else if m.path.is_ident("tag") {
-                tag = Some(m.value()?.parse::<LitStr>()?.value());
+                c.tag = Some(m.value()?.parse::<LitStr>()?.value());
             } else if m.path.is_ident("default") {
                 // What is read when members are missing.
                 ignore_value(&m)?;
@@ -350,7 +365,7 @@ fn write_container(attrs: &[syn::Attribute]) -> syn::Result<(bool, Option<String
             Ok(())
         })?;
     }
-    Ok((camel_case, tag))
+    Ok(c)
 }
 
 /// The statements writing named fields into `o` (`access(ident)`: how a field is reached);
@@ -383,7 +398,13 @@ fn write_fields(
                 name.to_owned()
             }
         });
-        if a.skip_none {
+        if a.skip_empty {
+            out.push(quote! {
+                if !(#value).is_empty() {
+                    o.put(#wire, #value);
+                }
+            });
+        } else if a.skip_none {
             if !is_option(&f.ty) {
                 return Err(syn::Error::new_spanned(
                     f,
@@ -418,14 +439,21 @@ pub fn derive_write_json(input: TokenStream) -> TokenStream {
 }
 
 fn expand_write(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
-    let (camel_case, tag) = write_container(&input.attrs)?;
+    let Container {
+        camel_case,
+        camel_case_fields,
+        tag,
+    } = write_container(&input.attrs)?;
     let body = match &input.data {
         Data::Struct(data) => {
             let Fields::Named(named) = &data.fields else {
                 return Err(syn::Error::new_spanned(input, "WriteJson: named fields only"));
             };
-            if tag.is_some() {
-                return Err(syn::Error::new_spanned(input, "WriteJson: tag on enums only"));
+            if tag.is_some() || camel_case_fields {
+                return Err(syn::Error::new_spanned(
+                    input,
+                    "WriteJson: tag and rename_all_fields on enums only",
+                ));
             }
             let fields = write_fields(named, camel_case, |i| quote!(&self.#i))?;
             quote!(#(#fields)*)
@@ -440,7 +468,7 @@ fn expand_write(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             let mut arms = Vec::new();
             for v in &data.variants {
                 let a = write_attrs(&v.attrs)?;
-                if a.skip || a.flatten || a.skip_none {
+                if a.skip || a.flatten || a.skip_none || a.skip_empty {
                     return Err(syn::Error::new_spanned(v, "WriteJson: a variant may only be renamed"));
                 }
                 let ident = &v.ident;
@@ -464,10 +492,11 @@ fn expand_write(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                             crate::json::ser::WriteJson::write_fields(inner, o);
                         }
                     },
-                    // (serde's `rename_all` on an enum renames its variants, not their fields.)
+                    // (serde's `rename_all` on an enum renames its variants; `rename_all_fields`
+                    // their fields.)
                     Fields::Named(named) => {
                         let idents: Vec<_> = named.named.iter().filter_map(|f| f.ident.as_ref()).collect();
-                        let fields = write_fields(named, false, |i| quote!(#i))?;
+                        let fields = write_fields(named, camel_case_fields, |i| quote!(#i))?;
                         quote! {
                             Self::#ident { #(#idents),* } => {
                                 #head
@@ -556,7 +585,7 @@ mod tests {
         for attr in [
             parse_quote!(#[serde(with = "m")]),
             parse_quote!(#[serde(serialize_with = "f")]),
-            parse_quote!(#[serde(skip_serializing_if = "Vec::is_empty")]),
+            parse_quote!(#[serde(skip_serializing_if = "String::is_empty")]),
             parse_quote!(#[serde(getter = "f")]),
         ] {
             let e = write_attrs(&[attr]).err().expect("refused");
@@ -571,7 +600,14 @@ mod tests {
             assert!(write_container(&[attr]).is_err());
         }
         let tagged: syn::Attribute = parse_quote!(#[serde(tag = "kind", rename_all = "camelCase")]);
-        assert_eq!(write_container(&[tagged]).unwrap(), (true, Some("kind".to_owned())));
+        assert_eq!(
+            write_container(&[tagged]).unwrap(),
+            Container {
+                camel_case: true,
+                camel_case_fields: false,
+                tag: Some("kind".to_owned()),
+            }
+        );
     }
 
     #[test]
@@ -584,12 +620,14 @@ mod tests {
         ] {
             assert!(expand_write(&input).is_err());
         }
-        let ok: DeriveInput = parse_quote!(#[serde(tag = "k", rename_all = "camelCase")] enum E {
+        let ok: DeriveInput = parse_quote!(#[serde(tag = "k", rename_all = "camelCase", rename_all_fields = "camelCase")] enum E {
             A(X),
-            BeeCee { #[serde(rename = "dd")] d: u8 },
+            BeeCee { #[serde(rename = "dd")] d: u8, e_f: u8 },
             Unit,
         });
         let text = expand_write(&ok).unwrap().to_string();
-        assert!(text.contains("\"beeCee\"") && text.contains("\"dd\"") && text.contains("\"unit\""), "{text}");
+        for name in ["\"beeCee\"", "\"dd\"", "\"eF\"", "\"unit\""] {
+            assert!(text.contains(name), "{name}: {text}");
+        }
     }
 }

@@ -3,12 +3,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::Failure;
-use crate::json::{push_str, push_uint, ser};
+use crate::json::ser::WriteJson;
+use crate::json::{push_str, push_uint};
 
 /// A row as the journal names it: its 0-based index and what identifies it. An import names a
 /// row by e-mail (trimmed, lower case) and username (trimmed), a grant by account id. Never a
 /// password.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedRow {
@@ -26,7 +27,7 @@ pub struct PlannedRow {
 }
 
 /// An account a look-up found holding a row's e-mail or username, with other data.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Existing {
@@ -39,7 +40,7 @@ pub struct Existing {
 }
 
 /// A row's final outcome, as journaled.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
@@ -71,7 +72,7 @@ pub enum Outcome {
 }
 
 /// Why rows of a sent chunk are in doubt.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
@@ -104,7 +105,7 @@ pub enum DoubtReason {
 }
 
 /// What a look-up of a row in doubt found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
@@ -129,7 +130,7 @@ pub enum LookupOutcome {
 /// One journal event. Persist every event [`super::Action::Persist`] hands out before polling
 /// again; give them all back, in order, to `resume`. Serialized as one JSON object with an
 /// `event` tag (`{"event":"chunkSending","chunk":3,"at":1700000000000}`), one per line in a file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 // `JournalEvent` in TypeScript, where `Event` is the DOM's.
 #[cfg_attr(feature = "wasm", tsify(rename = "JournalEvent"))]
@@ -277,12 +278,12 @@ impl Event {
                     if let Outcome::Created { user_id } = o {
                         push_created(out, user_id);
                     } else {
-                        out.push_str(&ser::to_string(o));
+                        o.append_json(out);
                     }
                 }
                 out.push_str("]}");
             }
-            _ => out.push_str(&ser::to_string(self)),
+            _ => WriteJson::append_json(self, out),
         }
     }
 }

@@ -230,6 +230,17 @@ pub trait WriteJson {
         self.write_fields(&mut o);
         o.end()
     }
+
+    /// Appends the JSON text to `out`.
+    fn append_json(&self, out: &mut String) {
+        let mut o = Object {
+            out: core::mem::take(out),
+        };
+        o.out.push('{');
+        self.write_fields(&mut o);
+        o.out.push('}');
+        *out = o.out;
+    }
 }
 
 /// Writes a float as this writer does (rounded to a whole number; `null` when not finite).
