@@ -1,6 +1,10 @@
-//! A serde `Serializer` to JSON text, small enough for the wasm build (serde_json's writer and its
-//! float formatting cost it tens of kilobytes). What crosses to JavaScript (errors, issues,
-//! derived fields) keeps its one definition, the types' serde attributes, and is written here.
+//! JSON text for JavaScript without serde_json (its writer and float formatting cost the wasm
+//! tens of kilobytes). What crosses (errors, issues, derived fields, bulk events and reports)
+//! keeps its one definition, the types' serde attributes, from which `lpm_derive::WriteJson`
+//! derives its writer ([`WriteJson`], each field a [`Put`] into an [`Object`]): a small call a
+//! field, where a serde serializer per type costs the wasm more, so the package's wasm carries
+//! none. [`to_string`], a serde `Serializer`, writes the same text from any `Serialize` type
+//! (the tests' oracle, and the boundary benchmark's exports).
 //!
 //! Floats are written rounded to whole numbers: the only floats that cross are milliseconds and
 //! byte counts. Non-finite floats are `null`, as in `JSON.stringify`.
