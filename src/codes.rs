@@ -255,8 +255,75 @@ pub struct CodeInfo {
 }
 
 /// One row of an endpoint's table: a code, the msg prefix that selects it where the code is
-/// ambiguous (lower case), and its meaning.
-pub(crate) type Row = (&'static str, Option<&'static str>, Reason);
+/// ambiguous (lower case), and its meaning, in three bytes (each endpoint module writes its rows
+/// with [`row`]): the tables are data the wasm carries, and pointers to texts cost it more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The code's number (`"02"`: 2); every documented code is two decimal digits.
+    code: u8,
+    /// 1 + the index of its msg prefix in [`PREFIXES`]; 0: none.
+    prefix: u8,
+    /// Its meaning.
+    reason: Reason,
+}
+
+/// The msg prefixes (lower case) that tell apart the meanings of an ambiguous code.
+const PREFIXES: [&str; 4] = [
+    "your account does not have permission",
+    "server is not able to check",
+    "no token",
+    "user not found",
+];
+
+/// The row of `code` (two decimal digits), selected by `prefix` where the code is ambiguous,
+/// meaning `reason`. A code of another form, or a prefix missing from [`PREFIXES`], fails the
+/// build.
+pub(crate) const fn row(code: &str, prefix: Option<&str>, reason: Reason) -> Row {
+    let c = code.as_bytes();
+    assert!(c.len() == 2 && c[0].is_ascii_digit() && c[1].is_ascii_digit());
+    let prefix = match prefix {
+        None => 0,
+        Some(p) => match crate::text::position(&PREFIXES, p) {
+            Some(i) => i as u8 + 1,
+            None => panic!("a prefix missing from PREFIXES"),
+        },
+    };
+    Row {
+        code: (c[0] - b'0') * 10 + (c[1] - b'0'),
+        prefix,
+        reason,
+    }
+}
+
+impl Row {
+    /// The code as the server writes it (`"02"`).
+    pub fn code(&self) -> String {
+        let mut s = String::new();
+        s.push(char::from(b'0' + self.code / 10));
+        s.push(char::from(b'0' + self.code % 10));
+        s
+    }
+
+    /// The msg prefix that selects this meaning of an ambiguous code.
+    pub fn prefix(&self) -> Option<&'static str> {
+        PREFIXES
+            .get(usize::from(self.prefix).checked_sub(1)?)
+            .copied()
+    }
+
+    /// The meaning.
+    pub fn reason(&self) -> Reason {
+        self.reason
+    }
+}
+
+/// A code's number when it is two decimal digits, as every row's code is.
+fn code_number(code: &str) -> Option<u8> {
+    match code.as_bytes() {
+        [a @ b'0'..=b'9', b @ b'0'..=b'9'] => Some((a - b'0') * 10 + (b - b'0')),
+        _ => None,
+    }
+}
 
 /// An endpoint's documented table and where it comes from (each endpoint's `CODES`, in its
 /// module of `src/endpoint/`).
@@ -306,15 +373,16 @@ fn msg_matches(msg: &str, prefix: &str) -> bool {
 /// (`crate::endpoint::table`: passed in, as the registry is above the codes).
 pub fn decode(table: Codes, code: &str, msg: &str) -> CodeInfo {
     let (rows, basis) = table;
+    let number = code_number(code);
     let mut listed = false;
-    for (c, prefix, reason) in rows {
-        if *c != code {
+    for row in rows {
+        if number != Some(row.code) {
             continue;
         }
         listed = true;
-        if prefix.is_none_or(|p| msg_matches(msg, p)) {
+        if row.prefix().is_none_or(|p| msg_matches(msg, p)) {
             return CodeInfo {
-                reason: *reason,
+                reason: row.reason,
                 basis,
             };
         }
@@ -368,7 +436,7 @@ fn position(hay: &str, needle: &str, last: bool) -> Option<usize> {
 }
 
 /// Counts a msg states: `<n> success, <m> error` or the Vietnamese add-courses sentence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct MsgCounts {
@@ -463,12 +531,16 @@ fn errors_markdown() -> String {
         let mut whence = Vec::new();
         for e in Endpoint::ALL {
             let (rows, b) = table(e);
-            for (code, prefix, reason) in rows {
-                if *reason != r {
-                    continue;
-                }
-                let when = prefix.map_or(String::new(), |p| format!(" when msg starts \"{p}\""));
-                whence.push(format!("`{}` `{code}`{when} ({})", e.key(), basis(b)));
+            for row in rows.iter().filter(|row| row.reason == r) {
+                let when = row
+                    .prefix()
+                    .map_or(String::new(), |p| format!(" when msg starts \"{p}\""));
+                whence.push(format!(
+                    "`{}` `{}`{when} ({})",
+                    e.key(),
+                    row.code(),
+                    basis(b)
+                ));
             }
         }
         for (prefix, reason) in KNOWN_MSGS {
@@ -523,7 +595,7 @@ mod tests {
     fn every_reason_a_table_or_msg_gives_is_listed() {
         let mut given: Vec<Reason> = KNOWN_MSGS.iter().map(|(_, r)| *r).collect();
         for e in Endpoint::ALL {
-            given.extend(table(e).0.iter().map(|(_, _, r)| *r));
+            given.extend(table(e).0.iter().map(Row::reason));
         }
         for r in given {
             assert!(Reason::ALL.contains(&r), "{r:?} missing from Reason::ALL");

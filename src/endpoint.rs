@@ -218,7 +218,7 @@ pub use get_users::UserList;
 /// What the endpoints' modules use.
 mod prelude {
     pub(super) use super::Endpoint;
-    pub(super) use crate::codes::{Basis, Codes, Reason};
+    pub(super) use crate::codes::{row, Basis, Codes, Reason};
     pub(super) use crate::error::Error;
     pub(super) use crate::model::{AddCoursesInput, NewUser};
     pub(super) use crate::plan::{to_value, Check, Param, Planner, Request, Route, To, MAX_PAGE};
@@ -390,6 +390,33 @@ mod tests {
                 params.iter().any(|p| p.to == To::Segment),
                 "{e}"
             );
+        }
+    }
+
+    #[test]
+    fn derived_fields_are_written_as_serde_writes_them() {
+        use crate::codes::MsgCounts;
+        use crate::json::ser::WriteJson;
+        for msg_counts in [
+            None,
+            Some(MsgCounts {
+                succeeded: 3,
+                failed: 0,
+            }),
+        ] {
+            let create = CreateCounts {
+                resp_code: "13".into(),
+                created: 0,
+                failed: 2,
+                msg_counts,
+            };
+            let grant = GrantCounts {
+                succeeded: 4,
+                failed: 1,
+                msg_counts,
+            };
+            assert_eq!(create.to_json(), serde_json::to_string(&create).unwrap());
+            assert_eq!(grant.to_json(), serde_json::to_string(&grant).unwrap());
         }
     }
 

@@ -13,7 +13,7 @@ use crate::rules::Report;
 pub(crate) use crate::text::cat;
 
 /// Everything that can go wrong in planning a request or decoding its response.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Error {
     /// The server answered with an envelope whose `respCode` is an error.
@@ -127,51 +127,10 @@ impl Error {
 
 impl Error {
     /// The error as JSON text, exactly what its serde `Serialize` writes (`{"kind": ...}` then
-    /// the variant's fields; a test compares every variant), written by hand from a table of its
-    /// fields: serde's internally tagged derive brings the wasm a tagging serializer per variant
-    /// and a serializer per struct. The npm package's wasm throws this.
+    /// the variant's fields; a test compares every variant), by the writer `lpm_derive::WriteJson`
+    /// derives from the same serde attributes. The npm package's wasm throws this.
     pub fn to_json(&self) -> String {
-        let mut o = crate::json::ser::Object::new();
-        o.str("kind", self.kind());
-        match self {
-            Error::Api(e) => {
-                o.str("endpoint", e.endpoint.key());
-                o.str("code", &e.code);
-                o.str("msg", &e.msg);
-                o.uint("status", e.status.into());
-                o.str("reason", e.reason.serde_name());
-                o.str("category", e.category.as_str());
-                o.str("basis", e.basis.serde_name());
-                o.bool("retryable", e.retryable);
-                o.str("explanation", e.explanation);
-                if let Some(n) = e.available_slots {
-                    o.uint("availableSlots", n.into());
-                }
-            }
-            Error::Http(e) => {
-                o.str("endpoint", e.endpoint.key());
-                o.uint("status", e.status.into());
-                o.str("excerpt", &e.excerpt);
-            }
-            Error::Decode(e) => {
-                o.str("endpoint", e.endpoint.key());
-                o.uint("status", e.status.into());
-                o.str("path", &e.path);
-                o.str("detail", &e.detail);
-            }
-            Error::Validation(e) => {
-                o.str("endpoint", e.endpoint.key());
-                o.json("report", &crate::json::ser::to_string(&e.report));
-            }
-            Error::Config(e) => {
-                for (key, value) in e.pairs() {
-                    if !key.is_empty() {
-                        o.str(key, value);
-                    }
-                }
-            }
-        }
-        o.end()
+        crate::json::ser::WriteJson::to_json(self)
     }
 }
 
@@ -197,7 +156,7 @@ display_by_message!(
 impl std::error::Error for Error {}
 
 /// An error envelope: `{respCode: <not 00>, msg}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 // TS name differs from the JS error class of the same Rust name.
@@ -275,7 +234,7 @@ impl ApiError {
 }
 
 /// A non-2xx response whose body is not an envelope.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 // TS name differs from the JS error class of the same Rust name.
@@ -308,7 +267,7 @@ impl HttpError {
 }
 
 /// A body that does not fit what the endpoint promises.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 // TS name differs from the JS error class of the same Rust name.
@@ -339,7 +298,7 @@ impl DecodeError {
 }
 
 /// Input refused before sending: the validation report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[serde(rename_all = "camelCase")]
 pub struct ValidationError {
     /// The endpoint whose input was refused.
@@ -356,7 +315,7 @@ impl ValidationError {
         crate::json::push_uint(&mut m, n as u64);
         m.push_str(if n == 1 { " issue" } else { " issues" });
         if let Some(first) = self.report.issues.first() {
-            let path = crate::json::ser::to_string(&first.path);
+            let path = crate::json::ser::value_json(&first.path);
             m.push_str(&cat(&["; first at ", &path, ": ", &first.message]));
         }
         m
@@ -364,7 +323,7 @@ impl ValidationError {
 }
 
 /// The client is set up wrongly.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(tag = "problem", rename_all = "camelCase")]
 // TS name differs from the JS error class of the same Rust name.
@@ -398,36 +357,6 @@ pub enum ConfigError {
         /// Why.
         reason: String,
     },
-}
-
-impl ConfigError {
-    /// Its fields as serde writes them, `problem` first (every one a string; an empty name is no
-    /// field), for [`Error::to_json`].
-    fn pairs(&self) -> [(&'static str, &str); 3] {
-        match self {
-            ConfigError::BaseUrl { reason } => {
-                [("problem", "baseUrl"), ("reason", reason), ("", "")]
-            }
-            ConfigError::Token { reason } => [
-                ("problem", "token"),
-                ("reason", reason.serde_name()),
-                ("", ""),
-            ],
-            ConfigError::NoToken { endpoint } => [
-                ("problem", "noToken"),
-                ("endpoint", endpoint.key()),
-                ("", ""),
-            ],
-            ConfigError::Option { option, expected } => [
-                ("problem", "option"),
-                ("option", option),
-                ("expected", expected),
-            ],
-            ConfigError::Journal { reason } => {
-                [("problem", "journal"), ("reason", reason), ("", "")]
-            }
-        }
-    }
 }
 
 impl ConfigError {
@@ -627,7 +556,7 @@ mod tests {
     }
 
     #[test]
-    fn the_hand_written_json_is_what_serde_writes() {
+    fn the_derived_json_is_what_serde_writes() {
         for e in every_variant() {
             assert_eq!(e.to_json(), serde_json::to_string(&e).unwrap(), "{e:?}");
         }

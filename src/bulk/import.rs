@@ -17,7 +17,8 @@ use super::{
 };
 use crate::codes::{Category, Reason};
 use crate::error::{ApiError, Error};
-use crate::json::{self, ser, JsonView};
+use crate::json::ser::{self, WriteJson};
+use crate::json::{self, JsonView};
 use crate::model::{CreateStatus, NewUser};
 use crate::plan::{Planner, Request};
 use crate::text::fold;
@@ -66,7 +67,7 @@ impl Default for ImportOptions {
 }
 
 /// One input row in the report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RowReport {
@@ -84,7 +85,7 @@ pub struct RowReport {
 }
 
 /// The final report: one entry per input row, in input order, and counts.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
@@ -104,7 +105,7 @@ pub struct ImportReport {
 
 /// A row with findings, as the job judged its input when it started (before anything is sent):
 /// what a command line lists before the job runs, without validating the input again.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RowIssues {
@@ -800,16 +801,16 @@ impl ImportJob {
                 c.created += 1;
                 push_created(&mut out, user_id);
             } else {
-                out.push_str(&ser::to_string(&result(state, &stop, &s.issues, &mut c)));
+                result(state, &stop, &s.issues, &mut c).append_json(&mut out);
             }
             if !aside && !s.warnings.is_empty() {
                 out.push_str(",\"warnings\":");
-                out.push_str(&ser::to_string(&s.warnings));
+                out.push_str(&ser::value_json(&s.warnings));
             }
             out.push('}');
         }
         out.push_str("],\"counts\":");
-        out.push_str(&ser::to_string(&c));
+        c.append_json(&mut out);
         if let Some(halted) = &ledger.halted {
             out.push_str(",\"halted\":");
             json::push_str(&mut out, halted);

@@ -3,12 +3,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::Failure;
-use crate::json::{push_str, push_uint, ser};
+use crate::json::push_str;
+use crate::json::ser::WriteJson;
 
 /// A row as the journal names it: its 0-based index and what identifies it. An import names a
 /// row by e-mail (trimmed, lower case) and username (trimmed), a grant by account id. Never a
 /// password.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedRow {
@@ -26,7 +27,7 @@ pub struct PlannedRow {
 }
 
 /// An account a look-up found holding a row's e-mail or username, with other data.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Existing {
@@ -39,7 +40,7 @@ pub struct Existing {
 }
 
 /// A row's final outcome, as journaled.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
@@ -71,7 +72,7 @@ pub enum Outcome {
 }
 
 /// Why rows of a sent chunk are in doubt.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
@@ -104,7 +105,7 @@ pub enum DoubtReason {
 }
 
 /// What a look-up of a row in doubt found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
@@ -131,7 +132,7 @@ pub enum LookupOutcome {
 /// gives them back, in order, for the job to resume.
 // The engine's side: persist every event `Action::Persist` hands out before polling again; give
 // them all back, in order, to `resume`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 // `JournalEvent` in TypeScript, where `Event` is the DOM's.
 #[cfg_attr(feature = "wasm", tsify(rename = "JournalEvent"))]
@@ -217,75 +218,12 @@ pub(super) fn push_created(out: &mut String, user_id: &str) {
 }
 
 impl Event {
-    /// Appends the event's JSON text (its serde shape) to `out`: the events a chunk makes
-    /// (planned, sending, outcomes of created rows) written by hand, any other through serde.
-    /// A large import's journal is mostly these, and serde's path is slow in the wasm;
-    /// `tests/bulk.rs` holds this to `json::ser::to_string` of every event a driven job hands out.
+    /// Appends the event's JSON text (its serde shape) to `out`, by the writer
+    /// `lpm_derive::WriteJson` derives (as fast as the hand-written one it replaced, which serde's
+    /// path was not); `tests/bulk.rs` holds this to `json::ser::to_string` of every event a driven
+    /// job hands out.
     pub fn write_json(&self, out: &mut String) {
-        let head = |out: &mut String, event: &str, chunk: u32| {
-            out.push_str("{\"event\":\"");
-            out.push_str(event);
-            out.push_str("\",\"chunk\":");
-            push_uint(out, u64::from(chunk));
-        };
-        match self {
-            Event::ChunkPlanned { chunk, rows } => {
-                head(out, "chunkPlanned", *chunk);
-                out.push_str(",\"rows\":[");
-                for (i, r) in rows.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str("{\"row\":");
-                    push_uint(out, r.row as u64);
-                    for (key, value) in [
-                        (",\"email\":", &r.email),
-                        (",\"username\":", &r.username),
-                        (",\"userId\":", &r.user_id),
-                    ] {
-                        if let Some(v) = value {
-                            out.push_str(key);
-                            push_str(out, v);
-                        }
-                    }
-                    out.push('}');
-                }
-                out.push_str("]}");
-            }
-            Event::ChunkSending { chunk, at } => {
-                head(out, "chunkSending", *chunk);
-                out.push_str(",\"at\":");
-                push_uint(out, *at);
-                out.push('}');
-            }
-            Event::ChunkOutcomes {
-                chunk,
-                rows,
-                outcomes,
-            } => {
-                head(out, "chunkOutcomes", *chunk);
-                out.push_str(",\"rows\":[");
-                for (i, r) in rows.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    push_uint(out, *r as u64);
-                }
-                out.push_str("],\"outcomes\":[");
-                for (i, o) in outcomes.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    if let Outcome::Created { user_id } = o {
-                        push_created(out, user_id);
-                    } else {
-                        out.push_str(&ser::to_string(o));
-                    }
-                }
-                out.push_str("]}");
-            }
-            _ => out.push_str(&ser::to_string(self)),
-        }
+        self.append_json(out);
     }
 }
 

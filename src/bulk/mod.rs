@@ -153,7 +153,7 @@ pub type ImportAction = Action<crate::endpoint::CreateUsersReply, ImportReport>;
 pub type GrantAction = Action<crate::endpoint::AddCoursesReply, GrantReport>;
 
 /// What happened to one input row, in a final report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(
     tag = "kind",
@@ -199,7 +199,7 @@ pub enum RowResult {
 }
 
 /// Counts of a final report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
@@ -222,7 +222,7 @@ pub struct Counts {
 }
 
 /// A request that got no HTTP answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, lpm_derive::SerializeUnit)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Failure {
@@ -246,7 +246,7 @@ impl Failure {
 }
 
 /// Where a job stands, for a progress bar.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
@@ -440,5 +440,100 @@ fn repeat_issue(code: IssueCode, field: &str, first_row: usize, level: Level, la
         code,
         level,
         message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::ser::value_json;
+
+    /// What the wasm hands JS of a job (reports, progress, rows with issues) is written by
+    /// `lpm_derive::WriteJson` as serde writes it.
+    #[test]
+    fn reports_are_written_as_serde_writes_them() {
+        let issues = crate::rules::validate_create_users(
+            &crate::json::parse(r#"[{"email":"x"}]"#).unwrap_or(crate::json::Value::Null),
+            crate::rules::ValidateOptions::default(),
+        )
+        .issues;
+        let existing = Existing {
+            user_id: "u9".into(),
+            username: "ann".into(),
+            emails: vec!["a@x.vn".into(), "b@x.vn".into()],
+        };
+        let results = [
+            RowResult::Created {
+                user_id: "u1".into(),
+            },
+            RowResult::Granted,
+            RowResult::Failed {
+                status: "Email already in use \"x\"".into(),
+            },
+            RowResult::NoResult,
+            RowResult::SetAside {
+                issues: issues.clone(),
+            },
+            RowResult::Conflict { existing },
+            RowResult::InDoubt {
+                reason: "timeout".into(),
+            },
+            RowResult::NotSent {
+                reason: "halted".into(),
+            },
+        ];
+        for halted in [None, Some("no token".to_owned())] {
+            let report = GrantReport {
+                rows: results
+                    .iter()
+                    .enumerate()
+                    .map(|(row, result)| GrantRowReport {
+                        row,
+                        user_id: "é".into(),
+                        result: result.clone(),
+                    })
+                    .collect(),
+                counts: Counts {
+                    total: 8,
+                    created: 1,
+                    ..Counts::default()
+                },
+                halted_by: halted
+                    .as_ref()
+                    .map(|_| crate::codes::Category::Authentication),
+                halted,
+            };
+            assert_eq!(value_json(&report), serde_json::to_string(&report).unwrap());
+        }
+        let rows = vec![RowIssues {
+            row: 3,
+            issues: issues.clone(),
+            warnings: Vec::new(),
+        }];
+        assert_eq!(value_json(&rows), serde_json::to_string(&rows).unwrap());
+        for next_send_at in [None, Some(12)] {
+            let p = Progress {
+                done: 1,
+                next_send_at,
+                ..Progress::default()
+            };
+            assert_eq!(value_json(&p), serde_json::to_string(&p).unwrap());
+        }
+        let warned = RowReport {
+            row: 0,
+            email: "a@x.vn".into(),
+            username: "ann".into(),
+            result: RowResult::Granted,
+            warnings: issues,
+        };
+        for r in [
+            warned.clone(),
+            RowReport {
+                warnings: Vec::new(),
+                ..warned
+            },
+        ] {
+            assert_eq!(value_json(&r), serde_json::to_string(&r).unwrap());
+        }
     }
 }

@@ -427,6 +427,8 @@ mod tests {
             // And through the wasm's own JSON tree, from the text ours writes.
             let text = crate::json::ser::to_string(&e);
             assert_eq!(text, serde_json::to_string(&e).unwrap());
+            // The writer the derive writes, as serde writes it.
+            assert_eq!(crate::json::ser::WriteJson::to_json(&e), text);
             assert_eq!(event(&crate::json::parse(&text).unwrap()), Some(e));
         }
     }

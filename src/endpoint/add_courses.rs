@@ -16,8 +16,8 @@ use crate::reply::Reply;
 /// This endpoint's codes (`Basis::Notes`).
 pub(crate) const CODES: Codes = (
     &[
-        ("02", None, Reason::NoBody),
-        ("03", None, Reason::NoUsersArray),
+        row("02", None, Reason::NoBody),
+        row("03", None, Reason::NoUsersArray),
     ],
     Basis::Notes,
 );
@@ -40,7 +40,7 @@ pub struct AddCoursesReply {
 }
 
 /// The fields the core derives onto an add-courses reply, from its `result` and its msg.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct GrantCounts {
@@ -68,7 +68,7 @@ impl Reply for AddCoursesReply {
         self.counts = GrantCounts::of(head, tally);
     }
     fn derived(head: &Head, tally: Tally) -> Option<String> {
-        Some(crate::json::ser::to_string(&GrantCounts::of(head, tally)))
+        Some(crate::json::ser::WriteJson::to_json(&GrantCounts::of(head, tally)))
     }
 }
 

@@ -16,27 +16,27 @@ use crate::reply::Reply;
 /// This endpoint's codes (`Basis::Contract`).
 pub(crate) const CODES: Codes = (
     &[
-        ("01", None, Reason::WrongMethod),
-        ("02", None, Reason::NoBody),
-        ("03", None, Reason::NoUsersArray),
-        ("04", None, Reason::UsersNotArray),
-        ("05", None, Reason::UsersEmpty),
-        ("06", None, Reason::NoToken),
-        ("07", None, Reason::CannotAuthenticate),
-        ("08", None, Reason::InvalidToken),
-        (
+        row("01", None, Reason::WrongMethod),
+        row("02", None, Reason::NoBody),
+        row("03", None, Reason::NoUsersArray),
+        row("04", None, Reason::UsersNotArray),
+        row("05", None, Reason::UsersEmpty),
+        row("06", None, Reason::NoToken),
+        row("07", None, Reason::CannotAuthenticate),
+        row("08", None, Reason::InvalidToken),
+        row(
             "10",
             Some("your account does not have permission"),
             Reason::NoPermission,
         ),
-        (
+        row(
             "10",
             Some("server is not able to check"),
             Reason::CannotCheckResources,
         ),
-        ("11", None, Reason::CapacityExhausted),
-        ("12", None, Reason::NotEnoughSlots),
-        ("13", None, Reason::AllItemsFailed),
+        row("11", None, Reason::CapacityExhausted),
+        row("12", None, Reason::NotEnoughSlots),
+        row("13", None, Reason::AllItemsFailed),
     ],
     Basis::Contract,
 );
@@ -61,7 +61,7 @@ pub struct CreateUsersReply {
 // One definition of the derived fields: the typed reply's (its `counts`), the JSON the wasm hands
 // JS, and (through tsify, merged into the reply's interface below) their TypeScript.
 /// The fields the core derives onto a create reply, from its items and its msg.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateCounts {
@@ -96,7 +96,7 @@ impl Reply for CreateUsersReply {
         code == "00" || code == "13"
     }
     fn derived(head: &Head, tally: Tally) -> Option<String> {
-        Some(crate::json::ser::to_string(&CreateCounts::of(head, tally)))
+        Some(crate::json::ser::WriteJson::to_json(&CreateCounts::of(head, tally)))
     }
 }
 

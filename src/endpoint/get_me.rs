@@ -10,10 +10,10 @@ use super::prelude::*;
 /// This endpoint's codes (`Basis::Contract`).
 pub(crate) const CODES: Codes = (
     &[
-        ("01", None, Reason::WrongMethod),
-        ("02", None, Reason::NoToken),
-        ("03", None, Reason::CannotAuthenticate),
-        ("04", None, Reason::InvalidToken),
+        row("01", None, Reason::WrongMethod),
+        row("02", None, Reason::NoToken),
+        row("03", None, Reason::CannotAuthenticate),
+        row("04", None, Reason::InvalidToken),
     ],
     Basis::Contract,
 );

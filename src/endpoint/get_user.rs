@@ -10,13 +10,13 @@ use super::prelude::*;
 /// This endpoint's codes (`Basis::Notes`).
 pub(crate) const CODES: Codes = (
     &[
-        ("01", None, Reason::WrongMethod),
-        ("02", None, Reason::NoId),
-        ("03", Some("no token"), Reason::NoToken),
-        ("03", Some("user not found"), Reason::UserNotFound),
-        ("04", None, Reason::CannotAuthenticate),
-        ("05", None, Reason::InvalidToken),
-        ("06", None, Reason::NoPermission),
+        row("01", None, Reason::WrongMethod),
+        row("02", None, Reason::NoId),
+        row("03", Some("no token"), Reason::NoToken),
+        row("03", Some("user not found"), Reason::UserNotFound),
+        row("04", None, Reason::CannotAuthenticate),
+        row("05", None, Reason::InvalidToken),
+        row("06", None, Reason::NoPermission),
     ],
     Basis::Notes,
 );

@@ -14,9 +14,9 @@ use crate::reply::Reply;
 /// This endpoint's codes (`Basis::Notes`).
 pub(crate) const CODES: Codes = (
     &[
-        ("02", None, Reason::NoToken),
-        ("03", None, Reason::NoStartParameter),
-        ("04", None, Reason::InvalidStartParameter),
+        row("02", None, Reason::NoToken),
+        row("03", None, Reason::NoStartParameter),
+        row("04", None, Reason::InvalidStartParameter),
     ],
     Basis::Notes,
 );

@@ -10,14 +10,14 @@ use super::prelude::*;
 /// This endpoint's codes (`Basis::Notes`).
 pub(crate) const CODES: Codes = (
     &[
-        ("01", None, Reason::WrongMethod),
-        ("02", None, Reason::NoBody),
-        ("03", None, Reason::NoEmail),
-        ("04", None, Reason::NoPassword),
-        ("05", None, Reason::WrongEmail),
-        ("06", None, Reason::CannotCheckPassword),
-        ("07", None, Reason::WrongPassword),
-        ("08", None, Reason::CannotGenerateToken),
+        row("01", None, Reason::WrongMethod),
+        row("02", None, Reason::NoBody),
+        row("03", None, Reason::NoEmail),
+        row("04", None, Reason::NoPassword),
+        row("05", None, Reason::WrongEmail),
+        row("06", None, Reason::CannotCheckPassword),
+        row("07", None, Reason::WrongPassword),
+        row("08", None, Reason::CannotGenerateToken),
     ],
     Basis::Notes,
 );

@@ -9,7 +9,7 @@ use super::prelude::*;
 
 /// This endpoint's codes (`Basis::Notes`).
 pub(crate) const CODES: Codes = (
-    &[("02", None, Reason::NoToken)
+    &[row("02", None, Reason::NoToken)
     ],
     Basis::Notes,
 );

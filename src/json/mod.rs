@@ -210,9 +210,19 @@ pub fn parse_u64(text: &[u8]) -> Option<u64> {
         if !b.is_ascii_digit() {
             return None;
         }
-        n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        n = times_ten(n)?.checked_add(u64::from(b - b'0'))?;
     }
     Some(n)
+}
+
+/// `n * 10`, if it fits a `u64`: a comparison, where `checked_mul`'s overflow check brings the
+/// wasm a 128-bit multiplication routine.
+pub(crate) fn times_ten(n: u64) -> Option<u64> {
+    if n <= u64::MAX / 10 {
+        Some(n * 10)
+    } else {
+        None
+    }
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -745,6 +755,24 @@ pub fn push_uint(out: &mut String, mut n: u64) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn times_ten_is_checked_mul() {
+        for n in [
+            0,
+            1,
+            u64::MAX / 10 - 1,
+            u64::MAX / 10,
+            u64::MAX / 10 + 1,
+            u64::MAX,
+        ] {
+            assert_eq!(times_ten(n), n.checked_mul(10), "{n}");
+        }
+        assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_u64(b"18446744073709551616"), None);
+        assert_eq!(parse_u64(b"99999999999999999999"), None);
+    }
     use super::same;
 
     #[test]

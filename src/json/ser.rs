@@ -1,6 +1,10 @@
-//! A serde `Serializer` to JSON text, small enough for the wasm build (serde_json's writer and its
-//! float formatting cost it tens of kilobytes). What crosses to JavaScript (errors, issues,
-//! derived fields) keeps its one definition, the types' serde attributes, and is written here.
+//! JSON text for JavaScript without serde_json (its writer and float formatting cost the wasm
+//! tens of kilobytes). What crosses (errors, issues, derived fields, bulk events and reports)
+//! keeps its one definition, the types' serde attributes, from which `lpm_derive::WriteJson`
+//! derives its writer ([`WriteJson`], each field a [`Put`] into an [`Object`]): a small call a
+//! field, where a serde serializer per type costs the wasm more, so the package's wasm carries
+//! none. [`to_string`], a serde `Serializer`, writes the same text from any `Serialize` type
+//! (the tests' oracle, and the boundary benchmark's exports).
 //!
 //! Floats are written rounded to whole numbers: the only floats that cross are milliseconds and
 //! byte counts. Non-finite floats are `null`, as in `JSON.stringify`.
@@ -70,7 +74,8 @@ impl Object {
 
     #[inline(never)]
     fn key(&mut self, key: &str) -> &mut String {
-        if self.out.len() > 1 {
+        // (A member's value never ends in `{`: only an object just opened does.)
+        if !self.out.ends_with('{') {
             self.out.push(',');
         }
         push_str(&mut self.out, key);
@@ -102,6 +107,17 @@ impl Object {
         self.key(key).push_str(value);
     }
 
+    /// A field of any value with a JSON form.
+    pub fn put<T: Put + ?Sized>(&mut self, key: &str, value: &T) {
+        self.key(key);
+        value.write(self);
+    }
+
+    /// The text written so far, for a [`Put`] of another module to append its value to.
+    pub fn raw(&mut self) -> &mut String {
+        &mut self.out
+    }
+
     /// A `true`/`false` field.
     pub fn bool(&mut self, key: &str, value: bool) {
         self.json(key, if value { "true" } else { "false" });
@@ -111,6 +127,123 @@ impl Object {
     pub fn end(mut self) -> String {
         self.out.push('}');
         self.out
+    }
+}
+
+/// A value written as JSON text into an [`Object`] (a member's value, or an array's item): how
+/// `#[derive(lpm_derive::WriteJson)]` writes each field (unit enums get theirs from
+/// `lpm_derive::SerializeUnit`: their serde name), as serde writes it.
+pub trait Put {
+    /// Appends the value's JSON text.
+    fn write(&self, o: &mut Object);
+}
+
+impl Put for str {
+    fn write(&self, o: &mut Object) {
+        push_str(&mut o.out, self);
+    }
+}
+impl Put for String {
+    fn write(&self, o: &mut Object) {
+        push_str(&mut o.out, self);
+    }
+}
+impl Put for &str {
+    fn write(&self, o: &mut Object) {
+        push_str(&mut o.out, self);
+    }
+}
+impl Put for bool {
+    fn write(&self, o: &mut Object) {
+        o.out.push_str(if *self { "true" } else { "false" });
+    }
+}
+impl Put for f64 {
+    fn write(&self, o: &mut Object) {
+        push_f64(&mut o.out, *self);
+    }
+}
+/// Whole numbers.
+macro_rules! put_uint {
+    ($($t:ty),*) => {$(
+        impl Put for $t {
+            fn write(&self, o: &mut Object) {
+                push_uint(&mut o.out, *self as u64);
+            }
+        }
+    )*};
+}
+put_uint!(u16, u32, u64, usize);
+/// `None` is `null`, as serde writes it (a field with `skip_serializing_if = "Option::is_none"`
+/// is left out by the derive instead).
+impl<T: Put> Put for Option<T> {
+    fn write(&self, o: &mut Object) {
+        match self {
+            Some(v) => v.write(o),
+            None => o.out.push_str("null"),
+        }
+    }
+}
+/// An array.
+impl<T: Put> Put for [T] {
+    fn write(&self, o: &mut Object) {
+        o.out.push('[');
+        for (i, v) in self.iter().enumerate() {
+            if i > 0 {
+                o.out.push(',');
+            }
+            v.write(o);
+        }
+        o.out.push(']');
+    }
+}
+impl<T: Put> Put for Vec<T> {
+    fn write(&self, o: &mut Object) {
+        self.as_slice().write(o);
+    }
+}
+/// A nested object.
+impl<T: WriteJson> Put for T {
+    fn write(&self, o: &mut Object) {
+        o.out.push('{');
+        self.write_fields(o);
+        o.out.push('}');
+    }
+}
+
+/// A value's JSON text, as serde writes it.
+pub fn value_json<T: Put + ?Sized>(value: &T) -> String {
+    let mut o = Object {
+        out: String::with_capacity(256),
+    };
+    value.write(&mut o);
+    o.out
+}
+
+/// A type written as a JSON object, exactly as its serde `Serialize` writes it:
+/// `#[derive(lpm_derive::WriteJson)]` reads the same serde attributes (a test per type holds the
+/// two equal). One small call a field, where a serde serializer per type (and, for a tagged enum,
+/// per variant) would cost the wasm more.
+pub trait WriteJson {
+    /// Writes the members into `o`.
+    fn write_fields(&self, o: &mut Object);
+
+    /// The JSON text.
+    fn to_json(&self) -> String {
+        let mut o = Object::new();
+        self.write_fields(&mut o);
+        o.end()
+    }
+
+    /// Appends the JSON text to `out`.
+    fn append_json(&self, out: &mut String) {
+        let mut o = Object {
+            out: core::mem::take(out),
+        };
+        o.out.push('{');
+        self.write_fields(&mut o);
+        o.out.push('}');
+        *out = o.out;
     }
 }
 

@@ -312,7 +312,7 @@ fn literal_integer(text: &str) -> Option<i128> {
             return;
         }
         for _ in 0..=zeros {
-            n = n.and_then(|n| n.checked_mul(10));
+            n = n.and_then(super::times_ten);
         }
         n = n.and_then(|n| n.checked_add(u64::from(d)));
         zeros = 0;
@@ -325,7 +325,7 @@ fn literal_integer(text: &str) -> Option<i128> {
     // Below 0: a fraction digit that is not zero.
     let scale = u64::try_from(scale + zeros).ok()?;
     for _ in 0..scale {
-        n = n.checked_mul(10)?;
+        n = super::times_ten(n)?;
     }
     let n = i128::from(n);
     let max = match (written_as_float, negative) {

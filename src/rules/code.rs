@@ -57,10 +57,16 @@ pub enum IssueCode {
     NotJson,
 }
 
-/// Its string: one table for serde and for the messages (a derive would be a second one).
+/// Its string: one table for serde, the crate's writer and the messages (a derive would be a
+/// second one).
 impl Serialize for IssueCode {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::json::ser::Put for IssueCode {
+    fn write(&self, o: &mut crate::json::ser::Object) {
+        self.as_str().write(o);
     }
 }
 

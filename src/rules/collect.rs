@@ -116,7 +116,7 @@ pub(super) fn trim(s: &str) -> &str {
 /// a dot and has no `..`). Non-ASCII letters are allowed (internationalised addresses).
 pub(super) fn plausible_email(s: &str) -> bool {
     // (ASCII, most addresses: by the byte; the same test.)
-    let spaced = match s.is_ascii() {
+    let spaced = match crate::text::is_ascii(s) {
         true => {
             let mut spaced = false;
             for b in s.bytes() {

@@ -77,6 +77,17 @@ pub enum PathSegment {
     Index(usize),
 }
 
+/// Untagged, as serde writes it: the key or the index itself (`WriteJson` models no `untagged`;
+/// the test of issues' JSON holds the two equal).
+impl crate::json::ser::Put for PathSegment {
+    fn write(&self, o: &mut crate::json::ser::Object) {
+        match self {
+            PathSegment::Key(k) => k.write(o),
+            PathSegment::Index(i) => i.write(o),
+        }
+    }
+}
+
 /// Which language messages are rendered in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
@@ -92,7 +103,7 @@ pub enum Lang {
 /// How sure a finding is: `contract` (the request is certain to fail) or `platform` (the
 /// platform's documented rules predict it will).
 // Ordered: `Contract < Platform`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, lpm_derive::SerializeUnit)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
@@ -127,7 +138,7 @@ impl Default for ValidateOptions {
 }
 
 /// One finding of a validation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct Issue {
     /// Path to the offending value (`[3, "email"]`: the e-mail of the fourth item); empty when the
@@ -142,7 +153,7 @@ pub struct Issue {
 }
 
 /// Findings of a validation; empty when the input is good.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct Report {
     /// All findings, in input order.

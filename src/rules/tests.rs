@@ -99,6 +99,25 @@ fn issue_serializes_with_path_as_json() {
 }
 
 #[test]
+fn issues_are_written_as_serde_writes_them() {
+    use crate::json::ser::{value_json, WriteJson};
+    let mut items = users(3);
+    items[0]["email"] = json!(5);
+    items[1]["username"] = json!("a b\"é");
+    items[2] = json!("not an object");
+    let mut r = validate_create_users(&items, vi());
+    r.issues
+        .extend(validate_create_users(&json!([]), en()).issues);
+    assert!(r.issues.len() >= 3);
+    assert_eq!(r.to_json(), serde_json::to_string(&r).unwrap());
+    assert_eq!(
+        value_json(&r.issues),
+        serde_json::to_string(&r.issues).unwrap()
+    );
+    assert_eq!(value_json(&Report::default()), r#"{"issues":[]}"#);
+}
+
+#[test]
 fn report_levels() {
     let ok = Report::default();
     assert!(ok.is_ok());

@@ -264,7 +264,7 @@ impl BulkJob {
         let step = match &mut self.job {
             // (The import's report written from its state: `report_json`.)
             Job::Import(j) => step(j.next(ms(now)), Ready::Create, |()| j.report_json()),
-            Job::Grant(j) => step(j.poll(ms(now)), Ready::Grant, |r| ser::to_string(&r)),
+            Job::Grant(j) => step(j.poll(ms(now)), Ready::Grant, |r| ser::value_json(&r)),
         };
         match step {
             Step::Ready(ready) => {
@@ -315,7 +315,7 @@ impl BulkJob {
         }
         match &self.job {
             Job::Import(j) => j.report_json(),
-            Job::Grant(j) => ser::to_string(&j.report()),
+            Job::Grant(j) => ser::value_json(&j.report()),
         }
     }
 
@@ -323,7 +323,7 @@ impl BulkJob {
     /// (`RowIssues[]` as JSON; a grant: `[]`).
     pub fn issues(&self) -> String {
         match &self.job {
-            Job::Import(j) => ser::to_string(&j.row_issues()),
+            Job::Import(j) => ser::value_json(&j.row_issues()),
             Job::Grant(_) => String::from("[]"),
         }
     }
@@ -334,7 +334,7 @@ impl BulkJob {
             Job::Import(j) => j.poll_event(),
             Job::Grant(j) => j.poll_event(),
         };
-        p.map(|p| ser::to_string(&p))
+        p.map(|p| ser::value_json(&p))
     }
 
     /// Whether a poll at `now` may plan the next create ([`ImportJob::may_plan`]): only then

@@ -55,7 +55,7 @@ pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<Strin
         );
     };
     let report = check_params(endpoint, args, text.as_deref(), opts);
-    Ok(json::ser::to_string(&report.issues))
+    Ok(json::ser::value_json(&report.issues))
 }
 
 /// The `NewUser` field a spreadsheet header stands for (`mapColumns`), if any.
