@@ -372,8 +372,67 @@ impl<R> Request<R> {
     }
 }
 
+/// What a host reads of a planned call before it sends it (the npm package's driver), as JSON
+/// text ([`WriteJson`](crate::json::ser::WriteJson)); the body crosses apart, as it is.
+#[derive(serde::Serialize, lpm_derive::WriteJson)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedRequest<'a> {
+    /// The endpoint's key.
+    #[cfg_attr(feature = "wasm", tsify(type = "Endpoint"))]
+    pub endpoint: &'a str,
+    /// `GET` or `POST`.
+    #[cfg_attr(feature = "wasm", tsify(type = "Method"))]
+    pub method: &'a str,
+    /// Holds the token: for the fetch only.
+    pub url: &'a str,
+    /// Each attempt's timeout (0: none).
+    pub timeout_ms: f64,
+    /// The largest answer read (0: no bound).
+    pub max_response_bytes: f64,
+    /// Whether `url` holds the token (what the host shows of it is redacted).
+    pub has_token: bool,
+    /// The interval store's key of a guarded call.
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guard_key: Option<&'a str>,
+    /// Whether the first poll was made at planning (an unguarded call's, which can only say
+    /// send: the host sends without asking).
+    pub polled: bool,
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn planned_request_json_is_serdes() {
+        use serde_json::Value;
+        for guard_key in [None, Some("https://a.example/manage|x")] {
+            let r = super::PlannedRequest {
+                endpoint: "get-me",
+                method: "GET",
+                url: "https://a.example/manage/users/get-me?token=t\"q",
+                timeout_ms: 30_000.0,
+                max_response_bytes: 33_554_432.0,
+                has_token: true,
+                guard_key,
+                polled: false,
+            };
+            // The same members and values (serde writes a whole f64 as `30000.0`, the writer as
+            // `30000`).
+            let ours: Value = serde_json::from_str(&crate::json::ser::value_json(&r)).unwrap();
+            let theirs = serde_json::to_value(&r).unwrap();
+            let (ours, theirs) = (ours.as_object().unwrap(), theirs.as_object().unwrap());
+            assert_eq!(ours.len(), theirs.len());
+            for (k, v) in theirs {
+                let same = match (v, &ours[k]) {
+                    (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+                    (a, b) => a == b,
+                };
+                assert!(same, "{k}: {v} vs {}", ours[k]);
+            }
+        }
+    }
+
     use super::*;
     use crate::error::TokenProblem;
 

@@ -272,29 +272,6 @@ pub struct Pending {
     text: Option<Vec<u8>>,
 }
 
-/// What the driver reads of a planned call (`Pending::request`), read once when it is planned.
-#[derive(serde::Serialize, tsify::Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct PlannedRequest<'a> {
-    #[tsify(type = "Endpoint")]
-    endpoint: &'a str,
-    #[tsify(type = "Method")]
-    method: &'a str,
-    /// Holds the token: for the fetch only.
-    url: &'a str,
-    timeout_ms: f64,
-    max_response_bytes: f64,
-    /// Whether `url` holds the token (what the host shows of it is redacted).
-    has_token: bool,
-    /// The interval store's key of a guarded call.
-    #[tsify(optional)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    guard_key: Option<&'a str>,
-    /// Whether the first poll was made at planning (an unguarded call's, which can only say
-    /// send: the driver sends without asking, one crossing less).
-    polled: bool,
-}
-
 /// What a call does next (`Pending::poll`): send an attempt, wait `waitMs`, or finish with the
 /// answer or failure it has; after a send or finish, `record` says whether to note the time
 /// under `guardKey` first.
@@ -320,7 +297,7 @@ pub enum HostFailure {
 impl Pending {
     /// What the driver sends and how, as JSON text (`PlannedRequest`; the body apart: `takeBody`).
     pub fn request(&self) -> String {
-        lpm_client::json::ser::to_string(&PlannedRequest {
+        lpm_client::json::ser::value_json(&lpm_client::plan::PlannedRequest {
             endpoint: self.endpoint.key(),
             method: self.method,
             url: &self.url,
