@@ -14,6 +14,9 @@ interface BulkExports {
   lpm_job_hold_until(job: number, at: number): void;
   lpm_job_response(job: number, now: number, status: number, body: number): number;
   lpm_job_failure(job: number, now: number, kind: number): number;
+  lpm_users_check_new(options: number): number;
+  lpm_users_check(check: number, slice: number): number;
+  lpm_users_check_free(check: number): void;
 }
 const b = () => w as unknown as BulkExports;
 
@@ -65,4 +68,22 @@ export function bulkRequest(core: Core, job: BulkJob): Pending | undefined {
   if (h === 0) return undefined;
   if (h < 0) fail();
   return pending(h);
+}
+
+/** A create-users list validated a slice at a time (`SliceCheck` in wasm/src/bulk.rs); freed by
+ * its owner (`validateCreateUsersInSlices`, when its loop ends). */
+export class UsersCheck {
+  h: number;
+  /** `options`: the validators' (JSON text). */
+  constructor(options: string) {
+    this.h = b().lpm_users_check_new(args(options)[0]!);
+  }
+  /** The issues (JSON text) of the list's next slice (JSON text; `undefined`: not JSON). */
+  check(slice: string | undefined): string {
+    return result(b().lpm_users_check(this.h, args(slice)[0]!))!;
+  }
+  free(): void {
+    if (this.h !== 0) b().lpm_users_check_free(this.h);
+    this.h = 0;
+  }
 }

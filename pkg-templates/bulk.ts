@@ -4,12 +4,13 @@
 // through the client's own call machinery.
 import type { JournalEvent, RowIssues } from './wasm/lpm_client.js';
 import type { Pending } from './abi.js';
-import { bulkJob, bulkRequest } from './abi-bulk.js';
+import { bulkJob, bulkRequest, UsersCheck } from './abi-bulk.js';
 import type { BulkJob } from './abi-bulk.js';
 import { makeError } from './errors.js';
+import { core, toJson } from './options.js';
 import { memoryJournal } from './journal.js';
 import type { JournalStore } from './journal.js';
-import type { BulkFn, Machinery } from './internal.js';
+import type { BulkFn, Machinery, SlicesFn } from './internal.js';
 
 /** `BulkJob.poll` answers besides a time to poll again at. */
 const REQUEST = -1;
@@ -228,4 +229,15 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
     },
   };
   return runJob(job, io, { journal, onProgress, signal }, name, m.guard);
+};
+
+/** `validateCreateUsersInSlices` (schema.ts): one check of the core's for the whole list, freed
+ * when the loop over the slices ends (also by a `break` or a throw). */
+export const slices: SlicesFn | undefined = function* (given, options) {
+  const check = new UsersCheck(options);
+  try {
+    for (const slice of given) yield JSON.parse(core(() => check.check(toJson(slice))));
+  } finally {
+    check.free();
+  }
 };

@@ -1,6 +1,6 @@
 // The package's internal plumbing, as types only (nothing here is shipped): what the driver
 // (driver.ts, client.ts) keeps of a client and a call, and the `machinery` a client hands the bulk driver.
-import type { Endpoint, Hooks, IntervalStore, Logger } from './wasm/lpm_client.js';
+import type { Endpoint, Hooks, IntervalStore, Issue, Logger } from './wasm/lpm_client.js';
 import type { Core, Pending } from './abi.js';
 import type { LpmError } from './errors.js';
 
@@ -69,3 +69,5 @@ export interface Machinery {
 
 /** The bulk driver's entry (bulk.ts; `undefined` in lpm-client's stub). */
 export type BulkFn = (m: Machinery, kind: 'import' | 'grant', name: string, input: unknown, options: unknown) => Promise<unknown>;
+/** The bulk module's `validateCreateUsersInSlices` (schema.ts): `options` the validators' as JSON text. */
+export type SlicesFn = (slices: Iterable<unknown>, options: string) => Generator<Issue[], void, undefined>;

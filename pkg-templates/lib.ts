@@ -31,5 +31,6 @@ export { fileJournal, fileStore, webStorageStore } from './stores.js';
 export {
   mapColumns, validateAddCourses, validateCreateUser, validateCreateUsers, validateGetCourses,
   validateGetUsers, validateId, validateLogin, validateSearchCourses, validateSearchUser,
+  validateCreateUsersInSlices,
 } from './schema.js';
 export type { StandardSchemaV1, Validator } from './schema.js';

@@ -2,6 +2,8 @@
 import * as wasm from './abi.js';
 import type { AddCoursesInput, Issue, NewUser, PageParams, SearchUserParams, ValidateOptions } from './wasm/lpm_client.js';
 import { core, optionsJson, toJson } from './options.js';
+import { makeError } from './errors.js';
+import { slices } from './bulk.js';
 
 /** The Standard Schema v1 interface (standardschema.dev), declared here so the package has no dependency. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -55,6 +57,21 @@ function schema<Output>(kind: string, options?: Partial<ValidateOptions>): Valid
 
 /** A create-multi-user batch: 1 to 100 items, required fields, no duplicate e-mail or username. */
 export const validateCreateUsers: Validator<NewUser[]> = schema('createUsers');
+/**
+ * `validateCreateUsers` of a list too long for one call (a sheet's 100,000 rows), given a slice
+ * at a time so the wasm never holds it whole: yields each slice's issues as `validateCreateUsers`
+ * gives them for those rows of the whole list (paths counted from the list's first row; a repeat
+ * of any earlier row's e-mail or username found, in this slice or an earlier one). The list's own
+ * issues (`empty`, `too_many`: about one call) are left out. Bulk work: in lpm-client-bulk (in
+ * lpm-client it throws a ConfigError that says so).
+ */
+export function validateCreateUsersInSlices(users: Iterable<readonly unknown[]>, options?: ValidateOptions): Generator<Issue[], void, undefined> {
+  if (!slices) {
+    const expected = 'the lpm-client-bulk package (the bulk engines are not in lpm-client)';
+    throw makeError('config', `validateCreateUsersInSlices needs ${expected}`, { problem: 'option', option: 'validateCreateUsersInSlices', expected });
+  }
+  return slices(users, optionsJson(options));
+}
 /** One account-creation item. */
 export const validateCreateUser: Validator<NewUser> = schema('createUser');
 /** get-multi-user's `{start, limit}` (limit 1..100). */

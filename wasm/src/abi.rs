@@ -26,7 +26,7 @@ use core::cell::Cell;
 use std::rc::Rc;
 
 #[cfg(feature = "bulk")]
-use super::bulk::BulkJob;
+use super::bulk::{BulkJob, SliceCheck};
 use super::client::{Core, Pending};
 use super::validators;
 
@@ -88,6 +88,8 @@ static CORES: Slab<Rc<Core>> = Local::new(Vec::new());
 static PENDING: Slab<Box<Pending>> = Local::new(Vec::new());
 #[cfg(feature = "bulk")]
 static JOBS: Slab<Box<BulkJob>> = Local::new(Vec::new());
+#[cfg(feature = "bulk")]
+static CHECKS: Slab<Box<SliceCheck>> = Local::new(Vec::new());
 
 /// Runs `f` on the slab's slots (taken out of the cell for the while: nothing in `f` re-enters).
 fn slots<T, R>(slab: &'static Slab<T>, f: impl FnOnce(&mut Vec<Slot<T>>) -> R) -> R {
@@ -585,4 +587,34 @@ pub extern "C" fn lpm_job_response(job: u32, now: f64, status: u32, body: u32) -
 pub extern "C" fn lpm_job_failure(job: u32, now: f64, kind: u32) -> i32 {
     let r = with_job(job, |j| j.handle_failure(now, kind));
     status(r.unwrap_or_else(|| Err(gone())).map(|()| None))
+}
+
+/// A create-users list validated a slice at a time (argument: the validators' options, JSON
+/// text): its handle.
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_users_check_new(options: u32) -> u32 {
+    let a = Args::take();
+    let [options, ..] = a.texts(&[options]);
+    let check = SliceCheck::new(options.unwrap_or(""));
+    a.done();
+    insert(&CHECKS, Box::new(check))
+}
+
+/// The issues of the list's next slice (argument: the slice as JSON text, or none), as the text
+/// result.
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_users_check(check: u32, slice: u32) -> i32 {
+    let a = Args::take();
+    let [slice, ..] = a.texts(&[slice]);
+    let r = with(&CHECKS, check, |c| c.check(slice)).ok_or_else(gone);
+    a.done();
+    status(r.map(Some))
+}
+
+#[cfg(feature = "bulk")]
+#[no_mangle]
+pub extern "C" fn lpm_users_check_free(check: u32) {
+    free(&CHECKS, check);
 }

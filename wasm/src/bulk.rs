@@ -355,3 +355,37 @@ impl BulkJob {
         r.map_err(misuse)
     }
 }
+
+/// `validateCreateUsersInSlices` (pkg-templates/schema.ts): a create-users list validated a
+/// slice at a time, so the wasm never holds a whole sheet's rows (the core's `UsersCheck`: each
+/// slice's issues as one call over the whole list gives them, repeats across slices found).
+pub struct SliceCheck {
+    check: lpm_client::validate::UsersCheck,
+    opts: lpm_client::validate::ValidateOptions,
+}
+
+impl SliceCheck {
+    /// A check of a new list; `options` as the validators' (JSON text).
+    pub fn new(options: &str) -> SliceCheck {
+        let opts = super::validators::options_of(options);
+        SliceCheck {
+            check: lpm_client::validate::UsersCheck::new(opts),
+            opts,
+        }
+    }
+
+    /// The issues of the list's next slice (a JSON array's text; `None`: the caller's value
+    /// cannot be written as JSON, which counts no item), as JSON text.
+    pub fn check(&mut self, slice: Option<&str>) -> String {
+        let report = match slice.map(json::parse) {
+            Some(Ok(v)) => self.check.check(&v),
+            _ => lpm_client::endpoint::check_params(
+                Endpoint::CreateUsers,
+                lpm_client::endpoint::Args::One,
+                None,
+                self.opts,
+            ),
+        };
+        ser::to_string(&report.issues)
+    }
+}
