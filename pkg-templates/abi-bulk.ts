@@ -14,7 +14,7 @@ interface BulkExports {
   lpm_job_hold_until(job: number, at: number): void;
   lpm_job_response(job: number, now: number, status: number, body: number): number;
   lpm_job_failure(job: number, now: number, kind: number): number;
-  lpm_users_check_new(options: number): number;
+  lpm_users_check_new(options: number, rows: number): number;
   lpm_users_check(check: number, slice: number): number;
   lpm_users_check_free(check: number): void;
 }
@@ -74,9 +74,9 @@ export function bulkRequest(core: Core, job: BulkJob): Pending | undefined {
  * its owner (`validateCreateUsersInSlices`, when its loop ends). */
 export class UsersCheck {
   h: number;
-  /** `options`: the validators' (JSON text). */
-  constructor(options: string) {
-    this.h = b().lpm_users_check_new(args(options)[0]!);
+  /** `options`: the validators' (JSON text); `rows`: how many rows in all, 0 when not known. */
+  constructor(options: string, rows: number) {
+    this.h = b().lpm_users_check_new(args(options)[0]!, rows);
   }
   /** The issues (JSON text) of the list's next slice (JSON text; `undefined`: not JSON). */
   check(slice: string | undefined): string {

@@ -233,8 +233,8 @@ export const bulk: BulkFn = async (m: Machinery, kind, name, input, options) => 
 
 /** `validateCreateUsersInSlices` (schema.ts): one check of the core's for the whole list, freed
  * when the loop over the slices ends (also by a `break` or a throw). */
-export const slices: SlicesFn | undefined = function* (given, options) {
-  const check = new UsersCheck(options);
+export const slices: SlicesFn | undefined = function* (given, options, rows) {
+  const check = new UsersCheck(options, rows);
   try {
     for (const slice of given) yield JSON.parse(core(() => check.check(toJson(slice))));
   } finally {

@@ -69,5 +69,6 @@ export interface Machinery {
 
 /** The bulk driver's entry (bulk.ts; `undefined` in lpm-client's stub). */
 export type BulkFn = (m: Machinery, kind: 'import' | 'grant', name: string, input: unknown, options: unknown) => Promise<unknown>;
-/** The bulk module's `validateCreateUsersInSlices` (schema.ts): `options` the validators' as JSON text. */
-export type SlicesFn = (slices: Iterable<unknown>, options: string) => Generator<Issue[], void, undefined>;
+/** The bulk module's `validateCreateUsersInSlices` (schema.ts): `options` the validators' as JSON
+ * text, `rows` how many rows in all (0: not known). */
+export type SlicesFn = (slices: Iterable<unknown>, options: string, rows: number) => Generator<Issue[], void, undefined>;

@@ -62,15 +62,16 @@ export const validateCreateUsers: Validator<NewUser[]> = schema('createUsers');
  * at a time so the wasm never holds it whole: yields each slice's issues as `validateCreateUsers`
  * gives them for those rows of the whole list (paths counted from the list's first row; a repeat
  * of any earlier row's e-mail or username found, in this slice or an earlier one). The list's own
- * issues (`empty`, `too_many`: about one call) are left out. Bulk work: in lpm-client-bulk (in
- * lpm-client it throws a ConfigError that says so).
+ * issues (`empty`, `too_many`: about one call) are left out. `rows`, how many rows the slices hold
+ * in all when it is known, lets the check make its tables for them at once. Bulk work: in
+ * lpm-client-bulk (in lpm-client it throws a ConfigError that says so).
  */
-export function validateCreateUsersInSlices(users: Iterable<readonly unknown[]>, options?: ValidateOptions): Generator<Issue[], void, undefined> {
+export function validateCreateUsersInSlices(users: Iterable<readonly unknown[]>, options?: ValidateOptions, rows?: number): Generator<Issue[], void, undefined> {
   if (!slices) {
     const expected = 'the lpm-client-bulk package (the bulk engines are not in lpm-client)';
     throw makeError('config', `validateCreateUsersInSlices needs ${expected}`, { problem: 'option', option: 'validateCreateUsersInSlices', expected });
   }
-  return slices(users, optionsJson(options));
+  return slices(users, optionsJson(options), typeof rows === 'number' && rows > 0 && rows < 2 ** 32 ? Math.floor(rows) : 0);
 }
 /** One account-creation item. */
 export const validateCreateUser: Validator<NewUser> = schema('createUser');

@@ -297,7 +297,9 @@ impl UsersCheck {
         Self::with_room(0, opts)
     }
 
-    fn with_room(n: usize, opts: ValidateOptions) -> Self {
+    /// [`UsersCheck::new`] of a list of about `n` items: its tables made for them at once, not
+    /// grown (and copied) as slices come; room reserved and never written costs no memory.
+    pub fn with_room(n: usize, opts: ValidateOptions) -> Self {
         UsersCheck {
             opts,
             count: 0,

@@ -224,7 +224,9 @@ impl FirstSeen {
         FirstSeen {
             slots,
             keys: Vec::with_capacity(n),
-            text: String::new(),
+            // Room for keys of up to 32 bytes on average (e-mails, usernames): memory reserved
+            // and not written is not used.
+            text: String::with_capacity(n.saturating_mul(32)),
         }
     }
 

@@ -589,14 +589,14 @@ pub extern "C" fn lpm_job_failure(job: u32, now: f64, kind: u32) -> i32 {
     status(r.unwrap_or_else(|| Err(gone())).map(|()| None))
 }
 
-/// A create-users list validated a slice at a time (argument: the validators' options, JSON
-/// text): its handle.
+/// A create-users list of about `rows` items (0: not known) validated a slice at a time
+/// (argument: the validators' options, JSON text): its handle.
 #[cfg(feature = "bulk")]
 #[no_mangle]
-pub extern "C" fn lpm_users_check_new(options: u32) -> u32 {
+pub extern "C" fn lpm_users_check_new(options: u32, rows: u32) -> u32 {
     let a = Args::take();
     let [options, ..] = a.texts(&[options]);
-    let check = SliceCheck::new(options.unwrap_or(""));
+    let check = SliceCheck::new(options.unwrap_or(""), rows);
     a.done();
     insert(&CHECKS, Box::new(check))
 }

@@ -365,11 +365,13 @@ pub struct SliceCheck {
 }
 
 impl SliceCheck {
-    /// A check of a new list; `options` as the validators' (JSON text).
-    pub fn new(options: &str) -> SliceCheck {
+    /// A check of a new list of about `rows` items (0: not known); `options` as the validators'
+    /// (JSON text).
+    pub fn new(options: &str, rows: u32) -> SliceCheck {
         let opts = super::validators::options_of(options);
         SliceCheck {
-            check: lpm_client::validate::UsersCheck::new(opts),
+            // A hint, not a promise: past a spreadsheet's most rows the tables grow as rows come.
+            check: lpm_client::validate::UsersCheck::with_room(rows.min(1 << 20) as usize, opts),
             opts,
         }
     }
