@@ -27,11 +27,12 @@ export function rowIssues(sheet, lang, sliceRows = SLICE_ROWS) {
   function* slices() {
     for (let at = 0; at < rows.length; at += sliceRows) {
       const slice = new Array(Math.min(sliceRows, rows.length - at));
-      for (let k = 0; k < slice.length; k++) slice[k] = rows[at + k].problem ? null : rows[at + k].user;
+      // (`account()`: each row's user, not kept unless a caller made it before.)
+      for (let k = 0; k < slice.length; k++) slice[k] = rows[at + k].problem ? null : rows[at + k].account();
       yield slice;
     }
   }
-  for (const found of validateCreateUsersInSlices(slices(), { lang })) {
+  for (const found of validateCreateUsersInSlices(slices(), { lang }, rows.length)) {
     for (const issue of found) {
       // (A slice that is not JSON would get an issue of the whole slice: rows here always are.)
       if (issue.path.length === 0) continue;

@@ -80,6 +80,19 @@ test('rowIssues validates in slices exactly as one call over the whole sheet, re
   for (const size of [1, 3, 4, 5, 22, 23, 2000]) assert.deepEqual(rowIssues(read, 'vi', size), whole, `slices of ${size}`);
 });
 
+test('a row\'s user is made once and kept; account() gives it, or a new one that is not kept', async () => {
+  const read = await readSheet(file('kept.csv', sheet(VI, [ROW, ROW.map((c) => `${c}x`)])));
+  const [a, b] = read.rows;
+  const fresh = a.account();
+  assert.deepEqual(fresh, a.user);
+  assert.notEqual(fresh, a.user, 'account() before user: a new object');
+  a.user.password = 'doi-mat-khau';
+  assert.equal(a.user.password, 'doi-mat-khau', 'a change to user is kept');
+  assert.equal(a.account(), a.user, 'account() once user was made: that user');
+  assert.notEqual(b.account(), b.account());
+  assert.deepEqual(a.cells, ROW);
+});
+
 test('validate: a good sheet exits 0 and says so', async () => {
   const r = await lpm(['validate', file('good.csv', sheet(['Name', 'Username', 'Email', 'Password'], goodRows(5), { bom: true }))]);
   assert.equal(r.code, 0, r.stderr);
