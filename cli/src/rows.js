@@ -12,8 +12,8 @@ export function engineInput(sheet) {
   return sheet.rows.map((r) => (r.problem ? null : r.user));
 }
 
-/** Rows a call of the validator gets: a few hundred KB of JSON, so the wasm never holds a sheet. */
-export const SLICE_ROWS = 2000;
+/** Rows a call of the validator gets: the wasm holds a slice's JSON, never a whole sheet's. */
+export const SLICE_ROWS = 500;
 
 /**
  * The issues of each row (index = row), by the package's validator of the whole input, given a
