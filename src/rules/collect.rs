@@ -216,13 +216,9 @@ impl FirstSeen {
     /// A table with room for `n` keys before it grows, empty.
     pub(crate) fn with_room(n: usize) -> Self {
         let size = (n * 2).next_power_of_two().max(2);
-        // (Pushed: `vec![0; size]` brings the wasm a generic filler.)
-        let mut slots = Vec::with_capacity(size);
-        for _ in 0..size {
-            slots.push(0);
-        }
         FirstSeen {
-            slots,
+            // (Zeroed memory from the allocator: no filling loop.)
+            slots: vec![0; size],
             keys: Vec::with_capacity(n),
             // Room for keys of up to 32 bytes on average (e-mails, usernames): memory reserved
             // and not written is not used.
@@ -266,11 +262,7 @@ impl FirstSeen {
         }
         // At most half full: past that, twice the slots and every key placed again.
         if self.keys.len() * 2 > self.slots.len() {
-            let size = self.slots.len() * 2;
-            self.slots.clear();
-            for _ in 0..size {
-                self.slots.push(0);
-            }
+            self.slots = vec![0; self.slots.len() * 2];
             for k in 0..self.keys.len() {
                 let at = self.find(self.key(k));
                 if let Some(slot) = self.slots.get_mut(at) {
@@ -295,9 +287,9 @@ impl FirstSeen {
     /// For each of `n` keys, the index of the first earlier row with the same key: the table
     /// filled and read in one pass (each key hashed once). (A `dyn` iterator: one copy of the
     /// loop in the wasm for every caller.)
-    pub(crate) fn earlier<'k>(
+    pub(crate) fn earlier(
         n: usize,
-        keys: &mut dyn Iterator<Item = Option<&'k str>>,
+        keys: &mut dyn Iterator<Item = Option<&str>>,
     ) -> Vec<Option<usize>> {
         let mut table = Self::with_room(n);
         let mut out = Vec::with_capacity(n);
