@@ -34,10 +34,9 @@ const attr = (attrs, name) => {
 
 /**
  * `s` as a string of its own. V8 keeps a substring of 13 characters or more as a view of the text
- * it was cut from, so every shared string kept its whole chunk of the part's XML alive (a
- * 100,000-row sheet's strings held ~3 times their size). A concatenation is copied into one
- * string of its own when first read (`charCodeAt` flattens it); an engine that does not copy
- * keeps the view, as before.
+ * it was cut from, so every shared string kept its whole chunk of the part's XML alive. A
+ * concatenation is copied into one string of its own when first read (`charCodeAt` flattens it);
+ * an engine that does not copy keeps the view, as before.
  */
 const own = (s) => {
   if (s.length < 13) return s;
@@ -227,8 +226,8 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
     }
     if (cells.length === 0 && problems.length === 0) return;
     for (let i = 0; i < cells.length; i++) if (cells[i] === undefined) cells[i] = '';
-    // (A copy of its own length: an array grown cell by cell holds room for ~17; `problems` only
-    // where there are some: 100,000 rows each held both.)
+    // (A copy of its own length: an array grown cell by cell holds room for more; `problems`
+    // only where there are some: a sheet's every row holds what is kept here.)
     const record = { cells: cells.slice(), line: number };
     if (problems.length) record.problems = problems;
     records.push(record);
