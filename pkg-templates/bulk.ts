@@ -7,9 +7,11 @@ import type {
   GrantOptions, GrantReport, ImportOptions, ImportReport, JournalEvent, Progress, RowIssues,
 } from './wasm/lpm_client.js';
 import { Pending } from './core.js';
-import type { BulkJob } from './wasm/lpm_client.js';
+import { SliceCheck } from './wasm/lpm_client.js';
+import type { BulkJob, Issue, ValidateOptions } from './wasm/lpm_client.js';
 import { AbortError, makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
+import { core, optionsJson, toJson } from './options.js';
 import type { JournalStore } from './journal.js';
 import type { BulkFn, Machinery } from './internal.js';
 
@@ -331,3 +333,29 @@ export default (async (m: Machinery, kind, name, input, options) => {
   };
   return runJob(job, io, { journal, onProgress, signal }, name, m.guard);
 }) satisfies BulkFn;
+
+/**
+ * `validateCreateUsers` of a list too long for one call (a sheet's 100,000 rows), given a slice
+ * at a time so the wasm never holds it whole: yields each slice's issues as `validateCreateUsers`
+ * gives them for those rows of the whole list (paths counted from the list's first row; a repeat
+ * of any earlier row's e-mail or username found, in this slice or an earlier one). The list's own
+ * issues (`empty`, `too_many`: about one call) are left out. In lpm-client-bulk only.
+ * @param users The list's slices, in order (any iterable of arrays).
+ * @param options The validators' options (`lang`, `platformRules`).
+ * @param rows How many rows the slices hold in all, when known: the check makes its tables for
+ * them at once.
+ * @returns A generator of each slice's issues; the check is freed when the loop over it ends
+ * (also by a `break` or a throw).
+ * @example
+ * for (const issues of validateCreateUsersInSlices(slices(rows), { lang: "vi" }, rows.length)) {
+ *   for (const issue of issues) console.log(`row ${Number(issue.path[0]) + 1}: ${issue.message}`);
+ * }
+ */
+export function* validateCreateUsersInSlices(users: Iterable<readonly unknown[]>, options?: ValidateOptions, rows?: number): Generator<Issue[], void, undefined> {
+  const check = core(() => new SliceCheck(optionsJson(options), typeof rows === 'number' && rows > 0 && rows < 2 ** 32 ? Math.floor(rows) : 0));
+  try {
+    for (const slice of users) yield JSON.parse(core(() => check.check(toJson(slice)))) as Issue[];
+  } finally {
+    check.free();
+  }
+}

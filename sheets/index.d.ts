@@ -19,7 +19,16 @@ export type RowProblem =
   | { code: 'cells'; cells: number; columns: number }
   | { code: 'errorCell'; cell: string; value: string }
   | { code: 'formula'; cell: string };
-export interface AccountRow<F extends string> { line: number; cells: string[]; user: Partial<Record<F, string>>; problem: RowProblem | null }
+export interface AccountRow<F extends string> {
+  line: number;
+  /** Read from the row's record each time (a new array for a CSV line). */
+  readonly cells: string[];
+  /** Made once and kept: a caller may fill in a field. */
+  readonly user: Partial<Record<F, string>>;
+  /** `user` when it was made, else a new one that is not kept. */
+  account(): Partial<Record<F, string>>;
+  problem: RowProblem | null;
+}
 export interface Accounts<F extends string> {
   headers: string[];
   fields: (F | null)[];

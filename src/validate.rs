@@ -11,7 +11,7 @@ use crate::rules::collect::Sink;
 pub(crate) use crate::rules::collect;
 pub use crate::rules::{
     message, validate_create_user, validate_create_users, validate_params, Issue, IssueCode, Lang,
-    Level, PageKind, PathSegment, Report, ValidateOptions,
+    Level, PageKind, PathSegment, Report, UsersCheck, ValidateOptions,
 };
 
 /// Validates the page of get-multi-user ([`PageKind::Users`]) or get-multi-course

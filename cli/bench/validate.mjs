@@ -1,9 +1,10 @@
-// The validation benchmark (not part of the tests' timing): `lpm validate` of sheets of 20,000 to
-// 100,000 rows, a fresh process each, and `validateCreateUsers` of the same rows in this process;
-// for each size the wall time, the CPU time (user + system) and the peak RSS of the command, and
-// the time per 1,000 rows (flat when the cost is linear). Goal: 100,000 rows in <= 2 s, peak RSS
-// <= 150 MiB.
-// Usage: node cli/bench/validate.mjs [ROUNDS=3] [SIZES=20000,40000,80000,100000] [OTHER_LPM]
+// The validation benchmark (not part of the tests' timing): `lpm validate` of sheets of 10,000 to
+// 100,000 rows, CSV and .xlsx (shared strings, a phone column under a number format, as Excel
+// writes them), a fresh process each, and `validateCreateUsers` of the same rows in this process;
+// for each size and format the wall time, the CPU time (user + system) and the peak RSS of the
+// command, and the time per 1,000 rows (flat when the cost is linear). Goal: 100,000 rows in
+// <= 2 s, peak RSS <= 150 MiB.
+// Usage: node cli/bench/validate.mjs [ROUNDS=3] [SIZES=10000,40000,100000] [FORMATS=csv,xlsx] [OTHER_LPM]
 // (OTHER_LPM another bin/lpm.js, e.g. a checkout of an earlier commit, for a before/after).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,11 +13,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI } from '../test/helpers.mjs';
 import { validateCreateUsers } from '../src/lpm.js';
+import { workbook } from '../../tests/sheets/table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.argv[2] ?? 3);
-const sizes = (process.argv[3] ?? '20000,40000,80000,100000').split(',').map(Number);
-const other = process.argv[4];
+const sizes = (process.argv[3] ?? '10000,40000,100000').split(',').map(Number);
+const formats = (process.argv[4] ?? 'csv,xlsx').split(',');
+const other = process.argv[5];
 const dir = mkdtempSync(path.join(tmpdir(), 'lpm-bench-validate-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -32,11 +35,19 @@ function rowsOf(n) {
   }));
 }
 
-function sheetOf(n) {
-  const file = path.join(dir, `s${n}.csv`);
-  const lines = ['Họ và tên,Tên đăng nhập,Email,Mật khẩu,SĐT,Tỉnh/Thành phố'];
-  for (const r of rowsOf(n)) lines.push([r.name, r.username, r.email, r.password, r.phone, r.city].join(','));
-  writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+const HEADER = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'SĐT', 'Tỉnh/Thành phố'];
+
+/** The rows as a sheet file of `format`: CSV, or an .xlsx with the phone a number shown as 10 digits. */
+async function sheetOf(n, format) {
+  const file = path.join(dir, `s${n}.${format}`);
+  if (format === 'csv') {
+    const lines = [HEADER.join(',')];
+    for (const r of rowsOf(n)) lines.push([r.name, r.username, r.email, r.password, r.phone, r.city].join(','));
+    writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+  } else {
+    const cells = rowsOf(n).map((r) => [r.name, r.username, r.email || null, r.password, { n: Number(r.phone), fmt: '0000000000' }, r.city]);
+    writeFileSync(file, await workbook([{ name: 'Học sinh', rows: [HEADER, ...cells] }]));
+  }
   return file;
 }
 
@@ -55,8 +66,8 @@ function validateRun(cli, file) {
 
 const table = [];
 try {
-  for (const n of sizes) {
-    const file = sheetOf(n);
+  for (const n of sizes) for (const format of formats) {
+    const file = await sheetOf(n, format);
     const rows = rowsOf(n);
     const runs = { lpm: [], other: [], engine: [] };
     for (let k = 0; k < rounds; k++) {
@@ -69,6 +80,7 @@ try {
     const pick = (list, key) => median(list.map((r) => r[key]));
     const line = {
       rows: n,
+      format,
       'lpm validate ms': Math.round(pick(runs.lpm, 'ms')),
       'cpu ms': Math.round(pick(runs.lpm, 'cpuMs')),
       'peak RSS MiB': Math.round(pick(runs.lpm, 'rssMiB')),

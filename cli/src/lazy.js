@@ -1,5 +1,5 @@
 // A module a command may not need, loaded the first time it is used rather than at every start:
-// node:https (an https: URL). Each costs ~7-20 ms to load.
+// node:https (an https: URL), whose load every start would otherwise pay.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);

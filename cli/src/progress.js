@@ -1,6 +1,6 @@
 // Progress of a bulk job: a bar on a terminal (cli-progress), plain lines otherwise (logs, CI,
 // pipes): one when the counts change, at most one a second, and the last one always. The bar's
-// library is loaded only for a terminal (its load is ~20 ms of a short job's start).
+// library is loaded only for a terminal (its load is a fair part of a short job's start).
 
 const clock = (ms) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
 

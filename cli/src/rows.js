@@ -1,5 +1,5 @@
 // A sheet's rows as the import engine gets them, and their issues as it will see them.
-import { validateCreateUser, validateCreateUsers } from './lpm.js';
+import { validateCreateUser, validateCreateUsersInSlices } from './lpm.js';
 import { problemIssue } from './sheet.js';
 import { fieldOf } from './report.js';
 
@@ -12,20 +12,36 @@ export function engineInput(sheet) {
   return sheet.rows.map((r) => (r.problem ? null : r.user));
 }
 
+/** Rows a call of the validator gets: the wasm holds a slice's JSON, never a whole sheet's. */
+export const SLICE_ROWS = 500;
+
 /**
- * The issues of each row (index = row), by the package's validator over the whole input (so
- * repeats anywhere in the file are found, as the engine finds them).
+ * The issues of each row (index = row), by the package's validator of the whole input, given a
+ * slice at a time (so repeats anywhere in the file are found, as the engine finds them, and no
+ * call holds the whole sheet's JSON). Rows without issues share one empty list.
  */
-export function rowIssues(sheet, lang) {
-  const input = engineInput(sheet);
-  const issues = input.map(() => []);
-  if (input.length === 0) return issues;
-  for (const issue of validateCreateUsers(input, { lang })) {
-    // Issues of the whole list (more than 100 rows, none) are about one call, not the file.
-    if (issue.path.length === 0) continue;
-    issues[issue.path[0]].push({ ...issue, path: issue.path.slice(1) });
+export function rowIssues(sheet, lang, sliceRows = SLICE_ROWS) {
+  const { rows } = sheet;
+  const none = [];
+  const issues = new Array(rows.length).fill(none);
+  function* slices() {
+    for (let at = 0; at < rows.length; at += sliceRows) {
+      const slice = new Array(Math.min(sliceRows, rows.length - at));
+      // (`account()`: each row's user, not kept unless a caller made it before.)
+      for (let k = 0; k < slice.length; k++) slice[k] = rows[at + k].problem ? null : rows[at + k].account();
+      yield slice;
+    }
   }
-  sheet.rows.forEach((r, i) => {
+  for (const found of validateCreateUsersInSlices(slices(), { lang }, rows.length)) {
+    for (const issue of found) {
+      // (A slice that is not JSON would get an issue of the whole slice: rows here always are.)
+      if (issue.path.length === 0) continue;
+      const [row, ...path] = issue.path;
+      if (issues[row] === none) issues[row] = [];
+      issues[row].push({ ...issue, path });
+    }
+  }
+  rows.forEach((r, i) => {
     if (r.problem) issues[i] = [problemIssue(r.problem, lang)];
   });
   return issues;

@@ -2,9 +2,9 @@
 // keep-alive agent, instead of Node's global fetch (undici).
 //
 // Decision: `lpm` is a Node program, so it talks HTTP through Node's own module. Undici's fetch
-// costs ~50 ms of CPU to load at the first call and ~1 ms of CPU a call more than node:http
-// (cli/bench/import.mjs prints both hand loops; 100 POSTs of 100 rows: ~280 vs ~185 ms, a fresh
-// process each). The package keeps the global fetch for every other caller; set
+// costs CPU to load at the first call and more CPU a call than node:http (cli/bench/import.mjs
+// prints both hand loops; figures in docs/performance.md). The package keeps the global fetch
+// for every other caller; set
 // LPM_TRANSPORT=fetch to use it here too (a fault in this file is then told apart at once).
 //
 // What the client reads of an answer is all this gives: `status`, `headers` (`get`, `forEach`),
@@ -15,7 +15,7 @@
 import http from 'node:http';
 import { lazy } from './lazy.js';
 
-// node:https (and TLS under it) loaded by the first https: request (~20 ms at every start).
+// node:https (and TLS under it) loaded by the first https: request, not paid at every start.
 const modules = { 'http:': () => http, 'https:': lazy('node:https') };
 const agents = {};
 /** The module and keep-alive agent of a protocol (undefined: not http: or https:). */

@@ -4,8 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { mapColumns } from '../src/lpm.js';
-import { readSheet } from '../src/sheet.js';
+import { mapColumns, validateCreateUsers } from '../src/lpm.js';
+import { problemIssue, readSheet } from '../src/sheet.js';
+import { rowIssues } from '../src/rows.js';
 import { csvRecords, detectDelimiter } from 'lpm-sheets';
 import { neutralise, toCsv } from 'lpm-sheets/write';
 import { parse } from 'csv-parse/sync';
@@ -57,6 +58,39 @@ test('cells are trimmed, empty optional cells left out, a quoted delimiter kept 
   const s = await readSheet(file('trim.csv', 'name,username,email,password,city\n" Lan Anh ", lananh ,lan@x.io,secret1,\n"Trần, Văn B",tranb,b@x.io,secret2,"Huế, TT"\n'));
   assert.deepEqual(s.rows[0].user, { name: 'Lan Anh', username: 'lananh', email: 'lan@x.io', password: 'secret1' });
   assert.deepEqual(s.rows[1].user, { name: 'Trần, Văn B', username: 'tranb', email: 'b@x.io', password: 'secret2', city: 'Huế, TT' });
+});
+
+test('rowIssues validates in slices exactly as one call over the whole sheet, repeats across slices included', async () => {
+  const rows = Array.from({ length: 23 }, (_, i) => [`Học viên số ${i}`, `hv${i}`, `hv${i}@school.test`, `mat-khau-${i}`, '', '', '']);
+  rows[5][2] = 'HV4@school.test'; // the row before's e-mail: across the boundary of slices of 5
+  rows[10][1] = 'HV3'; // a username differing only in case (platform), two slices later
+  rows[11][1] = 'hv9'; // an exact repeat within the same slice of 5, across one of 4 and 3
+  rows[14][2] = '';
+  rows[17].push('a cell past the header'); // a row that cannot be read
+  const read = await readSheet(file('slices.csv', sheet(VI, rows)));
+  // One call over the whole input, as `lpm validate` read it before it validated in slices.
+  const whole = read.rows.map(() => []);
+  for (const issue of validateCreateUsers(read.rows.map((r) => (r.problem ? null : r.user)), { lang: 'vi' })) {
+    if (issue.path.length) whole[issue.path[0]].push({ ...issue, path: issue.path.slice(1) });
+  }
+  whole[17] = [problemIssue(read.rows[17].problem, 'vi')];
+  const codes = (issues) => issues.map((list) => list.map((i) => i.code));
+  assert.deepEqual(codes(whole).slice(5, 12), [['duplicate_email'], [], [], [], [], ['duplicate_username'], ['duplicate_username']]);
+  assert.equal(whole[17][0].code, 'cells');
+  for (const size of [1, 3, 4, 5, 22, 23, 2000]) assert.deepEqual(rowIssues(read, 'vi', size), whole, `slices of ${size}`);
+});
+
+test('a row\'s user is made once and kept; account() gives it, or a new one that is not kept', async () => {
+  const read = await readSheet(file('kept.csv', sheet(VI, [ROW, ROW.map((c) => `${c}x`)])));
+  const [a, b] = read.rows;
+  const fresh = a.account();
+  assert.deepEqual(fresh, a.user);
+  assert.notEqual(fresh, a.user, 'account() before user: a new object');
+  a.user.password = 'doi-mat-khau';
+  assert.equal(a.user.password, 'doi-mat-khau', 'a change to user is kept');
+  assert.equal(a.account(), a.user, 'account() once user was made: that user');
+  assert.notEqual(b.account(), b.account());
+  assert.deepEqual(a.cells, ROW);
 });
 
 test('validate: a good sheet exits 0 and says so', async () => {

@@ -42,6 +42,25 @@ function breaks(s) {
 }
 
 /**
+ * A record of a line without a quote: its `cells` split from its text each time they are read,
+ * so a sheet holds each line once (a view of the file's text) rather than an array and a string
+ * a cell (figures: docs/performance.md).
+ */
+class LineRecord {
+  #text;
+  #delimiter;
+  constructor(text, delimiter, line) {
+    this.#text = text;
+    this.#delimiter = delimiter;
+    this.line = line;
+  }
+
+  get cells() {
+    return this.#text.split(this.#delimiter);
+  }
+}
+
+/**
  * Every record of `text` as `{ cells, line }`, `line` the line of the file the record starts on
  * (a quoted cell may hold line breaks). Empty lines are skipped (their numbers still count); a
  * line holding only `""` is a record of one empty cell (blank records are the table's to skip).
@@ -62,7 +81,7 @@ export function csvRecords(text, delimiter, maxRows = Infinity) {
       brk.lastIndex = i;
       const m = brk.exec(text);
       const end = m ? m.index : n;
-      if (end > i && out.push({ cells: text.slice(i, end).split(delimiter), line }) > maxRows) throw new SheetError('tooManyRows', { limit: maxRows });
+      if (end > i && out.push(new LineRecord(text.slice(i, end), delimiter, line)) > maxRows) throw new SheetError('tooManyRows', { limit: maxRows });
       if (!m) break;
       line += 1;
       i = end + m[0].length;

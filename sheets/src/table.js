@@ -29,6 +29,45 @@ function findHeader(records, mapColumns) {
 }
 
 /**
+ * A data row: `line`, `problem`, and its `cells` and `user` read from its record when asked, so a
+ * sheet of 100,000 rows holds each row's text once, not as cells and an account too. `user` is
+ * made once and kept (a caller may fill in a password); `account()` is that user when it was
+ * made, else a new one that is not kept (validating every row keeps none).
+ */
+class AccountRow {
+  #record;
+  #used;
+  #user;
+  constructor(record, used, problem) {
+    this.line = record.line;
+    this.problem = problem;
+    this.#record = record;
+    this.#used = used;
+  }
+
+  get cells() {
+    const cells = this.#record.cells;
+    // A line break inside a cell (Alt+Enter in Excel) is a space: an account field is one line.
+    return cells.some((c) => c.includes('\n') || c.includes('\r')) ? cells.map((c) => c.replace(/[\r\n]+/g, ' ')) : cells;
+  }
+
+  get user() {
+    return (this.#user ??= this.account());
+  }
+
+  account() {
+    if (this.#user) return this.#user;
+    const cells = this.cells;
+    const user = {};
+    for (const [i, f, required] of this.#used) {
+      const cell = (cells[i] ?? '').trim();
+      if (cell !== '' || required) user[f] = cell;
+    }
+    return user;
+  }
+}
+
+/**
  * Reads a table (`readTable`) as accounts: `{ headers, fields, ignored, missing, twice, skipped,
  * rows }`. `fields[i]` the field of column i (null: not an account field), `ignored` the named
  * columns that are not fields, `missing` the required fields without a column, `twice` the
@@ -75,18 +114,11 @@ export function accountRows(table, mapColumns) {
   fields.forEach((f, i) => { if (f !== null && seen.get(f) === i) used.push([i, f, REQUIRED.includes(f)]); });
   const rows = new Array(data.length);
   for (let k = 0; k < data.length; k++) {
-    const { line, problems } = data[k];
-    let cells = data[k].cells;
-    // A line break inside a cell (Alt+Enter in Excel) is a space: an account field is one line.
-    if (cells.some((c) => c.includes('\n') || c.includes('\r'))) cells = cells.map((c) => c.replace(/[\r\n]+/g, ' '));
-    const user = {};
-    for (const [i, f, required] of used) {
-      const cell = (cells[i] ?? '').trim();
-      if (cell !== '' || required) user[f] = cell;
-    }
-    let problem = problems?.[0] ?? null;
+    const record = data[k];
+    const cells = record.cells;
+    let problem = record.problems?.[0] ?? null;
     if (!problem && cells.length > headers.length && cells.slice(headers.length).some((c) => c.trim() !== '')) problem = { code: 'cells', cells: cells.length, columns: headers.length };
-    rows[k] = { line, cells, user, problem };
+    rows[k] = new AccountRow(record, used, problem);
   }
   return { headers, fields, ignored, missing, twice, skipped: records.slice(0, at).map((r) => r.line), rows };
 }

@@ -32,12 +32,25 @@ const attr = (attrs, name) => {
   return m ? unescape(m[1]) : undefined;
 };
 
+/**
+ * `s` as a string of its own. V8 keeps a substring of 13 characters or more as a view of the text
+ * it was cut from, so every shared string kept its whole chunk of the part's XML alive. A
+ * concatenation is copied into one string of its own when first read (`charCodeAt` flattens it);
+ * an engine that does not copy keeps the view, as before.
+ */
+const own = (s) => {
+  if (s.length < 13) return s;
+  const copy = s[0] + s.slice(1);
+  copy.charCodeAt(0);
+  return copy;
+};
+
 /** The text of a string item (`<si>`, `<is>`): its runs' `<t>`, without phonetic runs. */
 function runsText(xml) {
   const body = xml.includes('rPh') ? xml.replace(/<(\w+:)?rPh\b[\s\S]*?<\/(\w+:)?rPh>/g, '') : xml;
   let out = '';
   for (const m of body.matchAll(/<(?:\w+:)?t(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?t>/g)) out += m[1];
-  return unescape(out);
+  return own(unescape(out));
 }
 
 /**
@@ -118,8 +131,8 @@ function relsOf(xml) {
 
 /**
  * Reads `bytes` (an .xlsx) and resolves with `{ sheetName, sheetNames, records }`: `records` one
- * per row that has a cell, `{ cells, line, problems }`, `line` the row's number in the sheet,
- * `problems` the cells the row cannot be read from (`{ code: 'errorCell'|'formula', cell, value }`).
+ * per row that has a cell, `{ cells, line, problems? }`, `line` the row's number in the sheet,
+ * `problems` (absent: none) the cells the row cannot be read from (`{ code: 'errorCell'|'formula', cell, value }`).
  * `sheet` names the sheet to read (default: the first that is not hidden). At most `maxRows` rows.
  */
 export async function readXlsx(bytes, { sheet, maxRows }) {
@@ -213,7 +226,11 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
     }
     if (cells.length === 0 && problems.length === 0) return;
     for (let i = 0; i < cells.length; i++) if (cells[i] === undefined) cells[i] = '';
-    records.push({ cells, line: number, problems });
+    // (A copy of its own length: an array grown cell by cell holds room for more; `problems`
+    // only where there are some: a sheet's every row holds what is kept here.)
+    const record = { cells: cells.slice(), line: number };
+    if (problems.length) record.problems = problems;
+    records.push(record);
     if (maxRows !== undefined && records.length > maxRows) throw new SheetError('tooManyRows', { limit: maxRows });
   };
   let after = '';

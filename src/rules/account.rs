@@ -233,16 +233,28 @@ fn check_members<J: JsonView>(
 pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> Report {
     let mut sink = Sink::new(opts);
     let Kind::Arr(items) = users.kind() else {
-        sink.push(
-            Vec::new(),
-            IssueCode::NotArray,
-            Level::Contract,
-            Field::AccountList,
-            0,
-        );
+        not_array(&mut sink);
         return sink.finish();
     };
-    if items.is_empty() {
+    list_issues(items.len(), &mut sink);
+    let mut check = UsersCheck::with_room(items.len(), opts);
+    check.items(items, &mut sink);
+    sink.finish()
+}
+
+fn not_array(sink: &mut Sink) {
+    sink.push(
+        Vec::new(),
+        IssueCode::NotArray,
+        Level::Contract,
+        Field::AccountList,
+        0,
+    );
+}
+
+/// The findings about a list of `n` accounts as a whole (path `[]`): `empty`, `too_many`.
+fn list_issues(n: usize, sink: &mut Sink) {
+    if n == 0 {
         sink.push(
             Vec::new(),
             IssueCode::Empty,
@@ -250,7 +262,7 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
             Field::AccountList,
             0,
         );
-    } else if items.len() > MAX_ITEMS {
+    } else if n > MAX_ITEMS {
         sink.push(
             Vec::new(),
             IssueCode::TooMany,
@@ -259,72 +271,116 @@ pub fn validate_create_users<J: JsonView>(users: &J, opts: ValidateOptions) -> R
             MAX_ITEMS,
         );
     }
+}
 
-    // The first row of each e-mail and username (trimmed; e-mails and folded usernames
-    // lower-cased), so that each later row can name it: each item's keys read and folded once.
-    // Each item's members read once, for its checks and for the duplicates.
-    fn given<'a, J: JsonView>(m: &Option<Members<'a, J>>, k: usize) -> Option<&'a str> {
-        let s = trim(m.as_ref()?.fields.get(k).copied().flatten()?.as_str()?);
-        (!s.is_empty()).then_some(s)
+/// [`validate_create_users`] of a list given a slice at a time (a sheet's 100,000 rows, a few
+/// thousand a call, so no call holds them all): [`UsersCheck::check`] gives each slice's issues
+/// as the whole call gives them for those items, paths counted from the list's first item, and
+/// repeats of any earlier item (earlier slices included) found; [`UsersCheck::finish`] the
+/// list's own (`empty`, `too_many`), which the whole call reports first. The whole call is this
+/// over one slice: one code for both.
+pub struct UsersCheck {
+    opts: ValidateOptions,
+    /// Items checked so far: the index of the next slice's first item.
+    count: usize,
+    /// The first item of each e-mail (trimmed, folded) and username (trimmed).
+    emails: FirstSeen,
+    usernames: FirstSeen,
+    /// The first item of each folded username; made (a copy of `usernames`) only once a username
+    /// changes when folded: until then it would hold the same keys at the same items.
+    usernames_ci: Option<FirstSeen>,
+}
+
+impl UsersCheck {
+    /// A check of a new list, with `opts` for every slice.
+    pub fn new(opts: ValidateOptions) -> Self {
+        Self::with_room(0, opts)
     }
-    // (One loop filling the four: a `collect` each brought the wasm a copy of the collecting.)
-    let n = items.len();
-    let mut all = Vec::with_capacity(n);
-    let mut emails: Vec<Option<Cow<'_, str>>> = Vec::with_capacity(n);
-    let mut usernames: Vec<Option<&str>> = Vec::with_capacity(n);
-    let mut usernames_ci: Vec<Option<Cow<'_, str>>> = Vec::with_capacity(n);
-    let mut folded = false;
-    for item in items {
-        let m = members(item);
-        emails.push(given(&m, 2).map(fold));
-        let username = given(&m, 1);
-        let username_ci = username.map(fold);
-        folded |= matches!(username_ci, Some(Cow::Owned(_)));
-        usernames.push(username);
-        usernames_ci.push(username_ci);
-        all.push(m);
-    }
-    let first_emails = FirstSeen::earlier(n, &mut emails.iter().map(|e| e.as_deref()));
-    let first_usernames = FirstSeen::earlier(n, &mut usernames.iter().copied());
-    // Read only where the exact table found nothing; when folding changed no username it is the
-    // exact table again, so it is made only when one changed.
-    let first_usernames_ci = match folded {
-        true => FirstSeen::earlier(n, &mut usernames_ci.iter().map(|u| u.as_deref())),
-        false => Vec::new(),
-    };
-    for (i, m) in all.iter().enumerate() {
-        let prefix = [PathSegment::Index(i)];
-        check_members(m.as_ref(), &prefix, &mut sink);
 
-        if let Some(&Some(first)) = first_emails.get(i) {
-            sink.push(
-                at(&prefix, key("email")),
-                IssueCode::DuplicateEmail,
-                Level::Contract,
-                Field::Email,
-                first + 1,
-            );
-        }
-
-        if let Some(&Some(first)) = first_usernames.get(i) {
-            sink.push(
-                at(&prefix, key("username")),
-                IssueCode::DuplicateUsername,
-                Level::Contract,
-                Field::Username,
-                first + 1,
-            );
-        } else if let Some(&Some(first)) = first_usernames_ci.get(i) {
-            sink.push(
-                at(&prefix, key("username")),
-                IssueCode::DuplicateUsername,
-                Level::Platform,
-                Field::Username,
-                first + 1,
-            );
+    /// [`UsersCheck::new`] of a list of about `n` items: its tables made for them at once, not
+    /// grown (and copied) as slices come; room reserved and never written costs no memory.
+    pub fn with_room(n: usize, opts: ValidateOptions) -> Self {
+        UsersCheck {
+            opts,
+            count: 0,
+            emails: FirstSeen::with_room(n),
+            usernames: FirstSeen::with_room(n),
+            usernames_ci: None,
         }
     }
-    sink.finish()
+
+    /// The issues of `users`, the list's next items (a JSON array; anything else is `not_array`
+    /// at `[]` and counts no item).
+    pub fn check<J: JsonView>(&mut self, users: &J) -> Report {
+        let mut sink = Sink::new(self.opts);
+        match users.kind() {
+            Kind::Arr(items) => self.items(items, &mut sink),
+            _ => not_array(&mut sink),
+        }
+        sink.finish()
+    }
+
+    /// The list's own issues, once every item was given to [`UsersCheck::check`].
+    pub fn finish(self) -> Report {
+        let mut sink = Sink::new(self.opts);
+        list_issues(self.count, &mut sink);
+        sink.finish()
+    }
+
+    /// Checks `items` (the list's next ones) into `sink`: each item's own findings, then a repeat
+    /// of an earlier item's e-mail or username (reported on the later item, naming the first).
+    /// Each item's members read once, for its checks and for the repeats.
+    fn items<J: JsonView>(&mut self, items: &[J], sink: &mut Sink) {
+        fn given<'a, J: JsonView>(m: &Option<Members<'a, J>>, k: usize) -> Option<&'a str> {
+            let s = trim(m.as_ref()?.fields.get(k).copied().flatten()?.as_str()?);
+            (!s.is_empty()).then_some(s)
+        }
+        for item in items {
+            let i = self.count;
+            self.count += 1;
+            let prefix = [PathSegment::Index(i)];
+            let m = members(item);
+            check_members(m.as_ref(), &prefix, sink);
+
+            let email = given(&m, 2).map(fold);
+            let first_email = email.and_then(|e| self.emails.insert(&e, i));
+            let username = given(&m, 1);
+            let first_username = username.and_then(|u| {
+                let folded = fold(u);
+                if matches!(folded, Cow::Owned(_)) && self.usernames_ci.is_none() {
+                    self.usernames_ci = Some(self.usernames.clone());
+                }
+                let first_ci = self
+                    .usernames_ci
+                    .as_mut()
+                    .and_then(|t| t.insert(&folded, i));
+                match self.usernames.insert(u, i) {
+                    Some(first) => Some((first, Level::Contract)),
+                    // Read only where the exact table found nothing.
+                    None => first_ci.map(|first| (first, Level::Platform)),
+                }
+            });
+
+            if let Some(first) = first_email {
+                sink.push(
+                    at(&prefix, key("email")),
+                    IssueCode::DuplicateEmail,
+                    Level::Contract,
+                    Field::Email,
+                    first + 1,
+                );
+            }
+            if let Some((first, level)) = first_username {
+                sink.push(
+                    at(&prefix, key("username")),
+                    IssueCode::DuplicateUsername,
+                    level,
+                    Field::Username,
+                    first + 1,
+                );
+            }
+        }
+    }
 }
 
 /// Validates one account-creation item (also the body of create-single-user). Paths start with the

@@ -178,10 +178,17 @@ pub(super) fn plausible_phone(s: &str) -> bool {
 
 /// The first index at which each key occurs, for "already in row N" findings: a small
 /// open-addressing hash table (O(n) for batches of any size; no map type and no sort, which
-/// would bring the wasm their code and a sort most of a batch's validation time).
-pub(crate) struct FirstSeen<'k> {
-    /// (key, its first index) or free; the length is a power of two, at least twice the keys.
-    slots: Vec<Option<(&'k str, usize)>>,
+/// would bring the wasm their code and a sort most of a batch's validation time). It keeps its
+/// own copy of the keys, one text for all of them, so it outlives the values they came from: a
+/// list validated a slice at a time ([`crate::rules::UsersCheck`]) keeps one table across slices.
+#[derive(Clone)]
+pub(crate) struct FirstSeen {
+    /// 0 free, else 1 + the key's place in `keys`; the length is a power of two, at least twice
+    /// the keys.
+    slots: Vec<usize>,
+    /// Each key's end in `text` (it starts where the one before ends) and its first index.
+    keys: Vec<(usize, usize)>,
+    text: String,
 }
 
 /// A multiply-rotate hash (FxHash's step) over 8 bytes at a time: spreads short keys well
@@ -205,39 +212,69 @@ fn hash(key: &str) -> usize {
     (step(h, last) >> 32) as usize
 }
 
-impl<'k> FirstSeen<'k> {
-    /// A table sized for `n` keys, empty.
-    fn with_room(n: usize) -> Self {
+impl FirstSeen {
+    /// A table with room for `n` keys before it grows, empty.
+    pub(crate) fn with_room(n: usize) -> Self {
         let size = (n * 2).next_power_of_two().max(2);
-        // (Pushed: `vec![None; size]` brings the wasm a generic filler.)
-        let mut slots = Vec::with_capacity(size);
-        for _ in 0..size {
-            slots.push(None);
+        FirstSeen {
+            // (Zeroed memory from the allocator: no filling loop.)
+            slots: vec![0; size],
+            keys: Vec::with_capacity(n),
+            // Room for keys of up to 32 bytes on average (e-mails, usernames): memory reserved
+            // and not written is not used.
+            text: String::with_capacity(n.saturating_mul(32)),
         }
-        FirstSeen { slots }
     }
 
-    /// Records `key` at index `i` unless it is there already: then its first index.
-    fn insert(&mut self, key: &'k str, i: usize) -> Option<usize> {
+    /// The text of key `k` (its place in `keys`).
+    fn key(&self, k: usize) -> &str {
+        let from = match k {
+            0 => 0,
+            _ => self.keys.get(k - 1).map_or(0, |&(end, _)| end),
+        };
+        let to = self.keys.get(k).map_or(0, |&(end, _)| end);
+        self.text.get(from..to).unwrap_or_default()
+    }
+
+    /// The slot of `key`: where it is, or the free slot where it would go.
+    fn find(&self, key: &str) -> usize {
         let mask = self.slots.len() - 1;
         let mut at = hash(key) & mask;
         loop {
-            match self.slots.get(at).copied().flatten() {
-                Some((seen, first)) if crate::json::same(seen.as_bytes(), key.as_bytes()) => {
-                    return Some(first)
-                }
-                Some(_) => at = (at + 1) & mask,
-                None => break,
+            match self.slots.get(at).copied().unwrap_or(0) {
+                0 => return at,
+                k if crate::json::same(self.key(k - 1).as_bytes(), key.as_bytes()) => return at,
+                _ => at = (at + 1) & mask,
             }
         }
+    }
+
+    /// Records `key` at index `i` unless it is there already: then its first index.
+    pub(crate) fn insert(&mut self, key: &str, i: usize) -> Option<usize> {
+        let at = self.find(key);
+        if let Some(&k) = self.slots.get(at).filter(|&&k| k != 0) {
+            return self.keys.get(k - 1).map(|&(_, first)| first);
+        }
+        self.text.push_str(key);
+        self.keys.push((self.text.len(), i));
         if let Some(slot) = self.slots.get_mut(at) {
-            *slot = Some((key, i));
+            *slot = self.keys.len();
+        }
+        // At most half full: past that, twice the slots and every key placed again.
+        if self.keys.len() * 2 > self.slots.len() {
+            self.slots = vec![0; self.slots.len() * 2];
+            for k in 0..self.keys.len() {
+                let at = self.find(self.key(k));
+                if let Some(slot) = self.slots.get_mut(at) {
+                    *slot = k + 1;
+                }
+            }
         }
         None
     }
 
     /// The table of every key (the bulk engines', read with [`FirstSeen::before`]).
-    pub(crate) fn new(keys: impl ExactSizeIterator<Item = Option<&'k str>>) -> Self {
+    pub(crate) fn new<'k>(keys: impl ExactSizeIterator<Item = Option<&'k str>>) -> Self {
         let mut table = Self::with_room(keys.len());
         for (i, key) in keys.enumerate() {
             if let Some(key) = key {
@@ -252,7 +289,7 @@ impl<'k> FirstSeen<'k> {
     /// loop in the wasm for every caller.)
     pub(crate) fn earlier(
         n: usize,
-        keys: &mut dyn Iterator<Item = Option<&'k str>>,
+        keys: &mut dyn Iterator<Item = Option<&str>>,
     ) -> Vec<Option<usize>> {
         let mut table = Self::with_room(n);
         let mut out = Vec::with_capacity(n);
@@ -264,15 +301,9 @@ impl<'k> FirstSeen<'k> {
 
     /// The first index of `key` when it is before `i`.
     pub(crate) fn before(&self, key: &str, i: usize) -> Option<usize> {
-        let mask = self.slots.len() - 1;
-        let mut at = hash(key) & mask;
-        while let Some((seen, first)) = self.slots[at] {
-            if crate::json::same(seen.as_bytes(), key.as_bytes()) {
-                return (first < i).then_some(first);
-            }
-            at = (at + 1) & mask;
-        }
-        None
+        let k = self.slots.get(self.find(key)).copied().unwrap_or(0);
+        let first = self.keys.get(k.checked_sub(1)?)?.1;
+        (first < i).then_some(first)
     }
 }
 

@@ -45,7 +45,7 @@ mod params;
 #[cfg(test)]
 mod tests;
 
-pub use account::{validate_create_user, validate_create_users};
+pub use account::{validate_create_user, validate_create_users, UsersCheck};
 pub use code::IssueCode;
 pub(crate) use params::check_param;
 pub use params::validate_params;

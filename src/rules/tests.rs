@@ -1096,3 +1096,102 @@ fn phone_is_a_phone_number_at_platform_level() {
         vec![(json!([1, "phone"]), "not_string", Level::Contract)]
     );
 }
+
+// ---- a list checked a slice at a time ------------------------------------------------------------
+
+/// The issues of `list` checked in slices cut at `cuts` (`UsersCheck`), in the whole call's
+/// order: the list's own first, then each slice's.
+fn sliced(list: &Value, cuts: &[usize], opts: ValidateOptions) -> Vec<Issue> {
+    let items = list.as_array().unwrap();
+    // Tables made for every item at once, for a few, or grown from none: the same findings.
+    let mut check = match cuts.len() % 3 {
+        0 => UsersCheck::new(opts),
+        1 => UsersCheck::with_room(items.len(), opts),
+        _ => UsersCheck::with_room(3, opts),
+    };
+    let mut issues = Vec::new();
+    let mut from = 0;
+    for &to in cuts.iter().chain([&items.len()]) {
+        let to = to.clamp(from, items.len());
+        issues.extend(check.check(&Value::Array(items[from..to].to_vec())).issues);
+        from = to;
+    }
+    let mut all = check.finish().issues;
+    all.extend(issues);
+    all
+}
+
+#[test]
+fn a_list_in_slices_gives_the_whole_calls_issues() {
+    let mut list = users(250);
+    // Repeats across the boundary at 100 (and within a slice), an exact and a case-only username
+    // repeat, a row that is not an object, a blank e-mail, another row's e-mail in upper case.
+    list[100]["email"] = json!(" USER99@example.com");
+    list[150]["username"] = json!("User50");
+    list[210]["username"] = json!("user10");
+    list[120] = json!(null);
+    list[130]["email"] = json!("");
+    list[20]["username"] = json!("user20\u{e9}");
+    list[240]["username"] = json!("USER20\u{c9}");
+    let whole = validate_create_users(&list, vi()).issues;
+    let dup = |row: usize, code: &str, level: Level| {
+        whole.iter().any(|i| {
+            i.path.first() == Some(&PathSegment::Index(row))
+                && i.code.as_str() == code
+                && i.level == level
+        })
+    };
+    assert!(dup(100, "duplicate_email", Level::Contract));
+    assert!(dup(150, "duplicate_username", Level::Platform));
+    assert!(dup(210, "duplicate_username", Level::Contract));
+    assert!(dup(240, "duplicate_username", Level::Platform));
+    assert_eq!(whole[0].code.as_str(), "too_many");
+    for cuts in [
+        vec![],
+        vec![1],
+        vec![100],
+        vec![7, 14, 99, 100, 101, 200],
+        vec![50, 120, 121, 249],
+    ] {
+        assert_eq!(sliced(&list, &cuts, vi()), whole, "cut at {cuts:?}");
+    }
+    let every: Vec<usize> = (1..250).collect();
+    assert_eq!(sliced(&list, &every, vi()), whole);
+    // The list's own findings need the count of every slice: empty, and not an array.
+    assert_eq!(
+        sliced(&json!([]), &[], en()),
+        validate_create_users(&json!([]), en()).issues
+    );
+    let mut check = UsersCheck::new(en());
+    assert_eq!(
+        summary(&check.check(&json!({}))),
+        vec![(json!([]), "not_array", Level::Contract)]
+    );
+}
+
+proptest::proptest! {
+    // Few keys, so repeats (exact and by letter case) fall within and across slices.
+    #[test]
+    fn a_list_in_slices_agrees_with_the_whole_call(
+        rows in proptest::collection::vec(
+            (proptest::option::of("[aAb]{0,2} ?"), proptest::option::of("[aAbé]{0,2}"), proptest::bool::ANY),
+            0..40,
+        ),
+        cuts in proptest::collection::vec(0usize..40, 0..5),
+        strict in proptest::bool::ANY,
+    ) {
+        let list = Value::Array(rows.iter().map(|(email, username, object)| match object {
+            false => json!(7),
+            true => json!({
+                "name": "Tên người",
+                "username": username,
+                "email": email.as_ref().map(|e| format!("{e}@x.vn")),
+                "password": "secret123",
+            }),
+        }).collect());
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        let opts = ValidateOptions { lang: Lang::En, platform_rules: strict };
+        proptest::prop_assert_eq!(sliced(&list, &cuts, opts), validate_create_users(&list, opts).issues);
+    }
+}

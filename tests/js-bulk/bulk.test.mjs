@@ -35,6 +35,29 @@ async function assertCreatedOnce(list) {
   for (const r of list) assert.equal(by.get(r.email.toLowerCase()), 1, `${r.email} exists exactly once`);
 }
 
+test('validateCreateUsersInSlices: the whole list\'s issues, repeats across slices found; in lpm-client-bulk only', () => {
+  const list = rows(30, 's');
+  list[10] = { ...list[10], email: ` ${list[9].email.toUpperCase()}` }; // across a boundary at 10
+  list[21] = { ...list[21], username: list[2].username.toUpperCase() }; // by letter case, two slices on
+  list[25] = { ...list[25], username: list[24].username }; // within a slice
+  list[15] = null;
+  list[17] = { ...list[17], password: '' };
+  const whole = bulk.validateCreateUsers(list, { lang: 'vi' }).filter((i) => i.path.length > 0);
+  assert.ok(whole.some((i) => i.path[0] === 10 && i.code === 'duplicate_email'));
+  assert.ok(whole.some((i) => i.path[0] === 21 && i.code === 'duplicate_username' && i.level === 'platform'));
+  for (const size of [1, 7, 10, 30]) {
+    const cut = function* () { for (let at = 0; at < list.length; at += size) yield list.slice(at, at + size); };
+    for (const count of [undefined, list.length, 3]) {
+      assert.deepEqual([...bulk.validateCreateUsersInSlices(cut(), { lang: 'vi' }, count)].flat(), whole, `slices of ${size}, ${count} rows said`);
+    }
+  }
+  // A loop left early frees its check; a new one starts afresh (row 10 alone repeats nothing).
+  for (const issues of bulk.validateCreateUsersInSlices([list.slice(0, 10), list.slice(10)])) if (issues) break;
+  const again = [...bulk.validateCreateUsersInSlices([list.slice(10, 11)])].flat();
+  assert.ok(again.every((i) => i.path[0] === 0 && i.code !== 'duplicate_email'));
+  assert.equal(lean.validateCreateUsersInSlices, undefined);
+});
+
 test('lpm-client (lean) refuses importUsers and grantCourses with a ConfigError naming lpm-client-bulk', async () => {
   await assert.rejects(client(lean).importUsers(rows(1, 'l')), (e) => e instanceof lean.ConfigError && /lpm-client-bulk/.test(e.message));
   await assert.rejects(client(lean).grantCourses({ users: ['u1'], courses: ['c1'] }), (e) => e instanceof lean.ConfigError && e.option === 'grantCourses');

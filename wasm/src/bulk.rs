@@ -382,3 +382,42 @@ impl BulkJob {
         r.map_err(misuse)
     }
 }
+
+/// `validateCreateUsersInSlices` (pkg-templates/bulk.ts): a create-users list validated a slice
+/// at a time, so the wasm never holds a whole sheet's rows (the core's `UsersCheck`: each slice's
+/// issues as one call over the whole list gives them, repeats across slices found).
+#[wasm_bindgen]
+pub struct SliceCheck {
+    check: lpm_client::validate::UsersCheck,
+    opts: lpm_client::validate::ValidateOptions,
+}
+
+#[wasm_bindgen]
+impl SliceCheck {
+    /// A check of a new list of about `rows` items (0: not known); `options` as the validators'
+    /// (JSON text).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: &str, rows: u32) -> SliceCheck {
+        let opts = super::validators::options_of(options);
+        SliceCheck {
+            // A hint, not a promise: past a spreadsheet's most rows the tables grow as rows come.
+            check: lpm_client::validate::UsersCheck::with_room(rows.min(1 << 20) as usize, opts),
+            opts,
+        }
+    }
+
+    /// The issues of the list's next slice (a JSON array's text; `None`: the caller's value
+    /// cannot be written as JSON, which counts no item), as JSON text.
+    pub fn check(&mut self, slice: Option<String>) -> String {
+        let report = match slice.as_deref().map(json::parse) {
+            Some(Ok(v)) => self.check.check(&v),
+            _ => lpm_client::endpoint::check_params(
+                Endpoint::CreateUsers,
+                lpm_client::endpoint::Args::One,
+                None,
+                self.opts,
+            ),
+        };
+        ser::value_json(&report.issues)
+    }
+}

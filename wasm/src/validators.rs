@@ -24,7 +24,7 @@ const VALIDATORS: [(&str, Endpoint, Args); 9] = [
 
 /// `{lang, platformRules}` as JSON text (`optionsJson` in `pkg-templates/options.ts`); what is absent
 /// or unusable takes the default.
-fn options_of(options: &str) -> ValidateOptions {
+pub(crate) fn options_of(options: &str) -> ValidateOptions {
     let mut opts = ValidateOptions::default();
     let options = json::parse(options).unwrap_or(Value::Null);
     if options.get("lang").and_then(JsonView::as_str) == Some("vi") {

@@ -120,8 +120,8 @@ export function makeClient(baseUrl: string, token?: string): Client {
 }
 
 // Every screen but bulk create (and grants to more than 100 accounts) loads the lean lpm-client;
-// those two load lpm-client-bulk on first use: its engines cost ~23 KB gzip of wasm that a
-// sign-in or a table page should not wait for.
+// those two load lpm-client-bulk on first use: its engines are wasm that a sign-in or a table
+// page should not wait for (sizes: docs/performance.md).
 function session(baseUrl: string, token: string): Session {
   let bulk: Promise<BulkClient> | undefined;
   return {

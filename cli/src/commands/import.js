@@ -77,8 +77,12 @@ export async function runImport(values, positionals, io) {
     },
     // --failed FILE: the rows not created, as the sheet had them, to fix and import again.
     onReport: values.failed && (async (report) => {
+      // (A row's cells read once: a CSV line's are split each time they are read.)
       const out = report.rows.filter((r) => ['failed', 'setAside', 'conflict'].includes(r.result.kind))
-        .map((r) => [...sheet.headers.map((h, k) => sheet.rows[r.row].cells[k] ?? ''), r.result.kind, detail(r.result)]);
+        .map((r) => {
+          const { cells } = sheet.rows[r.row];
+          return [...sheet.headers.map((h, k) => cells[k] ?? ''), r.result.kind, detail(r.result)];
+        });
       await writeSheet(values.failed, [[...sheet.headers, 'result', 'detail'], ...out], /\.xlsx$/i.test(values.failed) ? 'xlsx' : 'csv', 'Failed rows');
       io.stdout.write(`${out.length} rows not created: ${values.failed}\n`);
     }),

@@ -305,7 +305,7 @@ async function checkJournal(): Promise<void> {
   s.checkedJournal = true;
   // The bulk client loads with the screen, for its create interval (shown before a create).
   bulkClient().then((b) => { s.bulk = b; update(); }, (e) => { s.error = handle(e); });
-  // The sheet reader too, so reading a sheet does not wait for it (~11 KB gzip).
+  // The sheet reader too, so reading a sheet does not wait for it.
   import("lpm-sheets").catch(() => {});
   void watchElsewhere();
   const saved = await loadJob();
