@@ -1,4 +1,4 @@
-// The wasm's allocator (wasm-alloc/: size classes, each a free list) keeps a long-lived client's
+// The wasm's allocator (talc) keeps a long-lived client's
 // memory bounded: after a first round of work, the same work again and again grows it no more.
 // Own file: it reads this process's wasm memory.
 // (First: it sees the glue's FinalizationRegistry as the package creates it.)

@@ -23,8 +23,8 @@ mod validators;
 #[cfg(feature = "bench-exports")]
 mod bench;
 
-/// Size classes with free lists (`wasm-alloc/`) instead of std's dlmalloc: O(1) on the many small
-/// allocations of validation, and a smaller wasm than dlmalloc or talc (docs/performance.md).
+/// talc rather than std's dlmalloc: smaller and faster on the many small allocations of validation,
+/// and it reuses freed memory across sizes (docs/performance.md).
 #[cfg(not(target_feature = "atomics"))]
 #[global_allocator]
-static ALLOC: lpm_wasm_alloc::SizeClasses = lpm_wasm_alloc::SizeClasses::new();
+static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
