@@ -256,7 +256,7 @@ pub struct CodeInfo {
 
 /// One row of an endpoint's table: a code, the msg prefix that selects it where the code is
 /// ambiguous (lower case), and its meaning, in three bytes (each endpoint module writes its rows
-/// with [`row`]): the tables are data the wasm carries, and pointers to texts cost it more.
+/// with `row`): the tables are data the wasm carries, and pointers to texts cost it more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row {
     /// The code's number (`"02"`: 2); every documented code is two decimal digits.
