@@ -20,6 +20,7 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p lpm-client-wasm --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p lpm-client-wasm --target wasm32-unknown-unknown --features bulk -- -D warnings
+cargo clippy -p lpm-client-wasm --target wasm32-unknown-unknown --features bulk,bench-exports -- -D warnings
 
 step "rust: licenses, duplicate versions, sources (deny.toml; advisories need GitHub: not here)"
 cargo deny --workspace check licenses bans sources
