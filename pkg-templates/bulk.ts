@@ -11,7 +11,7 @@ import { SliceCheck } from './wasm/lpm_client.js';
 import type { BulkJob, Issue, ValidateOptions } from './wasm/lpm_client.js';
 import { AbortError, makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
-import { core, optionsJson, toJson } from './options.js';
+import { core, jsonBytes, optionsJson } from './options.js';
 import type { JournalStore } from './journal.js';
 import type { BulkFn, Machinery } from './internal.js';
 
@@ -284,7 +284,7 @@ export default (async (m: Machinery, kind, name, input, options) => {
   const { cfg, core } = m;
   // Read before the job exists: a throw here leaves nothing to free.
   const key = m.guard(() => core.guardKey);
-  const job = m.guard(() => core.bulkJob(kind, m.toJson(input) ?? '', text, loaded));
+  const job = m.guard(() => core.bulkJob(kind, jsonBytes(input) ?? new Uint8Array(), text, loaded));
   if (onIssues !== undefined) {
     // The rows as the engine judged them (no second validation); a throw or rejection stops
     // the job here, before anything is journaled or sent.
@@ -354,7 +354,7 @@ export default (async (m: Machinery, kind, name, input, options) => {
 export function* validateCreateUsersInSlices(users: Iterable<readonly unknown[]>, options?: ValidateOptions, rows?: number): Generator<Issue[], void, undefined> {
   const check = core(() => new SliceCheck(optionsJson(options), typeof rows === 'number' && rows > 0 && rows < 2 ** 32 ? Math.floor(rows) : 0));
   try {
-    for (const slice of users) yield JSON.parse(core(() => check.check(toJson(slice)))) as Issue[];
+    for (const slice of users) yield JSON.parse(core(() => check.check(jsonBytes(slice)))) as Issue[];
   } finally {
     check.free();
   }

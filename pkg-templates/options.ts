@@ -10,6 +10,15 @@ import type { LpmError } from './errors.js';
  * it has none: a cycle, a BigInt, or a non-finite number (JSON.stringify would silently write
  * NaN and Infinity as null, which reads as "absent"; the core then reports `not_json`).
  */
+const encoder = new TextEncoder();
+
+/** `toJson` as UTF-8 bytes, the way a long value crosses into the wasm (wasm-bindgen's string
+ * passing copies an ASCII text a character at a time, slow in a new process's interpreter). */
+export function jsonBytes(value: unknown): Uint8Array | undefined {
+  const text = toJson(value);
+  return text === undefined ? undefined : encoder.encode(text);
+}
+
 export function toJson(value: unknown): string | undefined {
   if (value === undefined) return 'null';
   try {

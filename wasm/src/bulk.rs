@@ -128,7 +128,7 @@ impl Core {
     pub fn bulk_job(
         &self,
         kind: &str,
-        input: &str,
+        input: Vec<u8>,
         options: &str,
         journal: &str,
     ) -> Result<BulkJob, String> {
@@ -151,7 +151,8 @@ impl Core {
         if !options.is_object() {
             return Err(option_error("options", "an object"));
         }
-        let text = input;
+        // (Bytes, as a validator's value: `validators::utf8`.)
+        let text = super::validators::utf8(Some(&input)).unwrap_or("");
         let input = json::parse(text);
         let job = if kind == "grant" {
             let endpoint = Endpoint::AddCoursesToUsers;
@@ -406,10 +407,10 @@ impl SliceCheck {
         }
     }
 
-    /// The issues of the list's next slice (a JSON array's text; `None`: the caller's value
-    /// cannot be written as JSON, which counts no item), as JSON text.
-    pub fn check(&mut self, slice: Option<String>) -> String {
-        let report = match slice.as_deref().map(json::parse) {
+    /// The issues of the list's next slice (a JSON array's text as bytes; `None`: the caller's
+    /// value cannot be written as JSON, which counts no item), as JSON text.
+    pub fn check(&mut self, slice: Option<Vec<u8>>) -> String {
+        let report = match super::validators::utf8(slice.as_deref()).map(json::parse) {
             Some(Ok(v)) => self.check.check(&v),
             _ => lpm_client::endpoint::check_params(
                 Endpoint::CreateUsers,
