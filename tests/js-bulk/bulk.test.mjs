@@ -215,9 +215,10 @@ test('an answer handed to a job with no request out is an internal error of the 
   // pkg-templates/bulk.ts calls them: a driver that misuses a job.
   const { Core } = (await import('../../pkg-bulk/lib.js')).default;
   const core = new Core(JSON.stringify({ baseUrl: emu.url, token: DEMO.adminToken }), undefined);
+  const bytes = (text) => new TextEncoder().encode(text);
   const jobs = {
-    import: core.bulkJob('import', JSON.stringify(rows(1, 'm')), '{}', '[]'),
-    grant: core.bulkJob('grant', JSON.stringify({ users: ['u1'], courses: ['c1'] }), '{}', '[]'),
+    import: core.bulkJob('import', bytes(JSON.stringify(rows(1, 'm'))), '{}', '[]'),
+    grant: core.bulkJob('grant', bytes(JSON.stringify({ users: ['u1'], courses: ['c1'] })), '{}', '[]'),
   };
   for (const [kind, job] of Object.entries(jobs)) {
     for (const hand of [() => job.handleResponse(Date.now(), 200, new Uint8Array()), () => job.handleFailure(Date.now(), 'network')]) {
