@@ -12,8 +12,8 @@ import type { LpmError } from './errors.js';
  */
 const encoder = new TextEncoder();
 
-/** `toJson` as UTF-8 bytes, the way a long value crosses into the wasm (wasm-bindgen's string
- * passing copies an ASCII text a character at a time, slow in a new process's interpreter). */
+/** `toJson` as UTF-8 bytes, the way a long value (a bulk job's rows, a slice) crosses into the
+ * wasm: at its exact length (wasm-bindgen's string passing reserves three bytes a character). */
 export function jsonBytes(value: unknown): Uint8Array | undefined {
   const text = toJson(value);
   return text === undefined ? undefined : encoder.encode(text);

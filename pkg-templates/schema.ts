@@ -2,7 +2,7 @@
 import * as wasm from './core.js';
 import { loaded, whenLoaded } from './core.js';
 import type { AddCoursesInput, Issue, NewUser, PageParams, SearchUserParams, ValidateOptions } from './wasm/lpm_client.js';
-import { core, jsonBytes, optionsJson } from './options.js';
+import { core, optionsJson, toJson } from './options.js';
 
 /** The Standard Schema v1 interface (standardschema.dev), declared here so the package has no dependency. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -56,7 +56,7 @@ export interface Validator<Output, Input = Output> extends StandardSchemaV1<Inpu
 /** A validator that is also a Standard Schema (`~standard`), with `withOptions` for lang/strictness.
  * `Output`: what a value without issues is (the core checked it against that shape). */
 function schema<Output>(kind: string, options?: Partial<ValidateOptions>): Validator<Output> {
-  const run = (value: unknown, opts: unknown): Issue[] => JSON.parse(core(() => wasm.validate(kind, jsonBytes(value), optionsJson(opts))));
+  const run = (value: unknown, opts: unknown): Issue[] => JSON.parse(core(() => wasm.validate(kind, toJson(value), optionsJson(opts))));
   const validate = (value: unknown, opts?: ValidateOptions) => run(value, opts === undefined ? options : opts);
   validate['~standard'] = {
     version: 1 as const,

@@ -41,7 +41,7 @@ pub(crate) fn options_of(options: &str) -> ValidateOptions {
 /// nine validators, which keeps the bindings small; the package names them. `options`: JSON
 /// text (`optionsJson` in `pkg-templates/options.ts`).
 #[wasm_bindgen]
-pub fn validate(kind: &str, text: Option<Vec<u8>>, options: &str) -> Result<String, String> {
+pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<String, String> {
     let opts = options_of(options);
     let names = VALIDATORS.map(|(name, ..)| name);
     let found = lpm_client::text::position(&names, kind).and_then(|i| VALIDATORS.get(i));
@@ -54,7 +54,7 @@ pub fn validate(kind: &str, text: Option<Vec<u8>>, options: &str) -> Result<Stri
             .into_json(),
         );
     };
-    let report = check_params(endpoint, args, utf8(text.as_deref()), opts);
+    let report = check_params(endpoint, args, text.as_deref(), opts);
     Ok(json::ser::value_json(&report.issues))
 }
 
@@ -64,9 +64,11 @@ pub fn column_of(header: &str) -> Option<String> {
     lpm_client::columns::column(header).map(str::to_owned)
 }
 
-/// A value's JSON text as the JS hands it over: its UTF-8 bytes (`TextEncoder.encode`, native,
-/// where wasm-bindgen's string passing copies a long ASCII text a character at a time in JS);
-/// bytes that are not UTF-8, which `TextEncoder` never writes, read as no value.
+/// A long value's JSON text as the JS hands it over (a bulk job's rows, a slice of them): its
+/// UTF-8 bytes, `TextEncoder.encode`'s exact length, where wasm-bindgen's string passing reserves
+/// three bytes a character once one is beyond ASCII (a sheet of Vietnamese names: a wasm memory,
+/// which never shrinks, three times the rows'). Bytes that are not UTF-8, which `TextEncoder`
+/// never writes, read as no value.
 pub(crate) fn utf8(bytes: Option<&[u8]>) -> Option<&str> {
     bytes.and_then(|b| core::str::from_utf8(b).ok())
 }
