@@ -152,7 +152,7 @@ impl Core {
             return Err(option_error("options", "an object"));
         }
         // (Bytes, as a validator's value: `validators::utf8`.)
-        let text = super::validators::utf8(Some(&input)).unwrap_or("");
+        let text = utf8(Some(&input)).unwrap_or("");
         let input = json::parse(text);
         let job = if kind == "grant" {
             let endpoint = Endpoint::AddCoursesToUsers;
@@ -410,7 +410,7 @@ impl SliceCheck {
     /// The issues of the list's next slice (a JSON array's text as bytes; `None`: the caller's
     /// value cannot be written as JSON, which counts no item), as JSON text.
     pub fn check(&mut self, slice: Option<Vec<u8>>) -> String {
-        let report = match super::validators::utf8(slice.as_deref()).map(json::parse) {
+        let report = match utf8(slice.as_deref()).map(json::parse) {
             Some(Ok(v)) => self.check.check(&v),
             _ => lpm_client::endpoint::check_params(
                 Endpoint::CreateUsers,
@@ -421,4 +421,13 @@ impl SliceCheck {
         };
         ser::value_json(&report.issues)
     }
+}
+
+/// A long value's JSON text as the JS hands it over (a bulk job's rows, a slice of them): its
+/// UTF-8 bytes, `TextEncoder.encode`'s exact length, where wasm-bindgen's string passing reserves
+/// three bytes a character once one is beyond ASCII (a sheet of Vietnamese names: a wasm memory,
+/// which never shrinks, three times the rows'). Bytes that are not UTF-8, which `TextEncoder`
+/// never writes, read as no value.
+fn utf8(bytes: Option<&[u8]>) -> Option<&str> {
+    bytes.and_then(|b| core::str::from_utf8(b).ok())
 }

@@ -63,12 +63,3 @@ pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<Strin
 pub fn column_of(header: &str) -> Option<String> {
     lpm_client::columns::column(header).map(str::to_owned)
 }
-
-/// A long value's JSON text as the JS hands it over (a bulk job's rows, a slice of them): its
-/// UTF-8 bytes, `TextEncoder.encode`'s exact length, where wasm-bindgen's string passing reserves
-/// three bytes a character once one is beyond ASCII (a sheet of Vietnamese names: a wasm memory,
-/// which never shrinks, three times the rows'). Bytes that are not UTF-8, which `TextEncoder`
-/// never writes, read as no value.
-pub(crate) fn utf8(bytes: Option<&[u8]>) -> Option<&str> {
-    bytes.and_then(|b| core::str::from_utf8(b).ok())
-}
