@@ -186,14 +186,15 @@ interface CoreData {
 const isCoreData = (v: unknown): v is CoreData =>
   v !== null && typeof v === 'object' && typeof (v as { lpmKind?: unknown }).lpmKind === 'string';
 
-/** @internal The error class instance for what the core threw. A trap of the wasm (out of
- * memory, a defect) becomes an `LpmError` of kind `internal` with the trap as its cause (the
- * engine's text, which holds no data); the message is made here, as the trapped core cannot be
- * asked. Anything else (what a caller's getter threw) is passed on as it is. */
 /** What wasm-bindgen's glue throws when an object is used after it was freed or while a trap left
  * it borrowed (and core.ts for a freed call): the client's own failure, as a trap is. */
 const GLUE = /^(null pointer passed to rust|recursive use of an object|attempted to take ownership|the call was freed)/;
 
+/** @internal The error class instance for what the core threw. A trap of the wasm (out of
+ * memory, a defect) or the glue's refusal of a freed or borrowed object (`GLUE`) becomes an
+ * `LpmError` of kind `internal` with it as its cause (the engine's text, which holds no data);
+ * the message is made here, as the trapped core cannot be asked. Anything else (what a caller's
+ * getter threw) is passed on as it is. */
 export function fromThrown(thrown: unknown, cause?: unknown): unknown {
   // The core throws its data as JSON text; nothing else the wasm runs throws a string.
   if (typeof thrown === 'string') thrown = JSON.parse(thrown);
