@@ -9,11 +9,13 @@ import type {
 import { Pending } from './core.js';
 import { SliceCheck } from './wasm/lpm_client.js';
 import type { BulkJob, Issue, ValidateOptions } from './wasm/lpm_client.js';
-import { AbortError, makeError } from './errors.js';
+import { AbortError, internalError, makeError } from './errors.js';
 import { memoryJournal } from './journal.js';
-import { core, jsonBytes, optionsJson } from './options.js';
+import { configError, core, jsonBytes, optionsJson, toJson } from './options.js';
 import type { JournalStore } from './journal.js';
-import type { BulkFn, Machinery } from './internal.js';
+import type { BulkFn } from './internal.js';
+import { ANSWER, pause, run } from './driver.js';
+import { lastSent, seen, storeError } from './stores.js';
 
 /** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
 export interface BulkDriverOptions {
@@ -145,14 +147,14 @@ type OnIssues = ((rows: RowIssues[]) => void | Promise<void>) | undefined;
 /** The options as given: the driver's, and the engine's (checked by the core). */
 type BulkOptions = { journal?: JournalStore; onProgress?: Driver['onProgress']; onIssues?: OnIssues; signal?: AbortSignal; [option: string]: unknown };
 
-function bulkOptions(m: Machinery, options: unknown): Driver & { onIssues: OnIssues; engine: Record<string, unknown> } {
-  if (options !== undefined && (options === null || typeof options !== 'object')) throw m.configError('options', 'an object');
+function bulkOptions(options: unknown): Driver & { onIssues: OnIssues; engine: Record<string, unknown> } {
+  if (options !== undefined && (options === null || typeof options !== 'object')) throw configError('options', 'an object');
   const { journal = memoryJournal(), onProgress, onIssues, signal, ...engine } = (options ?? {}) as BulkOptions;
   if (!journal || typeof journal.load !== 'function' || typeof journal.append !== 'function') {
-    throw m.configError('journal', 'an object with load() and append(events)');
+    throw configError('journal', 'an object with load() and append(events)');
   }
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw m.configError('onProgress', 'a function');
-  if (onIssues !== undefined && typeof onIssues !== 'function') throw m.configError('onIssues', 'a function');
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw configError('onProgress', 'a function');
+  if (onIssues !== undefined && typeof onIssues !== 'function') throw configError('onIssues', 'a function');
   return { journal, onProgress, onIssues, signal, engine };
 }
 
@@ -181,10 +183,9 @@ interface JobIo {
   send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array }>;
 }
 
-/** Drives `job` to its end through `io`; `handed(fn)` runs a handing back of an answer (what the
- * job throws, an `internal` error of the driver's misuse, as the package's error: the client's
- * `guard`). */
-async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: Driver, name: string, handed: Machinery['guard']): Promise<unknown> {
+/** Drives `job` to its end through `io`; an answer handed back runs in `core` (what the job
+ * throws, an `internal` error of the driver's misuse, as the package's error). */
+async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: Driver, name: string): Promise<unknown> {
   const tell = () => {
     for (let p; (p = job.progress()) !== undefined;) {
       if (onProgress === undefined) continue;
@@ -252,11 +253,11 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
         } catch (e) {
           const kind = failureKind(e);
           if (kind === undefined) throw e;
-          handed(() => job.handleFailure(Date.now(), kind));
+          core(() => job.handleFailure(Date.now(), kind));
           if (kind === 'abort') throw await aborted(signal ? signal.reason : undefined);
           continue;
         }
-        handed(() => job.handleResponse(Date.now(), answer.status, answer.body));
+        core(() => job.handleResponse(Date.now(), answer.status, answer.body));
       } else if (next === 'wait') {
         await persist();
         await io.sleep(job.until - now, signal);
@@ -272,19 +273,18 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
 }
 
 /**
- * `client.importUsers` (`kind` import) and `client.grantCourses` (grant): `m` is the client's
- * machinery (its core, settings, `run` of one call, the interval store's helpers).
+ * @internal The client's bulk driver (client.ts), left out of lib.ts's `export *`:
+ * `client.importUsers` (`kind` import) and `client.grantCourses` (grant) of the client's wasm
+ * core (`wasm`) and settings (`cfg`).
  */
-/** @internal The client's bulk driver (client.ts), left out of lib.ts's `export *`. */
-export default (async (m: Machinery, kind, name, input, options) => {
-  const { journal, onProgress, onIssues, signal, engine } = bulkOptions(m, options);
-  const text = m.toJson(engine);
-  if (text === undefined) throw m.configError('options', 'an object of JSON values');
+export default (async (wasm, cfg, kind, name, input, options) => {
+  const { journal, onProgress, onIssues, signal, engine } = bulkOptions(options);
+  const text = toJson(engine);
+  if (text === undefined) throw configError('options', 'an object of JSON values');
   const loaded = await loadJournal(journal);
-  const { cfg, core } = m;
   // Read before the job exists: a throw here leaves nothing to free.
-  const key = m.guard(() => core.guardKey);
-  const job = m.guard(() => core.bulkJob(kind, jsonBytes(input) ?? new Uint8Array(), text, loaded));
+  const key = core(() => wasm.guardKey);
+  const job = core(() => wasm.bulkJob(kind, jsonBytes(input) ?? new Uint8Array(), text, loaded));
   if (onIssues !== undefined) {
     // The rows as the engine judged them (no second validation); a throw or rejection stops
     // the job here, before anything is journaled or sent.
@@ -303,35 +303,35 @@ export default (async (m: Machinery, kind, name, input, options) => {
       if (kind !== 'import') return Number.NaN;
       let last;
       try {
-        last = await m.lastSent(cfg.store, key);
+        last = await lastSent(cfg.store, key);
       } catch (e) {
-        throw m.storeError('get', e, String);
+        throw storeError('get', e, String);
       }
-      return m.guard(() => core.nextCreateAllowedAt(Date.now(), last));
+      return core(() => wasm.nextCreateAllowedAt(Date.now(), last));
     },
     // The client's own wait (timers beyond 2^31 ms cut and polled again); an abort ends it early
     // and the loop's next turn reports it.
-    sleep: (ms, sig) => m.pause(ms, sig, () => undefined).catch(() => undefined),
+    sleep: (ms, sig) => pause(ms, sig, () => undefined).catch(() => undefined),
     send: async (create, sig) => {
-      const call = m.guard(() => core.bulkRequest(job));
-      if (call === undefined) throw m.internalError(new Error('no request is ready'));
+      const call = core(() => wasm.bulkRequest(job));
+      if (call === undefined) throw internalError(new Error('no request is ready'));
       const pending = new Pending(call);
       if (kind === 'import' && create) {
         // The client's other creates keep the interval from this one (in this realm and the
         // store); a store that fails stops the job before the create leaves.
         const now = Date.now();
-        m.seen.set(key, now);
+        seen.set(key, now);
         try {
           if (cfg.store) await cfg.store.set(key, now);
         } catch (e) {
           pending.free();
-          throw m.storeError('set', e, String);
+          throw storeError('set', e, String);
         }
       }
-      return m.run(cfg, () => pending, { signal: sig }, m.ANSWER);
+      return run(cfg, () => pending, { signal: sig }, ANSWER);
     },
   };
-  return runJob(job, io, { journal, onProgress, signal }, name, m.guard);
+  return runJob(job, io, { journal, onProgress, signal }, name);
 }) satisfies BulkFn;
 
 /**

@@ -6,11 +6,11 @@ import type {
   CourseReply, CreateOptions, CreateUsersReply, Hooks, LoginReply, NewUser, PageParams, RawReply,
   RegisterReply, SearchUserParams, User, UserList, UserReply,
 } from './wasm/lpm_client.js';
-import { internalError, makeError } from './errors.js';
-import type { Cfg, FetchFn, Machinery } from './internal.js';
-import { HOOKS, configError, core, driverOptions, optionsJson, toJson } from './options.js';
-import { isThenable, lastSent, later, seen, storeError, time } from './stores.js';
-import { ANSWER, pause, run } from './driver.js';
+import { makeError } from './errors.js';
+import type { Cfg, FetchFn } from './internal.js';
+import { HOOKS, core, driverOptions, optionsJson, toJson } from './options.js';
+import { isThenable, later, seen, storeError, time } from './stores.js';
+import { run } from './driver.js';
 import { envLogger } from './hooks.js';
 // The bulk driver: in lpm-client-bulk, with the engines (more wasm than a form or dashboard page
 // should load); in lpm-client a stub (bulk-lean.ts, bundled in its place): `bulk` is `undefined`.
@@ -514,9 +514,7 @@ export class Client {
       const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
       throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
     }
-    // What of this client the bulk driver uses: its core and settings, and the call machinery.
-    const machinery: Machinery = { core: this.#core, cfg: this.#cfg, run, ANSWER, pause, lastSent, seen, storeError, toJson, configError, internalError, guard: core };
-    return bulk(machinery, kind, name, input, options);
+    return bulk(this.#core, this.#cfg, kind, name, input, options);
   }
 
   /**

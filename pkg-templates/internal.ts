@@ -1,8 +1,7 @@
 // The package's internal plumbing, as types only (nothing here is shipped): what the driver
-// (driver.ts, client.ts) keeps of a client and a call, and the `machinery` a client hands the bulk driver.
+// (driver.ts, client.ts) keeps of a client and a call, and the bulk driver's signature.
 import type { Hooks, IntervalStore, Logger, PlannedRequest } from './wasm/lpm_client.js';
 import type { Core, Pending } from './core.js';
-import type { LpmError } from './errors.js';
 
 /** A client's settings the driver uses (the core keeps the rest). */
 export interface Cfg {
@@ -39,21 +38,5 @@ export interface Answer {
 /** `raw` of `run` that resolves the final answer unchecked (a bulk job checks it). */
 export type AnswerMode = 'answer';
 
-/** What of a client the bulk driver uses: its core and settings, and the call machinery. */
-export interface Machinery {
-  core: Core;
-  cfg: Cfg;
-  run(cfg: Cfg, plan: () => Pending, options: { signal?: AbortSignal | undefined }, raw: AnswerMode): Promise<Answer>;
-  ANSWER: AnswerMode;
-  pause(ms: number, signal: AbortSignal | undefined, onAbort: () => unknown): Promise<void>;
-  lastSent(store: IntervalStore | undefined, key: string): number | Promise<number>;
-  seen: Map<string, number>;
-  storeError(op: string, e: unknown, redact: (text: unknown) => string): LpmError;
-  toJson(value: unknown): string | undefined;
-  configError(option: string, expected: string): LpmError;
-  internalError(cause: unknown): LpmError;
-  guard<T>(fn: () => T): T;
-}
-
 /** The bulk driver's entry (bulk.ts; `undefined` in lpm-client's stub). */
-export type BulkFn = (m: Machinery, kind: 'import' | 'grant', name: string, input: unknown, options: unknown) => Promise<unknown>;
+export type BulkFn = (wasm: Core, cfg: Cfg, kind: 'import' | 'grant', name: string, input: unknown, options: unknown) => Promise<unknown>;
