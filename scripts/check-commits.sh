@@ -4,7 +4,7 @@
 # checks what it has.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-since=b39b28b
+since=3d7b9ec
 range=HEAD
 git cat-file -e "$since^{commit}" 2>/dev/null && range="$since..HEAD"
 export LC_ALL=C.UTF-8 # characters, not bytes
