@@ -1,7 +1,7 @@
 // Reading time and peak memory of lpm-sheets on a 10,000-row sheet, .xlsx and CSV: each read in
-// a fresh Node process (so each peak RSS is its own), median of ROUNDS. With CANDIDATES=DIR (a
-// folder where read-excel-file, exceljs and xlsx (SheetJS) are installed with npm), the same
-// .xlsx is read by each of them too, for the choice recorded in sheets/README.md.
+// a fresh Node process, which reports its own peak RSS (tests/peak-rss.mjs), median of ROUNDS.
+// With CANDIDATES=DIR (a folder where read-excel-file, exceljs and xlsx (SheetJS) are installed
+// with npm), the same .xlsx is read by each of them too, for the choice in sheets/README.md.
 //   node sheets/bench.mjs [ROUNDS] [ROWS]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workbook } from '../tests/sheets/table.mjs';
 import { toCsv } from './src/write.js';
+
+const peak = `import { peakKiB } from ${JSON.stringify(new URL('../tests/peak-rss.mjs', import.meta.url).href)};`;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.argv[2] ?? 5);
@@ -23,27 +25,27 @@ writeFileSync(xlsx, await workbook([{ name: 'Học viên', rows: [header, ...row
 const csv = path.join(dir, 'sheet.csv');
 writeFileSync(csv, `\uFEFF${toCsv([header, ...rows.map((r) => r.map((c) => (typeof c === 'object' ? String(c.n).padStart(10, '0') : c)))])}`);
 
-const ours = `
+const ours = `${peak}
   import { readFileSync } from 'node:fs';
   import { readTable } from ${JSON.stringify(path.join(here, 'src/index.js'))};
   const t = performance.now();
   const table = await readTable(readFileSync(process.argv[1]));
   if (table.records.length !== ${count + 1}) throw new Error('rows ' + table.records.length);
-  console.log(JSON.stringify({ ms: performance.now() - t, rss: process.resourceUsage().maxRSS }));`;
+  console.log(JSON.stringify({ ms: performance.now() - t, rss: peakKiB() }));`;
 const candidates = {
-  'read-excel-file 9': `import { readSheet } from 'read-excel-file/node';
+  'read-excel-file 9': `${peak} import { readSheet } from 'read-excel-file/node';
     const t = performance.now(); const rows = await readSheet(process.argv[1]);
     if (rows.length !== ${count + 1}) throw new Error('rows ' + rows.length);
-    console.log(JSON.stringify({ ms: performance.now() - t, rss: process.resourceUsage().maxRSS }));`,
-  'exceljs 4': `import ExcelJS from 'exceljs';
+    console.log(JSON.stringify({ ms: performance.now() - t, rss: peakKiB() }));`,
+  'exceljs 4': `${peak} import ExcelJS from 'exceljs';
     const t = performance.now(); const wb = new ExcelJS.Workbook(); await wb.xlsx.readFile(process.argv[1]);
     let n = 0; wb.worksheets[0].eachRow(() => n++); if (n !== ${count + 1}) throw new Error('rows ' + n);
-    console.log(JSON.stringify({ ms: performance.now() - t, rss: process.resourceUsage().maxRSS }));`,
-  'SheetJS xlsx 0.18.5': `import XLSX from 'xlsx'; import { readFileSync } from 'node:fs';
+    console.log(JSON.stringify({ ms: performance.now() - t, rss: peakKiB() }));`,
+  'SheetJS xlsx 0.18.5': `${peak} import XLSX from 'xlsx'; import { readFileSync } from 'node:fs';
     const t = performance.now(); const wb = XLSX.read(readFileSync(process.argv[1]));
     const rows = XLSX.utils.sheet_to_json(wb.Sheets[wb.SheetNames[0]], { header: 1, raw: false });
     if (rows.length !== ${count + 1}) throw new Error('rows ' + rows.length);
-    console.log(JSON.stringify({ ms: performance.now() - t, rss: process.resourceUsage().maxRSS }));`,
+    console.log(JSON.stringify({ ms: performance.now() - t, rss: peakKiB() }));`,
 };
 
 /** Median time and peak RSS of `rounds` fresh processes running `code` on `file`. */
@@ -57,7 +59,7 @@ function measure(code, file, cwd) {
   return { ms: median(runs.map((r) => r.ms)), mib: median(runs.map((r) => r.rss)) / 1024 };
 }
 
-const base = measure(`console.log(JSON.stringify({ ms: 0, rss: process.resourceUsage().maxRSS }))`, '', here);
+const base = measure(`${peak} console.log(JSON.stringify({ ms: 0, rss: peakKiB() }))`, '', here);
 console.log(`${count} rows, median of ${rounds} fresh processes; Node's own peak RSS ${base.mib.toFixed(0)} MiB`);
 console.log('reader'.padEnd(28) + 'read (ms)'.padStart(10) + 'peak RSS (MiB)'.padStart(16));
 const line = (name, r) => console.log(name.padEnd(28) + r.ms.toFixed(0).padStart(10) + r.mib.toFixed(0).padStart(16));

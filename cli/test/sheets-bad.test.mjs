@@ -14,6 +14,7 @@ import { lpm, tempDir } from './helpers.mjs';
 
 const dir = tempDir();
 const reader = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sheets/src/index.js');
+const peakRss = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tests/peak-rss.mjs');
 /**
  * Peak RSS allowed for reading any of these (Node alone takes ~40 MiB; ~110 MiB measured on the
  * largest case). The child's heap is capped too, so a reader that kept what it read would die
@@ -26,10 +27,11 @@ function readInChild(file) {
   const code = `
     import { readFileSync } from 'node:fs';
     import { readTable } from ${JSON.stringify(reader)};
+    import { peakKiB } from ${JSON.stringify(peakRss)};
     let out;
     try { const t = await readTable(readFileSync(process.argv[1]), { name: process.argv[1] }); out = { code: 'ok', rows: t.records.length, last: t.records.at(-1)?.line }; }
     catch (e) { out = { code: e.code ?? String(e), message: e.message }; }
-    out.mib = process.resourceUsage().maxRSS / 1024;
+    out.mib = peakKiB() / 1024;
     console.log(JSON.stringify(out));`;
   return JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=96', '--input-type=module', '-e', code, file], { encoding: 'utf8' }));
 }
@@ -47,6 +49,17 @@ async function rawBook(sheetXml, sst) {
     ...(sst ? [['xl/sharedStrings.xml', sst]] : []),
   ]);
 }
+
+test('a child\'s peak memory is its own, not the larger process\'s that started it', async () => {
+  const file = path.join(dir, 'small.csv');
+  writeFileSync(file, 'email,username\na@b.vn,a\n');
+  // The test's process holds 400 MiB when it starts the child, as a large parent would.
+  const held = Buffer.alloc(400 * 2 ** 20, 1);
+  const r = readInChild(file);
+  assert.equal(held.length, 400 * 2 ** 20);
+  assert.equal(r.code, 'ok', JSON.stringify(r));
+  assert.ok(r.mib < 200, `peak RSS ${r.mib} MiB for a two-line sheet`);
+});
 
 test('a zip bomb (shared strings inflating past 64 MiB, 1000:1) is refused, memory bounded', async () => {
   const file = path.join(dir, 'bomb.xlsx');
