@@ -9,7 +9,8 @@
 // - get 100 courses / 100 users: response bytes → checked objects through a fetch stub;
 // - validate 100 new accounts;
 // - one getCourses / getUsers on loopback to the emulator, interleaved with raw fetch + JSON.parse;
-// - a new Node process: import + first validateCreateUsers, in the child and wall-clock.
+// - a new Node process: import + first validateCreateUsers, in the child and wall-clock; lpm-client's
+//   also under each Node of the runtimes matrix (tests/runtimes) when it is installed.
 //
 // Figures only: nothing fails on speed or size. Prints one table with the floor and the issue's
 // goals beside each figure, and writes the same figures as JSON (target/bench-peers.json, or
@@ -372,6 +373,23 @@ for (let r = 0; r < COLD_RUNS; r++) {
 }
 const coldMedian = Object.fromEntries(Object.entries(cold).map(([n, s]) => [n, { inside: median(s.inside), wall: median(s.wall) }]));
 
+// The same import + first validation of lpm-client under each Node of the runtimes matrix
+// (tests/runtimes: the oldest 20 and 22 that `engines` allows, and 24 LTS), when it is installed:
+// V8's wasm start-up differs by version more than the package does between builds.
+const runtimeNodes = path.join(root, 'tests/runtimes/node_modules');
+const otherNodes = ['node-20.19', 'node-22.12', 'node-24']
+  .map((dir) => path.join(runtimeNodes, dir, 'bin/node')).filter(existsSync);
+const coldByNode = otherNodes.map((bin) => {
+  const version = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const inside = [];
+  for (let r = 0; r < COLD_RUNS; r++) {
+    const p = spawnSync(bin, [path.join(here, 'cold.mjs'), 'lpm', pkgDir], { encoding: 'utf8' });
+    if (p.status !== 0) throw new Error(`cold start under node ${version} failed: ${p.stderr}`);
+    inside.push(JSON.parse(p.stdout).totalMs);
+  }
+  return { version, inside: median(inside) };
+});
+
 // ---- size ---------------------------------------------------------------------------------------------
 
 /** Every .js and .wasm file of the package, gzip -9 each, summed (how the budget counts). */
@@ -437,6 +455,9 @@ if (loopback) {
 }
 const c = coldMedian;
 row('cold_inside', 'new process: import + 1st validate', 'ms', { lpm: c.lpm.inside, zod: c.zod.inside, valibot: c.valibot.inside }, '≤ 10 ms', c.lpm.inside <= 10, '');
+for (const { version: v, inside } of coldByNode) {
+  row(`cold_inside_${v}`, `  the same, lpm-client on node ${v}`, 'ms', { lpm: inside }, '≤ 10 ms', inside <= 10, '');
+}
 row('cold_wall', 'new process: wall clock', 'ms', { lpm: c.lpm.wall, zod: c.zod.wall, valibot: c.valibot.wall, floor: c.none.wall }, '', undefined, 'empty node process');
 
 const fmt = (r, v) => (v === undefined ? '—' : r.unit === 'bytes' ? kb(v) : ms(v));
