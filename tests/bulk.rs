@@ -27,6 +27,39 @@ struct Account {
     id: String,
     email: String,
     username: String,
+    /// When it was created (ms), as search-user's `createdAt` says.
+    created: u64,
+}
+
+/// When the accounts a test puts on the fake before a job existed were created.
+const LONG_BEFORE: u64 = START - 400 * 24 * 60 * MIN;
+
+/// `ms` since the epoch as the platform writes a timestamp (`2024-09-05T08:10:31.207Z`).
+fn iso(ms: u64) -> String {
+    let (days, rest) = ((ms / 86_400_000) as i64, ms % 86_400_000);
+    // Date of days since 1970-01-01 (H. Hinnant's civil_from_days).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (h, m, sec, milli) = (
+        rest / 3_600_000,
+        rest / 60_000 % 60,
+        rest / 1000 % 60,
+        rest % 1000,
+    );
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{sec:02}.{milli:03}Z")
+}
+
+#[test]
+fn the_fakes_timestamps() {
+    assert_eq!(iso(1_725_523_831_207), "2024-09-05T08:10:31.207Z");
+    assert_eq!(iso(951_825_600_000), "2000-02-29T12:00:00.000Z");
 }
 
 /// What the fake does with the next request.
@@ -85,12 +118,18 @@ impl Fake {
             .find(|a| a.username.to_lowercase() == u)
     }
 
+    /// An account that existed before any job ([`LONG_BEFORE`]).
     fn add(&mut self, email: &str, username: &str) -> String {
+        self.add_at(email, username, LONG_BEFORE)
+    }
+
+    fn add_at(&mut self, email: &str, username: &str, created: u64) -> String {
         let id = format!("acc{:06}", self.accounts.len());
         self.accounts.push(Account {
             id: id.clone(),
             email: email.to_owned(),
             username: username.to_owned(),
+            created,
         });
         id
     }
@@ -129,7 +168,7 @@ impl Fake {
                                 json!({"respCode": "12", "users": null, "msg": format!("There are only {free} available accounts")}),
                             )
                         }
-                        _ => self.create(&body),
+                        _ => self.create(now, &body),
                     },
                 }
             }
@@ -144,7 +183,7 @@ impl Fake {
                     Some(a) => envelope(
                         200,
                         json!({"respCode": "00", "msg": "Success", "user": {
-                            "_id": a.id, "createdAt": "2024-09-05T08:10:31.207Z",
+                            "_id": a.id, "createdAt": iso(a.created),
                             "username": a.username,
                             "emails": [{"address": a.email, "verified": false}],
                             "profile": {"name": "x"}}}),
@@ -201,7 +240,7 @@ impl Fake {
         }
     }
 
-    fn create(&mut self, body: &Value) -> (u16, Vec<u8>) {
+    fn create(&mut self, now: u64, body: &Value) -> (u16, Vec<u8>) {
         let mut items = Vec::new();
         let (mut ok, mut bad) = (0, 0);
         for item in body["users"].as_array().into_iter().flatten() {
@@ -220,8 +259,8 @@ impl Fake {
                 }
                 _ => "Not enough required infomation to create new user",
             };
-            let user_id =
-                (status == "Success created").then(|| self.add(email.unwrap(), username.unwrap()));
+            let user_id = (status == "Success created")
+                .then(|| self.add_at(email.unwrap(), username.unwrap(), now));
             if user_id.is_some() {
                 ok += 1;
             } else {
@@ -874,6 +913,37 @@ fn after_a_lost_tail_an_already_in_use_row_is_looked_up_not_failed() {
     let mut job = ImportJob::from_values(api(), other[29..].to_vec(), opts(10)).unwrap();
     let report = drive(&mut job, &mut fresh, None).unwrap();
     assert_eq!(report.counts.failed, 2, "{:?}", report.rows);
+}
+
+/// A job stopped before it sent anything and resumed (the dashboard's Pause, then Resume): a
+/// row whose e-mail and username belong to an account that existed long before is that
+/// account's conflict, as the platform's "already in use" says, not an account the job created.
+#[test]
+fn a_resumed_job_does_not_take_an_older_account_for_its_own() {
+    let mut w = World::new();
+    let theirs = w.fake.add("lan@x.io", "lanvh");
+    let mut rows: Vec<Value> = (0..3)
+        .map(|i| serde_json::to_value(new_user(i)).unwrap())
+        .collect();
+    rows[1]["email"] = json!("lan@x.io");
+    rows[1]["username"] = json!("lanvh");
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    // It stops at its first persist with only `started` on disk: nothing is sent.
+    assert!(drive(&mut job, &mut w, Some((0, Crash::Keep(1)))).is_none());
+    assert!(w.fake.create_calls.is_empty());
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
+    let report = drive(&mut resumed, &mut w, None).unwrap();
+    assert_eq!(
+        (report.counts.created, report.counts.conflicts),
+        (2, 1),
+        "{:?}",
+        report.rows
+    );
+    assert!(
+        matches!(&report.rows[1].result, RowResult::Conflict { existing } if existing.user_id == theirs),
+        "{:?}",
+        report.rows[1]
+    );
 }
 
 #[test]

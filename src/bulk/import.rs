@@ -164,7 +164,18 @@ pub struct ImportJob {
     /// outcome in lines the journal then lost (a tail lost at a line boundary), so an "already
     /// in use" answer for a row is looked up before it is reported as a failure.
     resumed: bool,
+    /// When the job began, as far as it knows: its journal's first `ChunkSending`, else this
+    /// run's first poll. An account a look-up finds that was created well before cannot be one
+    /// this job created ([`judge`]).
+    began: Option<u64>,
 }
+
+/// How much older than the job ([`ImportJob::began`], the host's clock) an account found with a
+/// row's e-mail and username may be and still count as created by the job (the server's clock).
+// Decision: a day, so that a computer whose clock is set in the wrong time zone (hours off) or a
+// job resumed the next day still recognises its own accounts; an account older than that
+// belongs to someone else, however alike (a sheet run again, with students who already exist).
+const OWN_ACCOUNT_SLACK_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// The one call into validation: a row's findings, platform rules included.
 fn validate_row(row: &impl JsonView, lang: Lang) -> Report {
@@ -186,11 +197,17 @@ fn text(v: &impl JsonView, key: &str) -> String {
 }
 
 /// Compares a found account with a row: the same e-mail (any of its addresses) and username,
-/// both ignoring case and surrounding spaces (the platform's accounts match both so).
-fn judge(slot: &Slot, user: Found) -> LookupOutcome {
+/// both ignoring case and surrounding spaces (the platform's accounts match both so), is the
+/// account the job created, unless the account existed well before the job (`began`, less
+/// [`OWN_ACCOUNT_SLACK_MS`]): then it is someone else's, a conflict.
+fn judge(slot: &Slot, user: Found, began: Option<u64>) -> LookupOutcome {
     let email = user.emails.iter().any(|e| fold(e.trim()) == slot.email_key);
     let username = fold(user.username.trim()) == fold(&slot.username);
-    if email && username {
+    let older = match (user.created_by, began) {
+        (Some(existed), Some(began)) => existed.saturating_add(OWN_ACCOUNT_SLACK_MS) < began,
+        _ => false,
+    };
+    if email && username && !older {
         LookupOutcome::Created { user_id: user.id }
     } else {
         LookupOutcome::Conflict {
@@ -400,6 +417,10 @@ impl ImportJob {
             ready: None,
             in_flight: None,
             resumed: !journal.is_empty(),
+            began: journal.iter().find_map(|e| match e {
+                Event::ChunkSending { at, .. } => Some(*at),
+                _ => None,
+            }),
         };
         job.push_progress(0);
         Ok(job)
@@ -451,6 +472,7 @@ impl ImportJob {
     /// [`ImportJob::poll`] without building the report at the end (the wasm hands JS
     /// [`ImportJob::report_json`]).
     pub fn next(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
+        self.began.get_or_insert(now);
         loop {
             if let Some(events) = self.ledger.take_journal() {
                 return Action::Persist(events);
@@ -567,7 +589,7 @@ impl ImportJob {
             {
                 Ok(Some(user)) => {
                     self.lookup_failures = 0;
-                    let result = judge(&self.slots[row], user);
+                    let result = judge(&self.slots[row], user, self.began);
                     self.ledger.record(Event::LookupResult { row, result });
                 }
                 Ok(None) => {
@@ -839,6 +861,7 @@ mod tests {
             id: id.into(),
             username: username.into(),
             emails: emails.iter().map(|e| (*e).to_owned()).collect(),
+            created_by: None,
         }
     }
 
@@ -856,14 +879,49 @@ mod tests {
         let slot = &rows(vec![row(" An@X.io ", "anh")])[0];
         let same = user("u1", "ANH", &["old@x.io", "an@x.io"]);
         assert_eq!(
-            judge(slot, same),
+            judge(slot, same, Some(1_000)),
             LookupOutcome::Created {
                 user_id: "u1".into()
             }
         );
         for other in [user("u2", "someone", &["an@x.io"]), user("u3", "anh", &[])] {
-            assert!(matches!(judge(slot, other), LookupOutcome::Conflict { .. }));
+            assert!(matches!(
+                judge(slot, other, None),
+                LookupOutcome::Conflict { .. }
+            ));
         }
+    }
+
+    #[test]
+    fn a_found_account_older_than_the_job_is_someone_elses() {
+        let slot = &rows(vec![row("an@x.io", "anh")])[0];
+        let began = 1_700_000_000_000;
+        let existed_by = |at: u64| Found {
+            created_by: Some(at),
+            ..user("u1", "anh", &["an@x.io"])
+        };
+        // Made by the job, or within the slack before it began (another clock): the job's.
+        for at in [began + 5, began - OWN_ACCOUNT_SLACK_MS] {
+            assert!(matches!(
+                judge(slot, existed_by(at), Some(began)),
+                LookupOutcome::Created { .. }
+            ));
+        }
+        // Older: an account that existed before the job, however alike.
+        let old = existed_by(began - OWN_ACCOUNT_SLACK_MS - 1);
+        assert!(matches!(
+            judge(slot, old.clone(), Some(began)),
+            LookupOutcome::Conflict { .. }
+        ));
+        // Without either time, the e-mail and username decide.
+        assert!(matches!(
+            judge(slot, old, None),
+            LookupOutcome::Created { .. }
+        ));
+        assert!(matches!(
+            judge(slot, user("u1", "anh", &["an@x.io"]), Some(began)),
+            LookupOutcome::Created { .. }
+        ));
     }
 
     #[test]

@@ -31,7 +31,9 @@
 //!   doubt that fails with "already in use" is looked up once more, so a create that was still
 //!   being committed when it was first looked up is recognised as created. So is any "already
 //!   in use" of a job resumed from a journal that held events: a run before may have sent the row
-//!   in lines the journal then lost (a tail lost at a line boundary).
+//!   in lines the journal then lost (a tail lost at a line boundary). A found account created
+//!   more than a day before the job began (its first `ChunkSending`, else its run's first poll)
+//!   is not the job's, however alike: it is reported as a conflict.
 //! - **Resume.** [`ImportJob::resume`] rebuilds the state from the same input and the journal:
 //!   finished rows are skipped, in-doubt rows are looked up. A journal that names rows the input
 //!   does not hold (another file) is refused with [`JournalError`]. Rows the journal does not name
