@@ -242,7 +242,11 @@ item("8 the platform's rules block by default, warnings are grouped with a count
   await page.locator("table.edit tbody tr").nth(5).waitFor();
   const groups = page.locator(".issue-groups li");
   assert.equal(await groups.count(), 1, await page.locator(".issue-groups").innerText());
-  assert.match(await groups.first().innerText(), /^3 dòng: .*(Dòng 2, 4, 5)/s);
+  // Rows are named by their pasted line (the header is line 1), as in the table's only number column.
+  assert.match(await groups.first().innerText(), /^3 dòng: .*\(Dòng 3, 5, 6\)/s);
+  assert.deepEqual(await page.locator("table.edit thead th").first().innerText(), "Dòng trong bảng");
+  assert.deepEqual((await page.locator("table.edit tbody tr td:first-child").allInnerTexts()).map((x) => x.trim()), ["2", "3", "4", "5", "6", "7"]);
+  await page.getByLabel("Mật khẩu, dòng 3").waitFor();
   const create = page.getByRole("button", { name: /^Tạo \d+ tài khoản$/ });
   assert.equal(await create.isDisabled(), true, "blocked by default");
   await page.getByLabel(/Vẫn gửi các dòng chỉ vi phạm quy định/).check();
@@ -260,14 +264,17 @@ item("14 focus stays on the page after 'leave out' and after create", async (t) 
   await page.locator(".done").waitFor({ timeout: 15_000 });
   assert.equal(await page.evaluate(() => document.activeElement?.className), "done");
 });
-item("9 results keep the sheet's row numbers, a username column and the rows left out", async (t) => {
+item("9 results and the failed rows' download keep the sheet's row numbers (the pasted lines), a username column and the rows left out", async (t) => {
   const { page } = t;
   const rows = page.locator("table.results tbody tr");
   assert.equal(await rows.count(), 6);
   const cells = async (i) => (await rows.nth(i).locator("td").allInnerTexts()).map((x) => x.trim());
-  assert.deepEqual((await cells(0)).slice(0, 3), ["1", "Nguyễn Văn An", `an${t.stamp}`]);
+  assert.deepEqual((await cells(0)).slice(0, 3), ["2", "Nguyễn Văn An", `an${t.stamp}`]);
   assert.match((await cells(0))[4], /Đã tạo/);
-  assert.deepEqual((await cells(1)).slice(0, 1), ["2"]);
+  assert.deepEqual((await cells(1)).slice(0, 1), ["3"]);
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Tải CSV các dòng lỗi" }).click()]);
+  const lines = readFileSync(await csv.path(), "utf8").trim().split(/\r?\n/).slice(1);
+  assert.deepEqual(lines.map((l) => l.split(",")[0]), ["3", "4", "5", "6"], lines.join(" | "));
   assert.match((await cells(1))[4], /Đã bỏ ra, không gửi/);
   assert.match((await cells(5))[4], /Đã tạo/);
   await screenOk(t, "bulk create (results)");

@@ -307,25 +307,25 @@ try {
   });
   await check("bulk: every cell's issues live, duplicates flagged, creation blocked", async () => {
     assert.match(await text("table.edit tbody tr:nth-child(2)"), /Bắt buộc nhập tên/);
-    assert.match(await text("table.edit tbody tr:nth-child(4)"), /Email đã xuất hiện ở dòng 1/);
+    assert.match(await text("table.edit tbody tr:nth-child(4)"), /Trùng với dòng 2/);
     assert.match(await text("main p[role=status]"), /2 dòng có lỗi · 0 dòng bỏ ra · 1 trùng lặp/);
     assert.equal(await page.getByRole("button", { name: /^Tạo \d+ tài khoản$/ }).isDisabled(), true);
   });
   await screen("bulk create (editing)", "bulk-edit", { fullPage: true });
   await check("bulk: fixing a cell inline clears its issue as you type; a bad row is left out", async () => {
-    await page.getByLabel("Họ tên, dòng 2").fill("Trần Bình");
+    await page.getByLabel("Họ tên, dòng 3").fill("Trần Bình");
     assert.doesNotMatch(await text("table.edit tbody tr:nth-child(2)"), /Bắt buộc/);
     await page.getByRole("button", { name: "Bỏ ra các dòng có lỗi" }).click();
-    assert.equal(await page.getByLabel("Gửi dòng 4").isChecked(), false);
+    assert.equal(await page.getByLabel("Gửi dòng 5").isChecked(), false);
     assert.match(await text("main p[role=status]"), /0 dòng có lỗi · 1 dòng bỏ ra/);
   });
   await check("bulk: the issues follow the language (English)", async () => {
-    await page.getByLabel("E-mail, dòng 3").fill("not-an-email");
+    await page.getByLabel("E-mail, dòng 4").fill("not-an-email");
     await page.getByRole("button", { name: "Switch to English" }).click();
     assert.match(await text("table.edit tbody tr:nth-child(3)"), /e-?mail/i);
     assert.doesNotMatch(await text("table.edit tbody tr:nth-child(3)"), /Địa chỉ/);
     await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
-    await page.getByLabel("E-mail, dòng 3").fill(`cuc.${stamp}@truong.vn`);
+    await page.getByLabel("E-mail, dòng 4").fill(`cuc.${stamp}@truong.vn`);
   });
   const before = await control("GET", "state");
   await check("bulk: create gives per-row results; the server's refusal is per row", async () => {
@@ -342,11 +342,11 @@ try {
     const body = readFileSync(await download.path(), "utf8");
     assert.ok(body.startsWith("\uFEFF"));
     assert.match(body, new RegExp(`adm${stamp}`));
-    // Every row not created, under its sheet row: the refused one (5) and the one left out (4).
+    // Every row not created, under its sheet line: the refused one (6) and the one left out (5).
     const lines = body.trim().split(/\r?\n/);
     assert.equal(lines.length, 3, body);
-    assert.match(lines[1], /^4,.*"?Đã bỏ ra, không gửi"?$/);
-    assert.match(lines[2], /^5,.*E-mail đã được dùng cho tài khoản khác"?$/);
+    assert.match(lines[1], /^5,.*"?Đã bỏ ra, không gửi"?$/);
+    assert.match(lines[2], /^6,.*E-mail đã được dùng cho tài khoản khác"?$/);
   });
   await screen("bulk create (results)", "bulk-results");
   await check("bulk: the interval is counted down until the next create is allowed", async () => {
@@ -366,7 +366,7 @@ try {
       await page.locator(".mapping select").evaluateAll((els) => els.map((e) => e.value)),
       ["name", "username", "email", "password", "gender", "job"],
     );
-    assert.equal(await page.getByLabel("Họ tên, dòng 1").inputValue(), "Hồ, Xuân Hương");
+    assert.equal(await page.getByLabel("Họ tên, dòng 2").inputValue(), "Hồ, Xuân Hương");
   });
 
   // A batch of 150 in two chunks; reload while the second waits for the interval; resume.

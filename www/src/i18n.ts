@@ -213,6 +213,7 @@ const S = {
   stLeftOut: ["Đã bỏ ra, không gửi", "Left out, not sent"],
   issueRows: ["{n} dòng", "{n|row|rows}"],
   dupGroup: ["Trùng với một dòng phía trên", "The same as a row above"],
+  dupOfLine: ["Trùng với dòng {line}", "The same as row {line}"],
   sendAnyway: [
     "Vẫn gửi các dòng chỉ vi phạm quy định của nền tảng (mật khẩu ngắn, tên đăng nhập có dấu cách hoặc dấu…): nền tảng có thể nhận, nhưng các biểu mẫu của nó thì không.",
     "Send anyway the rows that break only the platform's own rules (a short password, a username with spaces or accents…): the platform may accept them, its own forms would not.",

@@ -141,8 +141,8 @@ function toNewUser(r: Row): NewUser {
 }
 
 /**
- * Issues per row index (into s.rows), from validateCreateUsers over every row in display order,
- * so its "already in row N" messages name the rows the user sees. A left-out row is validated as
+ * Issues per row index (into s.rows), from validateCreateUsers over every row in display order
+ * (its duplicate messages name a row by its index: `issueText` names the sheet's line). A left-out row is validated as
  * an empty placeholder (empty values never count as duplicates) and its issues are dropped; so is
  * the batch-size issue, as the runner sends chunks of at most 100.
  */
@@ -175,11 +175,22 @@ function groupIssues(issues: Map<number, Issue[]>) {
     for (const issue of list) {
       const key = `${issue.code}/${String(issue.path[1] ?? "")}`;
       const g = groups.get(key) ?? { issue, rows: [] };
-      if (!g.rows.includes(row + 1)) g.rows.push(row + 1);
+      const line = s.rows[row].line;
+      if (!g.rows.includes(line)) g.rows.push(line);
       groups.set(key, g);
     }
   }
   return [...groups.values()].sort((a, b) => b.rows.length - a.rows.length);
+}
+
+/** What an issue of row `row` says: the validator's words, but a duplicate names the sheet's line of
+ * the row it repeats (the validator's message counts rows from 1, not the sheet's lines). */
+function issueText(issue: Issue, row: number): string {
+  if (!issue.code.startsWith("duplicate")) return issue.message;
+  const f = String(issue.path[1]) as Field;
+  const same = (r: Row) => r.include && r.cells[f].trim().toLowerCase() === s.rows[row].cells[f].trim().toLowerCase();
+  const first = s.rows.findIndex(same);
+  return first >= 0 && first < row ? t("dupOfLine", { line: s.rows[first].line }) : t("dupGroup");
 }
 
 const SHOWN_ROWS = 8;
@@ -334,6 +345,9 @@ function resultText(r: RowResult | undefined): string {
       return t("stPending");
   }
 }
+/** The sheet's line of the job's row `row` (the one number a row is named by on this screen). */
+const sheetRow = (job: SavedJob, row: number) => job.sheetRows?.[row] ?? row + 1;
+
 const notCreated = (r: RowResult | undefined) => r?.kind === "failed" || r?.kind === "setAside" || r?.kind === "conflict";
 
 /** Every row not created, under the sheet's row number: those the platform or the job refused, and
@@ -346,14 +360,13 @@ function downloadFailed(format: "csv" | "xlsx"): void {
   const leftOut = job.leftOut ?? [];
   const value = (r: NewUser | undefined, f: Field) => (r as unknown as Record<string, string> | undefined)?.[f] ?? "";
   const fields = FIELDS.filter((f) => rows.some((r) => value(r, f)) || leftOut.some(({ user }) => value(user, f)));
-  const sheetRow = (row: number) => job.sheetRows?.[row] ?? row + 1;
   const out = [
-    ...report.rows.flatMap((res) => (notCreated(res.result) ? [{ n: sheetRow(res.row), user: rows[res.row], text: resultText(res.result) }] : [])),
+    ...report.rows.flatMap((res) => (notCreated(res.result) ? [{ n: sheetRow(job, res.row), user: rows[res.row], text: resultText(res.result) }] : [])),
     ...leftOut.map(({ n, user }) => ({ n, user, text: t("stLeftOut") })),
   ]
     .sort((a, b) => a.n - b.n)
     .map(({ n, user, text }) => [String(n), ...fields.map((f) => value(user, f)), text]);
-  void downloadRows([t("rowN"), ...fields, t("resultCol")], out, format, "failed-rows");
+  void downloadRows([t("sheetLine"), ...fields, t("resultCol")], out, format, "failed-rows");
 }
 
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
@@ -417,19 +430,18 @@ function resultsTable() {
   const rows = runRows();
   const report = s.report;
   if (!job || (!report && s.phase !== "running")) return nothing;
-  const sheetRow = (row: number) => job.sheetRows?.[row] ?? row + 1;
   const results: { n: number; user: NewUser | undefined; result: RowResult | undefined; out?: true }[] = [
     ...(report ? report.rows.map((r) => ({ row: r.row, result: r.result })) : rows.map((_, row) => ({ row, result: s.live.get(row) }))).map(
-      ({ row, result }) => ({ n: sheetRow(row), user: rows[row], result }),
+      ({ row, result }) => ({ n: sheetRow(job, row), user: rows[row], result }),
     ),
     ...(job.leftOut ?? []).map(({ n, user }) => ({ n, user, result: undefined, out: true as const })),
   ].sort((a, b) => a.n - b.n);
   return html`<div class="scroll"><table class="results cards">
     <caption class="sr-only">${t("resultCol")}</caption>
-    <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${fieldLabel("name")}</th><th scope="col">${fieldLabel("username")}</th><th scope="col">${fieldLabel("email")}</th><th scope="col">${t("resultCol")}</th></tr></thead>
+    <thead><tr><th scope="col">${t("sheetLine")}</th><th scope="col">${fieldLabel("name")}</th><th scope="col">${fieldLabel("username")}</th><th scope="col">${fieldLabel("email")}</th><th scope="col">${t("resultCol")}</th></tr></thead>
     <tbody>
       ${results.map(({ n, user: u, result, out }) => html`<tr class=${out ? "leftOut" : (result?.kind ?? "pending")}>
-        <td data-label=${t("rowN")}>${n}</td><td data-label=${fieldLabel("name")}>${u?.name ?? ""}</td><td data-label=${fieldLabel("username")}>${u?.username ?? ""}</td>
+        <td data-label=${t("sheetLine")}>${n}</td><td data-label=${fieldLabel("name")}>${u?.name ?? ""}</td><td data-label=${fieldLabel("username")}>${u?.username ?? ""}</td>
         <td data-label=${fieldLabel("email")}>${u?.email ?? ""}</td><td data-label=${t("resultCol")}>${out ? t("stLeftOut") : resultText(result)}</td></tr>`)}
     </tbody>
   </table></div>`;
@@ -524,31 +536,30 @@ function editView() {
               @click=${() => void run(newJob(
                 included.map(toNewUser),
                 app.session!.baseUrl,
-                s.rows.flatMap((r, i) => (r.include ? [i + 1] : [])),
-                s.rows.flatMap((r, i) => (r.include ? [] : [{ n: i + 1, user: toNewUser(r) }])),
+                s.rows.flatMap((r) => (r.include ? [r.line] : [])),
+                s.rows.flatMap((r) => (r.include ? [] : [{ n: r.line, user: toNewUser(r) }])),
               ))}>${t("createButton", { n: included.length })}</button>
             ${bad.length ? html`<span class="hint">${t("blockedByErrors")}</span>` : nothing}
           </p>
           <div class="scroll">
             <table class="edit cards">
               <caption class="sr-only">${t("bulkTitle")}</caption>
-              <thead><tr><th scope="col">${t("rowN")}</th><th scope="col">${t("sheetLine")}</th><th scope="col">${t("include")}</th>${fields.map((f) => html`<th scope="col">${fieldLabel(f)}</th>`)}</tr></thead>
+              <thead><tr><th scope="col">${t("sheetLine")}</th><th scope="col">${t("include")}</th>${fields.map((f) => html`<th scope="col">${fieldLabel(f)}</th>`)}</tr></thead>
               <tbody>
                 ${s.rows.map((r, i) => {
                   const list = issues.get(i) ?? [];
                   return html`<tr class=${!r.include ? "out" : blocking(list) ? "bad" : ""} data-line=${r.line}>
-                    <td data-label=${t("rowN")}>${i + 1}</td>
                     <td data-label=${t("sheetLine")}>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${r.problem}</span>` : nothing}</td>
-                    <td data-label=${t("include")}><input type="checkbox" aria-label=${t("includeRow", { n: i + 1 })} .checked=${live(r.include)} @change=${(e: Event) => { r.include = (e.target as HTMLInputElement).checked; update(); }} /></td>
+                    <td data-label=${t("include")}><input type="checkbox" aria-label=${t("includeRow", { n: r.line })} .checked=${live(r.include)} @change=${(e: Event) => { r.include = (e.target as HTMLInputElement).checked; update(); }} /></td>
                     ${fields.map((f) => {
                       const cellIssues = list.filter((x) => x.path[1] === f);
                       const id = `issue-${i}-${f}`;
                       return html`<td class="field" data-label=${fieldLabel(f)}>
                         <input type="text" class=${cellIssues.some(blocks) ? "invalid" : cellIssues.length ? "warn" : ""}
-                          aria-label=${t("cellLabel", { field: fieldLabel(f), n: i + 1 })} aria-invalid=${cellIssues.some(blocks) ? "true" : "false"}
+                          aria-label=${t("cellLabel", { field: fieldLabel(f), n: r.line })} aria-invalid=${cellIssues.some(blocks) ? "true" : "false"}
                           aria-describedby=${cellIssues.length ? id : nothing}
                           .value=${live(r.cells[f])} @input=${(e: Event) => { r.cells[f] = (e.target as HTMLInputElement).value; r.problem = null; update(); }} />
-                        ${cellIssues.length ? html`<span id=${id} class=${`issue ${cellIssues.some(blocks) ? "contract" : "platform"}`}>${cellIssues.map((x) => x.message).join("; ")}</span>` : nothing}
+                        ${cellIssues.length ? html`<span id=${id} class=${`issue ${cellIssues.some(blocks) ? "contract" : "platform"}`}>${cellIssues.map((x) => issueText(x, i)).join("; ")}</span>` : nothing}
                       </td>`;
                     })}
                   </tr>`;
