@@ -222,6 +222,24 @@ async function paste(page, text) {
   await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
 }
 
+// ---------------------------------------------------------------- walk 2: duplicates counted per row
+item("walk 2 a row repeating an earlier row's e-mail and username counts as one duplicate", async (t) => {
+  const { page } = t;
+  const st = t.stamp;
+  await paste(page, bulkRows([
+    ["Trùng Một", `tr1${st}`, `tr1.${st}@truong.vn`, "matkhau1"],
+    ["Trùng Hai", `tr2${st}`, `tr2.${st}@truong.vn`, "matkhau2"],
+    ["Trùng Ba", `tr1${st}`, `tr1.${st}@truong.vn`, "matkhau3"],
+  ]));
+  await page.locator("#rows-summary", { hasText: "3 dòng · 1 dòng có lỗi · 0 dòng bỏ ra · 1 dòng trùng lặp" }).waitFor();
+  await page.getByRole("button", { name: "Switch to English" }).click();
+  await page.locator("#rows-summary", { hasText: "3 rows · 1 with errors · 0 left out · 1 duplicate row" }).waitFor();
+  await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+  // Each repeated cell names the line it repeats (the pasted line: the header is line 1).
+  assert.match(await page.locator("table.edit tbody tr").nth(2).innerText(), /Trùng với dòng 2/);
+  await screenOk(t, "bulk create (a duplicate row)");
+});
+
 // ---------------------------------------------------------------- 8, 9, 13, 14 in one import
 item("8 the platform's rules block by default, warnings are grouped with a count, 'send anyway' is explicit", async (t) => {
   const { page } = t;

@@ -308,7 +308,7 @@ try {
   await check("bulk: every cell's issues live, duplicates flagged, creation blocked", async () => {
     assert.match(await text("table.edit tbody tr:nth-child(2)"), /Bắt buộc nhập tên/);
     assert.match(await text("table.edit tbody tr:nth-child(4)"), /Trùng với dòng 2/);
-    assert.match(await text("main p[role=status]"), /2 dòng có lỗi · 0 dòng bỏ ra · 1 trùng lặp/);
+    assert.match(await text("main p[role=status]"), /2 dòng có lỗi · 0 dòng bỏ ra · 1 dòng trùng lặp/);
     assert.equal(await page.getByRole("button", { name: /^Tạo \d+ tài khoản$/ }).isDisabled(), true);
   });
   await screen("bulk create (editing)", "bulk-edit", { fullPage: true });

@@ -174,7 +174,7 @@ const S = {
   columnFor: ["Cột “{header}”", "Column “{header}”"],
   ignoreColumn: ["(bỏ qua)", "(ignore)"],
   unmappedRequired: ["Thiếu cột bắt buộc: {cols}", "Required columns missing: {cols}"],
-  rowsSummary: ["{n} dòng · {bad} dòng có lỗi · {out} dòng bỏ ra · {dup} trùng lặp", "{n|row|rows} · {bad} with errors · {out} left out · {dup|duplicate|duplicates}"],
+  rowsSummary: ["{n} dòng · {bad} dòng có lỗi · {out} dòng bỏ ra · {dup} dòng trùng lặp", "{n|row|rows} · {bad} with errors · {out} left out · {dup|duplicate row|duplicate rows}"],
   include: ["Gửi", "Send"],
   includeRow: ["Gửi dòng {n}", "Send row {n}"],
   rowN: ["Dòng", "Row"],

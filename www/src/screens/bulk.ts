@@ -485,7 +485,8 @@ function editView() {
   const fields = shownFields();
   const included = s.rows.filter((r) => r.include);
   const bad = [...issues.entries()].filter(([, l]) => blocking(l)).map(([i]) => i);
-  const dup = [...issues.values()].flat().filter((i) => i.code.startsWith("duplicate")).length;
+  // Rows that repeat an earlier row, not their repeated fields (an e-mail and a username: one row).
+  const dup = [...issues.values()].filter((list) => list.some((i) => i.code.startsWith("duplicate"))).length;
   const missing = REQUIRED.filter((f) => !s.mapping.includes(f));
   return html`
     <p>${t("bulkIntro")}</p>
