@@ -67,6 +67,26 @@ onSignIn("10 a wrong password says so, per code; 16 in the language switched to"
   await page.locator(".error p").first().filter({ hasText: /^Không có tài khoản nào với e-mail này\.$/ }).waitFor();
   await screenOk(t, "sign-in (refused)");
 });
+onSignIn("walk 3 a garbage or short token is told in words (both languages), not as a configuration code", async (t) => {
+  const { page } = t;
+  await page.getByLabel("Dán token").check();
+  const said = async (token, pattern) => {
+    await page.fill("#token", token);
+    await page.click("button[type=submit]");
+    await page.locator(".error p").first().filter({ hasText: pattern }).waitFor();
+    assert.doesNotMatch(await page.locator(".error").innerText(), /tooShort|character|Cấu hình|configuration/);
+  };
+  await said("abc", /^Token quá ngắn \(ít nhất 8 ký tự\)/);
+  await page.getByRole("button", { name: "Switch to English" }).click();
+  await page.locator(".error p").first().filter({ hasText: /^The token is too short \(at least 8 characters\)/ }).waitFor();
+  await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+  await said("không phải token!", /^Token chỉ gồm chữ cái không dấu, chữ số/);
+  await page.fill("#base-url", "https://x.test/?a=1");
+  await said(DEMO.adminToken, /^Địa chỉ nền tảng không dùng được: cần dạng https:\/\/tên-máy/);
+  await page.fill("#base-url", "");
+  await page.fill("#token", "");
+  await screenOk(t, "sign-in (a short token)");
+});
 onSignIn("14 after signing in, focus is on the screen's heading; the skip link says where it goes", async (t) => {
   const { page } = t;
   await page.getByLabel("Dán token").check();

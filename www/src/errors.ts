@@ -1,5 +1,5 @@
 // Every error the package can throw, in plain words, with whether a retry can help.
-import type { ApiError, ConfigError, DecodeError, HttpError, IntervalError, LpmError, TimeoutError, ValidationError } from "lpm-client";
+import type { ApiError, ConfigError, DecodeError, HttpError, IntervalError, LpmError, TimeoutError, TokenProblem, ValidationError } from "lpm-client";
 import { t, type Key } from "./i18n";
 import { formatTime } from "./format";
 import { reasonText } from "./server-texts";
@@ -27,6 +27,30 @@ const CATEGORY: Record<string, Key> = {
   method: "errMethod",
   unknown: "errUnknown",
 };
+
+/** What is wrong with a token, by the package's `reason` (a reason it adds fails the build here). */
+const TOKEN: Record<TokenProblem, Key> = {
+  empty: "errTokenEmpty",
+  character: "errTokenCharacter",
+  tooShort: "errTokenTooShort",
+};
+
+/** A ConfigError in words, by its fields: `problem`, and the token's `reason`. The base URL's and
+ * an option's reasons are the package's English, so the rule is said instead of them. */
+function configText(c: ConfigError): string {
+  switch (c.problem) {
+    case "token":
+      return t(TOKEN[c.reason as TokenProblem] ?? "errTokenUnusable");
+    case "baseUrl":
+      return t("errBaseUrl");
+    case "noToken":
+      return t("errNoToken");
+    case "notLoaded":
+      return t("errNotLoaded");
+    default:
+      return t("errConfig", { detail: c.option ?? c.problem });
+  }
+}
 
 /**
  * The package's error behind `e`, by its `kind`: lpm-client and lpm-client-bulk (the bulk screen's
@@ -66,10 +90,8 @@ export function describe(e: unknown): Described {
       return { ...base, text: t("errInterval", { time: formatTime((err as IntervalError).nextAllowedAt) }), retry: true };
     case "validation":
       return { ...base, text: t("errValidation") + " " + (err as ValidationError).issues.map((i) => i.message).join("; ") };
-    case "config": {
-      const c = err as ConfigError;
-      return { ...base, text: t("errConfig", { detail: c.reason ?? c.expected ?? c.problem }) };
-    }
+    case "config":
+      return { ...base, text: configText(err as ConfigError) };
     case "network":
       return { ...base, text: t("errNetwork"), retry: true, unreachable: true };
     case "abort":
