@@ -4,6 +4,7 @@
 // written back out as CSV or .xlsx through lpm-sheets' writers (no cell is read back as a formula).
 import { mapColumns } from "lpm-client";
 import type { Lang } from "./i18n";
+import type { SheetErrorCode } from "lpm-sheets";
 
 export const FIELDS = ["name", "username", "email", "password", "phone", "city", "district", "street", "gender", "job"] as const;
 export type Field = (typeof FIELDS)[number];
@@ -28,8 +29,12 @@ export interface Parsed {
   twice: string[];
 }
 
-/** A sheet the reader refused, its message in the screen's language. */
-export class SheetReadError extends Error {}
+/** A sheet the reader refused: its message in the screen's language, and lpm-sheets' code. */
+export class SheetReadError extends Error {
+  constructor(message: string, readonly code: SheetErrorCode) {
+    super(message);
+  }
+}
 
 /**
  * Reads a sheet's bytes (a file, or pasted text as UTF-8): resolves with its header, each column's
@@ -51,7 +56,7 @@ export async function readSheet(bytes: Uint8Array, name: string, lang: Lang): Pr
       twice: accounts.twice.map((p) => sheets.message("twice", p, lang)),
     };
   } catch (e) {
-    if (e instanceof sheets.SheetError) throw new SheetReadError(e.messageIn(lang));
+    if (e instanceof sheets.SheetError) throw new SheetReadError(e.messageIn(lang), e.code);
     throw e;
   }
 }
@@ -59,7 +64,7 @@ export async function readSheet(bytes: Uint8Array, name: string, lang: Lang): Pr
 /** Reads a chosen file: its size checked before it is read into memory (as the command line does). */
 export async function readSheetFile(file: File, lang: Lang): Promise<Parsed> {
   const { MAX_BYTES, SheetError } = await import("lpm-sheets");
-  if (file.size > MAX_BYTES) throw new SheetReadError(new SheetError("tooBig", { what: `${Math.round(file.size / 2 ** 20)} MiB`, limit: `${MAX_BYTES / 2 ** 20} MiB` }).messageIn(lang));
+  if (file.size > MAX_BYTES) throw new SheetReadError(new SheetError("tooBig", { what: `${Math.round(file.size / 2 ** 20)} MiB`, limit: `${MAX_BYTES / 2 ** 20} MiB` }).messageIn(lang), "tooBig");
   return readSheet(new Uint8Array(await file.arrayBuffer()), file.name, lang);
 }
 

@@ -5,7 +5,7 @@
 // per-row results from its report, and the rows that were not created as CSV or .xlsx.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
-import { validateCreateUsers, type ImportReport, type Issue, type JournalEvent, type JournalStore, type NewUser, type Progress, type RowResult } from "lpm-client";
+import { validateCreateUsers, type DoubtReason, type ImportReport, type Issue, type JournalEvent, type JournalStore, type NewUser, type Progress, type RowResult } from "lpm-client";
 import { app, bulkClient, focusNext, handle, update, usersChanged, type BulkClient } from "../app";
 import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
 import { FIELDS, REQUIRED, SheetReadError, downloadRows, readSheet, readSheetFile, type Field } from "../csv";
@@ -105,6 +105,10 @@ function applyMapping(): void {
   });
 }
 
+/** The refusals whose lpm-sheets message carries an English detail (notXlsx's `why`): said in the
+ * dashboard's own words, by code. */
+const OWN_WORDS: Partial<Record<SheetReadError["code"], Key>> = { notXlsx: "sheetNotXlsx" };
+
 /** Reads a sheet (a chosen file, or the pasted text as UTF-8) into the editing table. */
 async function load(source: File | Uint8Array, name: string): Promise<void> {
   // Clear what the last sheet left at once: a slow read never shows beside the old rows.
@@ -127,7 +131,7 @@ async function load(source: File | Uint8Array, name: string): Promise<void> {
     s.error = null;
   } catch (e) {
     if (!(e instanceof SheetReadError)) throw e;
-    s.error = { text: t("sheetUnreadable", { name, reason: e.message }), retry: false, signOut: false, unreachable: false };
+    s.error = { text: t("sheetUnreadable", { name, reason: OWN_WORDS[e.code] ? t(OWN_WORDS[e.code]!) : e.message }), retry: false, signOut: false, unreachable: false };
   }
   update();
 }
@@ -326,6 +330,19 @@ async function checkJournal(): Promise<void> {
   update();
 }
 
+/** Why a row is in doubt, by the journal's code (the report's reasons are the engine's English). */
+const DOUBT: Record<DoubtReason["kind"], Key> = {
+  transport: "doubtTransport",
+  unreadable: "doubtUnreadable",
+  noMatchingItem: "doubtNoMatchingItem",
+  noUserId: "doubtNoUserId",
+  interrupted: "doubtInterrupted",
+  alreadyInUse: "doubtAlreadyInUse",
+};
+
+/** Why rows were left unsent or unresolved: by the report's `haltedBy` (its `halted` is English). */
+const stopWords = () => (s.report?.haltedBy ? t("stopHalted") : t("stopStopped"));
+
 /** The result of a row in words, and whether it counts as not created (the CSV's rows). */
 function resultText(r: RowResult | undefined): string {
   switch (r?.kind) {
@@ -337,10 +354,13 @@ function resultText(r: RowResult | undefined): string {
       return `${t("stSetAside")}: ${r.issues.map((i) => i.message).join("; ")}`;
     case "conflict":
       return t("stConflict", { who: `${r.existing.username} <${r.existing.emails.join(", ")}>` });
-    case "inDoubt":
-      return `${t("stInDoubt")} (${r.reason})`;
+    case "inDoubt": {
+      // While running, the reason is the journal's code; in a report, the engine's words.
+      const code = DOUBT[r.reason as DoubtReason["kind"]];
+      return `${t("stInDoubt")} (${code ? t(code) : stopWords()})`;
+    }
     case "notSent":
-      return `${t("stNotSent")} (${r.reason})`;
+      return `${t("stNotSent")} (${stopWords()})`;
     default:
       return t("stPending");
   }
