@@ -345,6 +345,8 @@ try {
     // Every row not created, under its sheet line: the refused one (6) and the one left out (5).
     const lines = body.trim().split(/\r?\n/);
     assert.equal(lines.length, 3, body);
+    // Under the sheet's own headers ("Email", "Số điện thoại"), not the dashboard's field names.
+    assert.equal(lines[0].replace(/^\uFEFF/, ""), "Dòng trong bảng,Họ tên,Tên đăng nhập,Email,Mật khẩu,Số điện thoại,Kết quả");
     assert.match(lines[1], /^5,.*"?Đã bỏ ra, không gửi"?$/);
     assert.match(lines[2], /^6,.*E-mail đã được dùng cho tài khoản khác"?$/);
   });

@@ -21,17 +21,20 @@ export interface SavedJob {
   sheetRows?: number[];
   /** The rows left out before sending, with their sheet numbers: shown among the results. */
   leftOut?: { n: number; user: NewUser }[];
+  /** The sheet's own header of each field's column (the failed rows go back under them). */
+  headers?: Partial<Record<string, string>>;
 }
 
 const KEY = "current";
 
-export const newJob = (rows: NewUser[], baseUrl: string, sheetRows?: number[], leftOut?: SavedJob["leftOut"]): SavedJob => ({
+export const newJob = (rows: NewUser[], baseUrl: string, sheetRows?: number[], leftOut?: SavedJob["leftOut"], headers?: SavedJob["headers"]): SavedJob => ({
   id: crypto.randomUUID(),
   rows,
   baseUrl,
   processed: 0,
   sheetRows,
   leftOut,
+  headers,
 });
 export const journalOf = (job: SavedJob) => indexedDbJournal(`import-${job.id}`);
 

@@ -386,7 +386,9 @@ function downloadFailed(format: "csv" | "xlsx"): void {
   ]
     .sort((a, b) => a.n - b.n)
     .map(({ n, user, text }) => [String(n), ...fields.map((f) => value(user, f)), text]);
-  void downloadRows([t("sheetLine"), ...fields, t("resultCol")], out, format, "failed-rows");
+  // One rule for the header: each field under the sheet's own header for it (the file maps the
+  // same way when read again), the dashboard's columns (line, result) in the screen's language.
+  void downloadRows([t("sheetLine"), ...fields.map((f) => job.headers?.[f] ?? fieldLabel(f)), t("resultCol")], out, format, "failed-rows");
 }
 
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
@@ -559,6 +561,7 @@ function editView() {
                 app.session!.baseUrl,
                 s.rows.flatMap((r) => (r.include ? [r.line] : [])),
                 s.rows.flatMap((r) => (r.include ? [] : [{ n: r.line, user: toNewUser(r) }])),
+                Object.fromEntries(s.mapping.flatMap((f, col) => (f ? [[f, s.headers[col]]] : []))),
               ))}>${t("createButton", { n: included.length })}</button>
             ${bad.length ? html`<span class="hint">${t("blockedByErrors")}</span>` : nothing}
           </p>
