@@ -368,6 +368,8 @@ item("2 a wait before the first chunk shows the countdown, the expected end, and
   await page.locator("#run-status", { hasText: "100/101" }).waitFor({ timeout: 15_000 });
   await page.getByRole("button", { name: "Tạm dừng" }).click();
   await page.locator(".note", { hasText: "100/101" }).waitFor();
+  // walk 6: a pause on this page is told as a pause, with how to go on (not as a job found unfinished).
+  assert.match(await page.locator(".note p[role=status]").innerText(), /^Đã tạm dừng \(100\/101 dòng\)\. Bấm Tiếp tục/);
   await page.locator(".note .expected-end", { hasText: /Dự kiến xong lúc/ }).waitFor();
   assert.match(await page.locator("table.results tbody tr").first().innerText(), /Đã tạo/);
   // Not sent because of the pause, said in the screen's language (walk 4: not the engine's English).

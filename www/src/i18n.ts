@@ -216,6 +216,10 @@ const S = {
   running: ["Đang tạo…", "Creating…"],
   stop: ["Tạm dừng", "Pause"],
   resumeFound: ["Có một lượt tạo chưa xong ({done}/{total} dòng). Các dòng (kể cả mật khẩu) được giữ trong trình duyệt này cho đến khi xong hoặc bạn huỷ; tiếp tục không tạo tài khoản nào hai lần.", "An unfinished import was found ({done}/{total} rows). Its rows (passwords included) stay in this browser until it completes or you discard it; resuming creates no account twice."],
+  pausedNote: [
+    "Đã tạm dừng ({done}/{total} dòng). Bấm Tiếp tục để gửi các dòng còn lại; không tài khoản nào bị tạo hai lần. Các dòng (kể cả mật khẩu) được giữ trong trình duyệt này cho đến khi xong hoặc bạn huỷ.",
+    "Paused ({done}/{total} rows). Press Resume to send the rest; no account is created twice. The rows (passwords included) stay in this browser until the import completes or you discard it.",
+  ],
   resume: ["Tiếp tục", "Resume"],
   runningElsewhere: [
     "Lượt tạo đang chạy ở một thẻ khác của trình duyệt này; chỉ một thẻ được chạy nó. Thẻ này sẽ cập nhật khi lượt tạo ở thẻ kia dừng.",

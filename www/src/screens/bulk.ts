@@ -55,6 +55,8 @@ const s = {
   live: new Map<number, RowResult>(),
   /** Another tab of this browser is running the import (it holds the runner lock). */
   elsewhere: false,
+  /** The job was paused on this page (not found unfinished on load): said as a pause. */
+  pausedHere: false,
   /** The user chose to send rows that break only the platform's documented rules. */
   sendAnyway: false,
 };
@@ -261,6 +263,7 @@ async function watchElsewhere(): Promise<void> {
 
 async function runLocked(job: SavedJob): Promise<void> {
   s.phase = "running";
+  s.pausedHere = false;
   // The button pressed is gone: focus goes to the line that tells the progress.
   focusNext("#run-status");
   s.job = job;
@@ -487,7 +490,7 @@ function resultsView() {
   const notOk = c ? c.failed + c.conflicts + c.setAside : 0;
   return html`
     ${s.phase === "running"
-      ? html`${progressView()}<p><button type="button" @click=${() => s.abort?.abort()}>${t("stop")}</button></p>`
+      ? html`${progressView()}<p><button type="button" @click=${() => { s.pausedHere = true; s.abort?.abort(); }}>${t("stop")}</button></p>`
       : nothing}
     ${s.phase === "done" && c
       ? html`<p class="done" role="status">${t("done", { ok: c.created, fail: notOk })}</p>
@@ -602,7 +605,7 @@ export function bulkView() {
     ${errorBox(s.error, resumable?.baseUrl === app.session?.baseUrl ? () => void run(resumable!) : undefined)}
     ${resumable && s.phase === "edit"
       ? html`<div class="note">
-          <p role="status">${t("resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
+          <p role="status">${t(s.pausedHere ? "pausedNote" : "resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
           ${waitView(resumable.rows.length - resumable.processed, "nextAllowed")}
           ${s.elsewhere ? html`<p class="warning" role="status">${t("runningElsewhere")}</p>` : nothing}
           ${resumable.baseUrl === app.session?.baseUrl
@@ -617,6 +620,7 @@ export function bulkView() {
 
 export function resetBulk(): void {
   s.abort?.abort();
+  s.pausedHere = false;
   s.checkedJournal = false;
   s.bulk = null;
 }
