@@ -260,7 +260,7 @@ const S = {
     "{n} mật khẩu đã được tạo. Ai đọc được danh sách này đều đăng nhập được vào các tài khoản đó: tải về để phát cho học viên, giữ kín và xoá tệp sau khi phát.",
     "{n} passwords generated. Anyone who reads the list can sign in as these accounts: download it to hand them out, keep it safe and delete the file afterwards.",
   ],
-  done: ["Hoàn tất: {ok} tạo được, {fail} lỗi.", "Done: {ok} created, {fail} failed."],
+  done: ["Hoàn tất: {ok} tạo được, {fail} lỗi, {out} dòng bỏ ra (không gửi).", "Done: {ok} created, {fail} failed, {out|row|rows} left out (not sent)."],
   newImport: ["Lượt tạo mới", "New import"],
   fieldname: ["Họ tên", "Name"],
   fieldusername: ["Tên đăng nhập", "Username"],

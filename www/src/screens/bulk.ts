@@ -488,14 +488,15 @@ function progressView() {
 function resultsView() {
   const c = s.report?.counts;
   const notOk = c ? c.failed + c.conflicts + c.setAside : 0;
+  const leftOut = s.job?.leftOut?.length ?? 0;
   return html`
     ${s.phase === "running"
       ? html`${progressView()}<p><button type="button" @click=${() => { s.pausedHere = true; s.abort?.abort(); }}>${t("stop")}</button></p>`
       : nothing}
     ${s.phase === "done" && c
-      ? html`<p class="done" role="status">${t("done", { ok: c.created, fail: notOk })}</p>
+      ? html`<p class="done" role="status">${t("done", { ok: c.created, fail: notOk, out: leftOut })}</p>
           <p>
-            ${notOk
+            ${notOk + leftOut
               ? html`<button type="button" @click=${() => downloadFailed("csv")}>${t("downloadFailed")}</button>
                   <button type="button" @click=${() => downloadFailed("xlsx")}>${t("downloadFailedXlsx")}</button>`
               : nothing}
