@@ -58,6 +58,8 @@ onSignIn("10 a wrong password says so, per code; 16 in the language switched to"
   await page.fill("#password", "wrong-password");
   await page.click("button[type=submit]");
   await page.locator(".error p").first().filter({ hasText: /^Sai mật khẩu\.$/ }).waitFor();
+  // walk 8: the button was busy (disabled) meanwhile; focus is on the refusal, not on <body>.
+  await page.waitForFunction(() => document.activeElement?.closest(".error"));
   assert.doesNotMatch(await page.locator(".error").innerText(), /token/i);
   await page.getByRole("button", { name: "Switch to English" }).click();
   await page.locator(".error p").first().filter({ hasText: /^Wrong password\.$/ }).waitFor();
@@ -120,6 +122,8 @@ item("1 a grant shows at once in the list and the detail", async (t) => {
   await page.locator(".course-picks input").first().check();
   await page.getByRole("button", { name: "Cấp 1 khoá học cho 1 tài khoản" }).click();
   await page.locator(".done", { hasText: "1 tài khoản được cấp, 0 lỗi" }).waitFor();
+  // walk 8: focus on the line that says what happened.
+  await page.waitForFunction(() => document.activeElement?.matches("main .done"));
   await screenOk(t, "grant (after a grant)");
   await page.locator(".picked-list button").click();
   await page.getByRole("link", { name: "Tài khoản", exact: true }).click();
@@ -206,8 +210,13 @@ item("12 the platform's search is explained; every account is read into IndexedD
 // ---------------------------------------------------------------- 5 log in as: the learners' site
 item("5 'log in as' opens the learners' site of config.json, which signs in once with the token", async (t) => {
   const { page, context } = t;
-  await rowsOf(page).nth(2).locator("a").click();
+  // walk 8: opened with Enter on the name's link, the detail takes the focus on its heading.
+  const link = rowsOf(page).nth(2).locator("a");
+  await link.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.activeElement?.matches("main h1"));
   const name = (await page.locator("main h1").innerText()).trim();
+  assert.equal(name, (await page.evaluate(() => document.activeElement.textContent)).trim());
   const [tab] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: /Đăng nhập vào trang bằng tài khoản này/ }).click()]);
   await tab.waitForURL((u) => u.pathname === "/learner" && u.searchParams.has("login_token"));
   assert.equal(new URL(tab.url()).origin, new URL(t.emu.url).origin);
@@ -370,6 +379,8 @@ item("2 a wait before the first chunk shows the countdown, the expected end, and
   await page.locator("#run-status", { hasText: "100/101" }).waitFor({ timeout: 15_000 });
   await page.getByRole("button", { name: "Tạm dừng" }).click();
   await page.locator(".note", { hasText: "100/101" }).waitFor();
+  // walk 8: focus on the note that says it is paused.
+  await page.waitForFunction(() => document.activeElement?.id === "resume-note");
   // walk 6: a pause on this page is told as a pause, with how to go on (not as a job found unfinished).
   assert.match(await page.locator(".note p[role=status]").innerText(), /^Đã tạm dừng \(100\/101 dòng\)\. Bấm Tiếp tục/);
   await page.locator(".note .expected-end", { hasText: /Dự kiến xong lúc/ }).waitFor();
@@ -442,6 +453,8 @@ item("12 signing out forgets the accounts read (IndexedDB)", async (t) => {
   const { page } = t;
   await page.getByRole("button", { name: "Đăng xuất" }).click();
   await page.locator(".note", { hasText: "Bạn đã đăng xuất" }).waitFor();
+  // walk 8: focus on the line that says why the sign-in screen is back.
+  await page.waitForFunction(() => document.activeElement?.id === "signin-note");
   const count = () => page.evaluate(() => new Promise((r) => {
     const req = indexedDB.open("lpm-dashboard");
     req.onsuccess = () => { req.result.transaction("accounts").objectStore("accounts").count().onsuccess = (e) => r(e.target.result); };

@@ -135,6 +135,8 @@ try {
     await page.fill("#token", DEMO.expiredToken);
     await page.click("button[type=submit]");
     await page.locator(".error", { hasText: "token sai hoặc đã hết hạn" }).waitFor();
+    // Focus on the refusal (the button was disabled meanwhile), not on <body>.
+    await page.waitForFunction(() => document.activeElement?.closest(".error"));
     assert.ok(!(await page.content()).includes(DEMO.expiredToken.slice(0, 20) + "0000000000000"), "token in the page");
   });
   await check("sign-in: e-mail and password, remembered in this tab on request", async () => {
@@ -520,6 +522,7 @@ try {
     await control("POST", "faults", { endpoint: "get-multi-user", kind: "respcode", respCode: "05", msg: "Invalid token || Token has expired", status: 401 });
     await page.getByRole("button", { name: "Trang sau" }).first().click();
     await page.locator(".note", { hasText: "Phiên đăng nhập đã hết hạn" }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === "signin-note");
     await page.locator("#email").waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem("lpm.session")), null);
   });

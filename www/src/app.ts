@@ -167,7 +167,9 @@ export function endSession(note: string): void {
   app.picked.clear();
   app.courses = null;
   app.unreachable = null;
-  update();
+  // The button pressed (sign-out, or whatever met the expired token) is gone: focus goes to the
+  // line that says why this screen is shown.
+  focusNext("#signin-note");
 }
 
 export function client(): Client {

@@ -31,6 +31,8 @@ const s = {
   searching: false,
   searchResult: undefined as User | null | undefined,
   detailId: "",
+  /** The account whose detail got the focus when opened ("" on the list). */
+  focusedDetail: "",
   detail: null as User | null,
   detailError: null as Described | null,
   /** The site link, shown only when the browser blocked the new tab (the token is in it). */
@@ -204,6 +206,11 @@ function loginAs(id: string): void {
 }
 
 function detailView(id: string) {
+  // An account opened (the link followed is gone): focus goes to its name once read.
+  if (s.focusedDetail !== id) {
+    s.focusedDetail = id;
+    focusNext("main h1");
+  }
   if (s.detailId !== id || s.detailVersion !== app.usersVersion) void loadDetail(id);
   const u = s.detail;
   const titles = new Map((app.courses ?? []).map((c) => [c._id, c.title]));
@@ -312,6 +319,7 @@ function cacheView() {
 
 export function accountsView(id?: string) {
   if (id) return detailView(id);
+  s.focusedDetail = "";
   if (s.loadedPage < 0 && !s.loading && !s.error) void loadPage(0);
   else if (s.loadedPage >= 0 && s.pageVersion !== app.usersVersion && !s.loading) void loadPage(s.page);
   const from = s.page * PAGE + 1;

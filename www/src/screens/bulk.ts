@@ -491,7 +491,7 @@ function resultsView() {
   const leftOut = s.job?.leftOut?.length ?? 0;
   return html`
     ${s.phase === "running"
-      ? html`${progressView()}<p><button type="button" @click=${() => { s.pausedHere = true; s.abort?.abort(); }}>${t("stop")}</button></p>`
+      ? html`${progressView()}<p><button type="button" @click=${() => { s.pausedHere = true; s.abort?.abort(); focusNext("#resume-note"); }}>${t("stop")}</button></p>`
       : nothing}
     ${s.phase === "done" && c
       ? html`<p class="done" role="status">${t("done", { ok: c.created, fail: notOk, out: leftOut })}</p>
@@ -606,7 +606,7 @@ export function bulkView() {
     ${errorBox(s.error, resumable?.baseUrl === app.session?.baseUrl ? () => void run(resumable!) : undefined)}
     ${resumable && s.phase === "edit"
       ? html`<div class="note">
-          <p role="status">${t(s.pausedHere ? "pausedNote" : "resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
+          <p id="resume-note" role="status">${t(s.pausedHere ? "pausedNote" : "resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
           ${waitView(resumable.rows.length - resumable.processed, "nextAllowed")}
           ${s.elsewhere ? html`<p class="warning" role="status">${t("runningElsewhere")}</p>` : nothing}
           ${resumable.baseUrl === app.session?.baseUrl

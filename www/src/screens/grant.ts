@@ -4,7 +4,7 @@
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import type { AddCourseOutcome, GrantReport, Progress, RowResult } from "lpm-client";
-import { app, bulkClient, client, handle, loadCourses, update, usersChanged } from "../app";
+import { app, bulkClient, client, focusNext, handle, loadCourses, update, usersChanged } from "../app";
 import type { Described } from "../errors";
 import { fold, formatVnd } from "../format";
 import { t } from "../i18n";
@@ -93,6 +93,8 @@ async function grant(): Promise<void> {
     s.progress = null;
     // Whatever was granted before a failure is granted: the accounts screens read them again.
     usersChanged();
+    // The button was disabled while busy: focus goes to what happened (unless signed out).
+    if (app.session) focusNext(s.error ? "main .error" : "main .done");
   }
 }
 

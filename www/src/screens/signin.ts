@@ -3,7 +3,7 @@
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import { validateLogin } from "lpm-client";
-import { app, defaultBaseUrl, makeClient, startSession, update } from "../app";
+import { app, defaultBaseUrl, focusNext, makeClient, startSession, update } from "../app";
 import { describe } from "../errors";
 import { getLang, t } from "../i18n";
 import { errorBox } from "../ui";
@@ -61,6 +61,8 @@ async function submit(ev: Event): Promise<void> {
     location.hash = "#/accounts";
   } catch (e) {
     form.failure = e;
+    // The button was disabled while busy (focus left it): focus goes to the refusal.
+    focusNext("form .error");
   } finally {
     form.busy = false;
     update();
@@ -73,7 +75,7 @@ export function signInView() {
   };
   return html`<main id="main" class="signin">
     <h1>${t("signInTitle")}</h1>
-    ${app.signInNote ? html`<p class="note" role="status">${app.signInNote}</p>` : nothing}
+    ${app.signInNote ? html`<p id="signin-note" class="note" role="status">${app.signInNote}</p>` : nothing}
     <form @submit=${submit} novalidate>
       <label for="base-url">${t("platformAddress")}</label>
       <input id="base-url" type="url" placeholder=${defaultBaseUrl()} .value=${live(form.baseUrl)} @input=${set("baseUrl")} aria-describedby="base-hint" />
