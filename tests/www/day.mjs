@@ -124,6 +124,16 @@ item("1 a grant shows at once in the list and the detail", async (t) => {
   await page.locator(".done", { hasText: "1 tài khoản được cấp, 0 lỗi" }).waitFor();
   // walk 8: focus on the line that says what happened.
   await page.waitForFunction(() => document.activeElement?.matches("main .done"));
+  // walk 9: the same grant is not offered again at once; a change of selection offers it.
+  const again = page.getByRole("button", { name: "Cấp 1 khoá học cho 1 tài khoản" });
+  assert.equal(await again.isDisabled(), true, "the grant can be sent again at once");
+  await page.getByText("Đã cấp xong lựa chọn này; đổi tài khoản hoặc khoá học để cấp tiếp.").waitFor();
+  await page.fill("#grant-filter", "");
+  const other = page.locator(".course-picks li", { hasText: await page.locator(".course-picks li").filter({ has: page.locator("input:not(:checked)") }).first().innerText() }).first().locator("input");
+  await other.check();
+  assert.equal(await page.getByRole("button", { name: "Cấp 2 khoá học cho 1 tài khoản" }).isDisabled(), false);
+  await other.uncheck();
+  assert.equal(await again.isDisabled(), true);
   await screenOk(t, "grant (after a grant)");
   await page.locator(".picked-list button").click();
   await page.getByRole("link", { name: "Tài khoản", exact: true }).click();

@@ -26,7 +26,12 @@ const s = {
   /** The bulk engine's progress while a grant of more than 100 accounts runs. */
   progress: null as Progress | null,
   loadingCourses: false,
+  /** The selection (`selectionKey`) last granted to every account: not offered again as is. */
+  grantedKey: "",
 };
+
+/** The accounts and courses picked, as one string (order-free). */
+const selectionKey = () => `${[...app.picked.keys()].sort().join()}|${[...s.courses].sort().join()}`;
 
 async function addAccount(ev: Event): Promise<void> {
   ev.preventDefault();
@@ -74,6 +79,7 @@ async function grantMany(users: string[], courses: string[]): Promise<void> {
 async function grant(): Promise<void> {
   const users = [...app.picked.keys()];
   const courses = [...s.courses];
+  const key = selectionKey();
   s.busy = true;
   s.error = null;
   s.progress = null;
@@ -86,6 +92,8 @@ async function grant(): Promise<void> {
       const reply = await client().addCoursesToUsers({ users, courses });
       for (const r of reply.result as AddCourseOutcome[]) s.results.set(r.userId, { ok: r.success, status: statusText(r.status) });
     }
+    // Granted to every account: the same grant again would only repeat it (a failed one may be retried).
+    if (!s.error && s.results.size === users.length && [...s.results.values()].every((r) => r.ok)) s.grantedKey = key;
   } catch (e) {
     s.error = handle(e, () => void grant());
   } finally {
@@ -153,9 +161,10 @@ export function grantView() {
       </section>
     </div>
     <p>
-      <button type="button" class="primary" ?disabled=${s.busy || !app.picked.size || !s.courses.size} @click=${() => void grant()}>
+      <button type="button" class="primary" ?disabled=${s.busy || !app.picked.size || !s.courses.size || s.grantedKey === selectionKey()} @click=${() => void grant()}>
         ${t("grantButton", { c: s.courses.size, a: app.picked.size })}
       </button>
+      ${s.grantedKey && s.grantedKey === selectionKey() ? html`<span class="hint" id="granted-hint">${t("grantedAlready")}</span>` : nothing}
     </p>
     ${s.progress
       ? html`<p role="status">${t("grantProgress", { done: s.progress.done + s.progress.failed, total: app.picked.size })}</p>
@@ -169,4 +178,5 @@ export function resetGrant(): void {
   s.courses.clear();
   s.results.clear();
   s.error = null;
+  s.grantedKey = "";
 }
