@@ -511,6 +511,13 @@ try {
       await p2.locator(".done", { hasText: "101 tài khoản được cấp, 0 lỗi" }).waitFor();
       assert.deepEqual(wasm, [leanWasm, bulkWasm]);
       assert.deepEqual(sizes, [100, 1]);
+      // A grant the platform refuses outright: each account not sent is told why in Vietnamese
+      // (by the report's haltedBy), not with the engine's English reason.
+      await control("POST", "faults", { endpoint: "add-multi-course-to-multi-user", kind: "respcode", respCode: "06", msg: "Your account does not have permission" });
+      await p2.locator(".course-picks input").nth(1).check();
+      await p2.getByRole("button", { name: "Cấp 2 khoá học cho 101 tài khoản" }).click();
+      await p2.locator(".picked-list li").first().filter({ hasText: "Chưa gửi (lượt cấp dừng vì lỗi nêu ở trên)" }).waitFor();
+      assert.doesNotMatch(await p2.locator(".picked-list").innerText(), /the run stopped|Your account/);
     } finally {
       await ctx.close();
     }

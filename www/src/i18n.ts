@@ -283,6 +283,8 @@ const S = {
   grantButton: ["Cấp {c} khoá học cho {a} tài khoản", "Grant {c|course|courses} to {a|account|accounts}"],
   grantResult: ["{ok} tài khoản được cấp, {fail} lỗi.", "{ok|account|accounts} granted, {fail} failed."],
   granted: ["Đã cấp", "Granted"],
+  grantStopHalted: ["lượt cấp dừng vì lỗi nêu ở trên", "the grant stopped on the error above"],
+  grantStopStopped: ["lượt cấp đã dừng", "the grant stopped"],
   grantedAlready: ["Đã cấp xong lựa chọn này; đổi tài khoản hoặc khoá học để cấp tiếp.", "This selection is granted; change the accounts or courses to grant again."],
   grantProgress: ["Đã xử lý {done}/{total} tài khoản", "{done}/{total} accounts processed"],
   filterCourses: ["Lọc khoá học", "Filter courses"],

@@ -49,8 +49,9 @@ async function addAccount(ev: Event): Promise<void> {
   update();
 }
 
-/** A grant engine's row result in the screen's words. */
-function grantOutcome(r: RowResult): { ok: boolean; status: string } {
+/** A grant engine's row result in the screen's words (a row not sent: by the report's `haltedBy`,
+ * its reason being the engine's English). */
+function grantOutcome(r: RowResult, report: GrantReport): { ok: boolean; status: string } {
   switch (r.kind) {
     case "granted":
       return { ok: true, status: "" };
@@ -59,7 +60,7 @@ function grantOutcome(r: RowResult): { ok: boolean; status: string } {
     case "setAside":
       return { ok: false, status: r.issues.map((i) => i.message).join("; ") };
     case "notSent":
-      return { ok: false, status: `${t("stNotSent")} (${r.reason})` };
+      return { ok: false, status: `${t("stNotSent")} (${t(report.haltedBy ? "grantStopHalted" : "grantStopStopped")})` };
     default:
       return { ok: false, status: t("stNoResult") };
   }
@@ -72,7 +73,7 @@ async function grantMany(users: string[], courses: string[]): Promise<void> {
     { users, courses },
     { onProgress: (p) => { s.progress = p; update(); } },
   );
-  for (const row of report.rows) s.results.set(row.userId, grantOutcome(row.result));
+  for (const row of report.rows) s.results.set(row.userId, grantOutcome(row.result, report));
   if (report.halted) s.error = { text: t("halted", { reason: report.halted }), retry: true, signOut: false, unreachable: false };
 }
 
