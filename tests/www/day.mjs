@@ -231,6 +231,8 @@ item("5 'log in as' opens the learners' site of config.json, which signs in once
   await tab.waitForURL((u) => u.pathname === "/learner" && u.searchParams.has("login_token"));
   assert.equal(new URL(tab.url()).origin, new URL(t.emu.url).origin);
   await tab.locator("#signed-in", { hasText: name }).waitFor();
+  // walk 11: the demo learner page declares its icon (inline), so no /favicon.ico 404.
+  assert.match(await tab.locator("link[rel=icon]").getAttribute("href"), /^data:image\/svg\+xml,/);
   await tab.reload();
   await tab.locator("#refused").waitFor();
   await tab.close();

@@ -8,6 +8,9 @@ use axum::response::{IntoResponse, Response};
 
 use crate::state::AppState;
 
+/// The page's icon, a data: URL (a rounded square, the dashboard's colour).
+const ICON: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='6' fill='%23143d6b'/%3E%3C/svg%3E";
+
 /// `s` with the five characters HTML gives meaning to escaped (names are the users' own text).
 fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -69,8 +72,9 @@ pub async fn page(State(st): State<AppState>, uri: Uri) -> Response {
             "<h1>Trang học viên</h1><p id=\"refused\">Liên kết đăng nhập không hợp lệ hoặc đã được dùng.</p>".to_string(),
         ),
     };
+    // The icon inline: without one a browser asks for /favicon.ico, a 404 in its console.
     let html = format!(
-        "<!doctype html><html lang=\"vi\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Trang học viên (demo)</title></head><body><main>{body}</main></body></html>"
+        "<!doctype html><html lang=\"vi\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Trang học viên (demo)</title><link rel=\"icon\" href=\"{ICON}\"></head><body><main>{body}</main></body></html>"
     );
     (
         status,

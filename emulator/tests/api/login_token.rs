@@ -190,6 +190,12 @@ async fn the_demo_learner_page_signs_in_once_with_an_issued_token() {
         "{}",
         page(&first)
     );
+    // Its icon is inline: a browser does not ask for /favicon.ico (a 404).
+    assert!(
+        page(&first).contains("<link rel=\"icon\" href=\"data:image/svg+xml,"),
+        "{}",
+        page(&first)
+    );
     // One use: the same link again is refused, as is a token never issued, or none.
     for query in [
         format!("login_token={token}"),
