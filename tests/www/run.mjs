@@ -518,9 +518,28 @@ try {
       await p2.getByRole("button", { name: "Cấp 2 khoá học cho 101 tài khoản" }).click();
       await p2.locator(".picked-list li").first().filter({ hasText: "Chưa gửi (lượt cấp dừng vì lỗi nêu ở trên)" }).waitFor();
       assert.doesNotMatch(await p2.locator(".picked-list").innerText(), /the run stopped|Your account/);
+      // Why it stopped, by the refusal's category (the engine's English only as the small detail).
+      assert.match(await p2.locator(".error p").first().innerText(), /^Lượt cấp đã dừng: Tài khoản này không có quyền quản trị\. /);
     } finally {
       await ctx.close();
     }
+  });
+
+  await check("bulk: an import the platform refuses says why in the screen's words, the rows kept", async () => {
+    await page.getByRole("link", { name: "Tạo hàng loạt" }).click();
+    const again = page.getByRole("button", { name: "Lượt tạo mới" });
+    if (await again.count()) await again.click();
+    const st = Date.now().toString(36);
+    await page.fill("#paste", `Họ tên\tTên đăng nhập\tE-mail\tMật khẩu\nBị Từ Chối\ttc${st}\ttc.${st}@truong.vn\tmatkhau1`);
+    await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
+    // (06 on this endpoint is the contract's authentication refusal.)
+    await control("POST", "faults", { endpoint: "create-multi-user", kind: "respcode", respCode: "06", msg: "Invalid token" });
+    await page.getByRole("button", { name: "Tạo 1 tài khoản" }).click();
+    const box = page.locator("main .error", { hasText: "Lượt tạo đã dừng: Không xác thực được: token sai hoặc đã hết hạn. Các dòng chưa gửi được giữ lại" });
+    await box.waitFor({ timeout: (INTERVAL_SECS + 8) * 1000 });
+    assert.match(await text("table.results tbody tr:nth-child(1)"), /Chưa gửi \(lượt tạo dừng vì lỗi nêu ở trên\)/);
+    await page.getByRole("button", { name: "Huỷ lượt tạo" }).click();
+    await page.locator(".note").waitFor({ state: "detached" });
   });
 
   // ---------------------------------------------------------------- session end

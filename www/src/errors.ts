@@ -1,5 +1,5 @@
 // Every error the package can throw, in plain words, with whether a retry can help.
-import type { ApiError, ConfigError, DecodeError, HttpError, IntervalError, LpmError, TimeoutError, TokenProblem, ValidationError } from "lpm-client";
+import type { ApiError, Category, ConfigError, DecodeError, HttpError, IntervalError, LpmError, TimeoutError, TokenProblem, ValidationError } from "lpm-client";
 import { t, type Key } from "./i18n";
 import { formatTime } from "./format";
 import { reasonText } from "./server-texts";
@@ -27,6 +27,16 @@ const CATEGORY: Record<string, Key> = {
   method: "errMethod",
   unknown: "errUnknown",
 };
+
+/**
+ * Why a bulk job (an import, a grant) stopped, for its error box: by the report's `haltedBy` (the
+ * category of the platform's refusal), else the engine's repeated failures (network, server, look-ups);
+ * its `halted` text (the engine's English) is kept as the detail, for support.
+ */
+export function haltedBox(report: { halted?: string; haltedBy?: Category }, key: "halted" | "grantHalted"): Described {
+  const reason = report.haltedBy ? t(CATEGORY[report.haltedBy] ?? "errUnknown") : t("haltedRepeated");
+  return { text: t(key, { reason }), detail: report.halted, retry: true, signOut: false, unreachable: false };
+}
 
 /** What is wrong with a token, by the package's `reason` (a reason it adds fails the build here). */
 const TOKEN: Record<TokenProblem, Key> = {

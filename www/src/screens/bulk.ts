@@ -9,7 +9,7 @@ import { validateCreateUsers, type DoubtReason, type ImportReport, type Issue, t
 import { app, bulkClient, focusNext, handle, update, usersChanged, type BulkClient } from "../app";
 import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
 import { FIELDS, REQUIRED, SheetReadError, downloadRows, readSheet, readSheetFile, type Field } from "../csv";
-import type { Described } from "../errors";
+import { haltedBox, type Described } from "../errors";
 import { formatTime, formatWait } from "../format";
 import { getLang, t, type Key } from "../i18n";
 import { statusText } from "../server-texts";
@@ -294,7 +294,7 @@ async function runLocked(job: SavedJob): Promise<void> {
       },
     });
     s.report = report;
-    if (report.halted) s.error = { text: t("halted", { reason: report.halted }), retry: true, signOut: false, unreachable: false };
+    if (report.halted) s.error = haltedBox(report, "halted");
     if (unfinished(report)) {
       s.resumable = job;
       s.phase = "edit";

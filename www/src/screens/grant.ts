@@ -5,7 +5,7 @@ import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import type { AddCourseOutcome, GrantReport, Progress, RowResult } from "lpm-client";
 import { app, bulkClient, client, focusNext, handle, loadCourses, update, usersChanged } from "../app";
-import type { Described } from "../errors";
+import { haltedBox, type Described } from "../errors";
 import { fold, formatVnd } from "../format";
 import { t } from "../i18n";
 import { statusText } from "../server-texts";
@@ -74,7 +74,7 @@ async function grantMany(users: string[], courses: string[]): Promise<void> {
     { onProgress: (p) => { s.progress = p; update(); } },
   );
   for (const row of report.rows) s.results.set(row.userId, grantOutcome(row.result, report));
-  if (report.halted) s.error = { text: t("halted", { reason: report.halted }), retry: true, signOut: false, unreachable: false };
+  if (report.halted) s.error = haltedBox(report, "grantHalted");
 }
 
 async function grant(): Promise<void> {
