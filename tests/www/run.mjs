@@ -538,6 +538,8 @@ try {
     const box = page.locator("main .error", { hasText: "Lượt tạo đã dừng: Không xác thực được: token sai hoặc đã hết hạn. Các dòng chưa gửi được giữ lại" });
     await box.waitFor({ timeout: (INTERVAL_SECS + 8) * 1000 });
     assert.match(await text("table.results tbody tr:nth-child(1)"), /Chưa gửi \(lượt tạo dừng vì lỗi nêu ở trên\)/);
+    // Stopped on this page: said so, not as an unfinished import found on load.
+    assert.match(await text(".note p[role=status]"), /^Lượt tạo dừng ở 0\/1 dòng \(lý do ở trên\)/);
     await page.getByRole("button", { name: "Huỷ lượt tạo" }).click();
     await page.locator(".note").waitFor({ state: "detached" });
   });

@@ -222,6 +222,10 @@ const S = {
     "Đã tạm dừng ({done}/{total} dòng). Bấm Tiếp tục để gửi các dòng còn lại; không tài khoản nào bị tạo hai lần. Các dòng (kể cả mật khẩu) được giữ trong trình duyệt này cho đến khi xong hoặc bạn huỷ.",
     "Paused ({done}/{total} rows). Press Resume to send the rest; no account is created twice. The rows (passwords included) stay in this browser until the import completes or you discard it.",
   ],
+  stoppedNote: [
+    "Lượt tạo dừng ở {done}/{total} dòng (lý do ở trên). Bấm Tiếp tục khi lỗi đã được khắc phục; không tài khoản nào bị tạo hai lần. Các dòng (kể cả mật khẩu) được giữ trong trình duyệt này cho đến khi xong hoặc bạn huỷ.",
+    "The import stopped at {done}/{total} rows (why is said above). Press Resume once the cause is fixed; no account is created twice. The rows (passwords included) stay in this browser until the import completes or you discard it.",
+  ],
   resume: ["Tiếp tục", "Resume"],
   runningElsewhere: [
     "Lượt tạo đang chạy ở một thẻ khác của trình duyệt này; chỉ một thẻ được chạy nó. Thẻ này sẽ cập nhật khi lượt tạo ở thẻ kia dừng.",

@@ -55,8 +55,8 @@ const s = {
   live: new Map<number, RowResult>(),
   /** Another tab of this browser is running the import (it holds the runner lock). */
   elsewhere: false,
-  /** The job was paused on this page (not found unfinished on load): said as a pause. */
-  pausedHere: false,
+  /** How the job stopped on this page, if it did (not found unfinished on load): said so. */
+  stoppedHere: null as null | "paused" | "stopped",
   /** The user chose to send rows that break only the platform's documented rules. */
   sendAnyway: false,
 };
@@ -263,7 +263,7 @@ async function watchElsewhere(): Promise<void> {
 
 async function runLocked(job: SavedJob): Promise<void> {
   s.phase = "running";
-  s.pausedHere = false;
+  s.stoppedHere = null;
   // The button pressed is gone: focus goes to the line that tells the progress.
   focusNext("#run-status");
   s.job = job;
@@ -296,6 +296,7 @@ async function runLocked(job: SavedJob): Promise<void> {
     s.report = report;
     if (report.halted) s.error = haltedBox(report, "halted");
     if (unfinished(report)) {
+      s.stoppedHere ??= "stopped";
       s.resumable = job;
       s.phase = "edit";
     } else {
@@ -310,6 +311,7 @@ async function runLocked(job: SavedJob): Promise<void> {
     const partial = (e as { report?: ImportReport }).report;
     if (partial) s.report = partial;
     if (!abort.signal.aborted) s.error = handle(e, () => void run(job));
+    s.stoppedHere ??= "stopped";
     s.resumable = (await loadJob()) ?? null;
     s.phase = "edit";
   } finally {
@@ -491,7 +493,7 @@ function resultsView() {
   const leftOut = s.job?.leftOut?.length ?? 0;
   return html`
     ${s.phase === "running"
-      ? html`${progressView()}<p><button type="button" @click=${() => { s.pausedHere = true; s.abort?.abort(); focusNext("#resume-note"); }}>${t("stop")}</button></p>`
+      ? html`${progressView()}<p><button type="button" @click=${() => { s.stoppedHere = "paused"; s.abort?.abort(); focusNext("#resume-note"); }}>${t("stop")}</button></p>`
       : nothing}
     ${s.phase === "done" && c
       ? html`<p class="done" role="status">${t("done", { ok: c.created, fail: notOk, out: leftOut })}</p>
@@ -606,7 +608,7 @@ export function bulkView() {
     ${errorBox(s.error, resumable?.baseUrl === app.session?.baseUrl ? () => void run(resumable!) : undefined)}
     ${resumable && s.phase === "edit"
       ? html`<div class="note">
-          <p id="resume-note" role="status">${t(s.pausedHere ? "pausedNote" : "resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
+          <p id="resume-note" role="status">${t(s.stoppedHere === "paused" ? "pausedNote" : s.stoppedHere ? "stoppedNote" : "resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
           ${waitView(resumable.rows.length - resumable.processed, "nextAllowed")}
           ${s.elsewhere ? html`<p class="warning" role="status">${t("runningElsewhere")}</p>` : nothing}
           ${resumable.baseUrl === app.session?.baseUrl
@@ -621,7 +623,7 @@ export function bulkView() {
 
 export function resetBulk(): void {
   s.abort?.abort();
-  s.pausedHere = false;
+  s.stoppedHere = null;
   s.checkedJournal = false;
   s.bulk = null;
 }
