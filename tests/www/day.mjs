@@ -89,6 +89,17 @@ onSignIn("walk 3 a garbage or short token is told in words (both languages), not
   await page.fill("#token", "");
   await screenOk(t, "sign-in (a short token)");
 });
+onSignIn("walk 10 a token without management rights is refused at sign-in, not let into empty screens", async (t) => {
+  const { page } = t;
+  await page.getByLabel("Dán token").check();
+  await page.fill("#token", DEMO.userToken);
+  await page.click("button[type=submit]");
+  await page.locator(".error p").first().filter({ hasText: /^Tài khoản này không có quyền quản trị\.$/ }).waitFor();
+  assert.equal(await page.locator("main h1").innerText(), "Đăng nhập quản trị", "still the sign-in screen");
+  assert.equal(await page.locator("#token").count(), 1);
+  await page.fill("#token", "");
+  await screenOk(t, "sign-in (no management rights)");
+});
 onSignIn("14 after signing in, focus is on the screen's heading; the skip link says where it goes", async (t) => {
   const { page } = t;
   await page.getByLabel("Dán token").check();

@@ -1,5 +1,7 @@
-// Sign in: e-mail and password through `login`, or a pasted token. The token is checked with
-// getMe before the session starts, kept in memory, and in sessionStorage only on request.
+// Sign in: e-mail and password through `login`, or a pasted token. Before the session starts the
+// token is checked with getMe, and its management rights with one account of get-multi-user (a
+// learner's token signs in to the platform but may use no screen here); it is kept in memory,
+// and in sessionStorage only on request.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import { validateLogin } from "lpm-client";
@@ -51,6 +53,8 @@ async function submit(ev: Event): Promise<void> {
     const c = makeClient(baseUrl, token);
     try {
       await c.getMe();
+      // Refused with a permission error (errPermission) for a token without management rights.
+      await c.getUsers({ start: 0, limit: 1 });
     } finally {
       c.free();
     }
