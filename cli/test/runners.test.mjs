@@ -150,6 +150,18 @@ test('the shared store: the read that lets a create go reserves the slot; anothe
   assert.equal(marginMs(600_000), 5000);
 });
 
+test('without an interval, the shared store holds no create back: no margin either', async () => {
+  const { sharedIntervalStore, marginMs } = await import('../src/intervals.js');
+  assert.equal(marginMs(0), 0);
+  let t = 1_000_000;
+  const store = sharedIntervalStore(path.join(tempDir(), 'state', 'intervals.json'), 0, { now: () => t });
+  assert.equal(await store.get('k'), undefined);
+  await store.set('k', t);
+  store.left(t);
+  // The next chunk, at once: the time it is answered lets it go now (the client waits for none).
+  assert.ok((await store.get('k')) <= t, 'a create with no interval waits for nothing');
+});
+
 test('the transport tells when a request has left: after its last byte is written, not when it was handed over', async () => {
   const { createServer } = await import('node:http');
   const { httpFetch } = await import('../src/transport.js');
