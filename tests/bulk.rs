@@ -946,6 +946,36 @@ fn a_resumed_job_does_not_take_an_older_account_for_its_own() {
     );
 }
 
+/// A job that died once its create was served, resumed days later: the accounts it created are
+/// its own, since it began (its first `chunkSending` in the journal) before they were made.
+#[test]
+fn a_job_resumed_days_later_still_takes_its_own_accounts_for_its_own() {
+    let rows: Vec<Value> = (0..3)
+        .map(|i| serde_json::to_value(new_user(i)).unwrap())
+        .collect();
+    // The first step whose death leaves the create served and its answer lost.
+    let mut w = (0..10)
+        .map(|step| {
+            let mut w = World::new();
+            let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+            let died = drive(&mut job, &mut w, Some((step, Crash::AfterServer))).is_none();
+            (died, w)
+        })
+        .find(|(died, w)| *died && w.fake.create_calls.len() == 1)
+        .expect("a step that sends the create")
+        .1;
+    w.clock += 5 * 24 * 60 * MIN;
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
+    let report = drive(&mut resumed, &mut w, None).unwrap();
+    assert_eq!(
+        (report.counts.created, report.counts.conflicts),
+        (3, 0),
+        "{:?}",
+        report.rows
+    );
+    assert_eq!(w.fake.create_calls.len(), 1, "looked up, not sent again");
+}
+
 #[test]
 fn the_chunk_size_option() {
     let (rows, good) = rows_with_bad(40, &[2]);

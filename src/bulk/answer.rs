@@ -98,9 +98,10 @@ pub(super) fn found(body: &[u8], secret: Option<&str>) -> Option<Found> {
 }
 
 /// A time by which an account whose `createdAt` is `iso` surely existed, in ms since the epoch:
-/// two days after the start of its date (`2024-09-05T08:10:31.207Z`: 2024-09-07), so that any
-/// offset from UTC is covered; `None` for a text of another form. A day's precision is all the
-/// look-ups need ([`super::import`]), in a few bytes of wasm where a full reading took a KB.
+/// the end of its hour when it is written in UTC as the contract writes it
+/// (`2024-09-05T08:10:31.207Z`: 09:00), else two days after the start of its date, which covers
+/// any offset; `None` for a text of another form. An hour's precision is all the look-ups need
+/// ([`super::import`]), in a few bytes of wasm where a full reading took a KB.
 #[inline(never)]
 fn created_by(iso: &str) -> Option<u64> {
     let b = iso.as_bytes();
@@ -121,7 +122,11 @@ fn created_by(iso: &str) -> Option<u64> {
     let (era, yoe) = (y / 400, y % 400);
     let doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
     let days = (era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy).checked_sub(719_468)?;
-    Some((days + 2) * 86_400_000)
+    let hours = match (b.get(11..13).and_then(num), b.get(13), b.last()) {
+        (Some(hour), Some(b':'), Some(b'Z')) if hour < 24 => hour + 1,
+        _ => 48,
+    };
+    Some((days * 24 + hours) * 3_600_000)
 }
 
 /// The outcomes of an add-courses answer (its [`tree`]).
@@ -142,13 +147,16 @@ mod tests {
     use crate::{AddCoursesReply, CreateUsersReply, UserReply};
 
     #[test]
-    fn an_account_existed_by_two_days_after_the_date_of_its_created_at() {
-        // Expected values: JavaScript's Date.UTC of the date two days on.
+    fn an_account_existed_by_the_end_of_the_hour_of_its_created_at() {
+        // Expected values: JavaScript's Date.UTC of the hour after (UTC), or of the date two
+        // days on (an offset, or no time).
         for (text, ms) in [
-            ("1970-01-01T00:00:00.000Z", 172_800_000),
-            ("2024-09-05T08:10:31.207Z", 1_725_667_200_000),
+            ("1970-01-01T00:00:00.000Z", 3_600_000),
+            ("2024-09-05T08:10:31.207Z", 1_725_526_800_000),
+            ("2000-02-29T23:59:59.999Z", 951_868_800_000),
             ("2000-02-29T23:59:59.999+07:00", 951_955_200_000),
             ("2100-03-01T00:00:00.000-01:30", 4_107_715_200_000),
+            ("2024-09-05T25:10:31Z", 1_725_667_200_000),
         ] {
             assert_eq!(created_by(text), Some(ms), "{text}");
         }

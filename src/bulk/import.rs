@@ -166,7 +166,9 @@ pub struct ImportJob {
     resumed: bool,
     /// When the job began, as far as it knows: its journal's first `ChunkSending`, else this
     /// run's first poll. An account a look-up finds that was created well before cannot be one
-    /// this job created ([`judge`]).
+    /// this job created ([`judge`]). (A journal that lost every `ChunkSending` and is resumed
+    /// days later takes the job's own accounts for conflicts: the side that hands out no wrong
+    /// password.)
     began: Option<u64>,
 }
 
