@@ -139,6 +139,7 @@ item("1 a grant shows at once in the list and the detail", async (t) => {
   const again = page.getByRole("button", { name: "Cấp 1 khoá học cho 1 tài khoản" });
   assert.equal(await again.isDisabled(), true, "the grant can be sent again at once");
   await page.getByText("Đã cấp xong lựa chọn này; đổi tài khoản hoặc khoá học để cấp tiếp.").waitFor();
+  assert.equal(await again.getAttribute("aria-describedby"), "granted-hint", "a screen reader is told why it is disabled");
   await page.fill("#grant-filter", "");
   const other = page.locator(".course-picks li", { hasText: await page.locator(".course-picks li").filter({ has: page.locator("input:not(:checked)") }).first().innerText() }).first().locator("input");
   await other.check();
@@ -422,6 +423,7 @@ item("2 a wait before the first chunk shows the countdown, the expected end, and
   await axe(other, `${t.vp}: the second tab, refused`);
   await screenOk(t, "bulk create (running)");
   await page.locator(".done", { hasText: "101 tạo được, 0 lỗi" }).waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator(".done").innerText(), "Hoàn tất: 101 tạo được, 0 lỗi.", "no rows left out: not said");
   // Once the first tab let go, the second one is told.
   await other.locator(".error", { hasText: "Lượt tạo đang chạy" }).waitFor({ state: "detached" });
   await other.close();

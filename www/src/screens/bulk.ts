@@ -393,7 +393,7 @@ function downloadFailed(format: "csv" | "xlsx"): void {
     .map(({ n, user, text }) => [String(n), ...fields.map((f) => value(user, f)), text]);
   // One rule for the header: each field under the sheet's own header for it (the file maps the
   // same way when read again), the dashboard's columns (line, result) in the screen's language.
-  void downloadRows([t("sheetLine"), ...fields.map((f) => job.headers?.[f] ?? fieldLabel(f)), t("resultCol")], out, format, "failed-rows");
+  void downloadRows([t("sheetLine"), ...fields.map((f) => job.headers?.[f] || fieldLabel(f)), t("resultCol")], out, format, "failed-rows");
 }
 
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
@@ -496,7 +496,7 @@ function resultsView() {
       ? html`${progressView()}<p><button type="button" @click=${() => { s.stoppedHere = "paused"; s.abort?.abort(); focusNext("#resume-note"); }}>${t("stop")}</button></p>`
       : nothing}
     ${s.phase === "done" && c
-      ? html`<p class="done" role="status">${t("done", { ok: c.created, fail: notOk, out: leftOut })}</p>
+      ? html`<p class="done" role="status">${t(leftOut ? "doneWithOut" : "done", { ok: c.created, fail: notOk, out: leftOut })}</p>
           <p>
             ${notOk + leftOut
               ? html`<button type="button" @click=${() => downloadFailed("csv")}>${t("downloadFailed")}</button>

@@ -162,7 +162,8 @@ export function grantView() {
       </section>
     </div>
     <p>
-      <button type="button" class="primary" ?disabled=${s.busy || !app.picked.size || !s.courses.size || s.grantedKey === selectionKey()} @click=${() => void grant()}>
+      <button type="button" class="primary" ?disabled=${s.busy || !app.picked.size || !s.courses.size || s.grantedKey === selectionKey()}
+        aria-describedby=${s.grantedKey && s.grantedKey === selectionKey() ? "granted-hint" : nothing} @click=${() => void grant()}>
         ${t("grantButton", { c: s.courses.size, a: app.picked.size })}
       </button>
       ${s.grantedKey && s.grantedKey === selectionKey() ? html`<span class="hint" id="granted-hint">${t("grantedAlready")}</span>` : nothing}
