@@ -189,14 +189,28 @@ function groupIssues(issues: Map<number, Issue[]>) {
   return [...groups.values()].sort((a, b) => b.rows.length - a.rows.length);
 }
 
+/** For each field and value (trimmed, lower case), the first included row that has it: read once a
+ * render, so naming the row a duplicate repeats costs no scan of the sheet per issue. */
+type FirstRows = Map<string, number>;
+function firstRows(): FirstRows {
+  const first: FirstRows = new Map();
+  s.rows.forEach((r, i) => {
+    if (!r.include) return;
+    for (const f of ["email", "username"] as const) {
+      const key = `${f}\u0000${r.cells[f].trim().toLowerCase()}`;
+      if (!first.has(key)) first.set(key, i);
+    }
+  });
+  return first;
+}
+
 /** What an issue of row `row` says: the validator's words, but a duplicate names the sheet's line of
  * the row it repeats (the validator's message counts rows from 1, not the sheet's lines). */
-function issueText(issue: Issue, row: number): string {
+function issueText(issue: Issue, row: number, firsts: FirstRows): string {
   if (!issue.code.startsWith("duplicate")) return issue.message;
   const f = String(issue.path[1]) as Field;
-  const same = (r: Row) => r.include && r.cells[f].trim().toLowerCase() === s.rows[row].cells[f].trim().toLowerCase();
-  const first = s.rows.findIndex(same);
-  return first >= 0 && first < row ? t("dupOfLine", { line: s.rows[first].line }) : t("dupGroup");
+  const first = firsts.get(`${f}\u0000${s.rows[row].cells[f].trim().toLowerCase()}`);
+  return first !== undefined && first < row ? t("dupOfLine", { line: s.rows[first].line }) : t("dupGroup");
 }
 
 const SHOWN_ROWS = 8;
@@ -510,6 +524,7 @@ function resultsView() {
 
 function editView() {
   const issues = issuesByRow();
+  const firsts = firstRows();
   const fields = shownFields();
   const included = s.rows.filter((r) => r.include);
   const bad = [...issues.entries()].filter(([, l]) => blocking(l)).map(([i]) => i);
@@ -589,7 +604,7 @@ function editView() {
                           aria-label=${t("cellLabel", { field: fieldLabel(f), n: r.line })} aria-invalid=${cellIssues.some(blocks) ? "true" : "false"}
                           aria-describedby=${cellIssues.length ? id : nothing}
                           .value=${live(r.cells[f])} @input=${(e: Event) => { r.cells[f] = (e.target as HTMLInputElement).value; r.problem = null; update(); }} />
-                        ${cellIssues.length ? html`<span id=${id} class=${`issue ${cellIssues.some(blocks) ? "contract" : "platform"}`}>${cellIssues.map((x) => issueText(x, i)).join("; ")}</span>` : nothing}
+                        ${cellIssues.length ? html`<span id=${id} class=${`issue ${cellIssues.some(blocks) ? "contract" : "platform"}`}>${cellIssues.map((x) => issueText(x, i, firsts)).join("; ")}</span>` : nothing}
                       </td>`;
                     })}
                   </tr>`;
