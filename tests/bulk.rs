@@ -922,9 +922,7 @@ fn after_a_lost_tail_an_already_in_use_row_is_looked_up_not_failed() {
 fn a_resumed_job_does_not_take_an_older_account_for_its_own() {
     let mut w = World::new();
     let theirs = w.fake.add("lan@x.io", "lanvh");
-    let mut rows: Vec<Value> = (0..3)
-        .map(|i| serde_json::to_value(new_user(i)).unwrap())
-        .collect();
+    let mut rows = rows_with_bad(3, &[]).0;
     rows[1]["email"] = json!("lan@x.io");
     rows[1]["username"] = json!("lanvh");
     let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
@@ -950,9 +948,7 @@ fn a_resumed_job_does_not_take_an_older_account_for_its_own() {
 /// its own, since it began (its first `chunkSending` in the journal) before they were made.
 #[test]
 fn a_job_resumed_days_later_still_takes_its_own_accounts_for_its_own() {
-    let rows: Vec<Value> = (0..3)
-        .map(|i| serde_json::to_value(new_user(i)).unwrap())
-        .collect();
+    let rows = rows_with_bad(3, &[]).0;
     // The first step whose death leaves the create served and its answer lost.
     let mut w = (0..10)
         .map(|step| {
@@ -1003,9 +999,7 @@ fn odd_characters_in_rows_keep_the_report_and_journal_texts_equal_to_serde() {
     // `drive` holds every journal event and the report, as the wasm writes them by hand, to
     // their serde text: here with quotes, backslashes, control characters and characters
     // beyond ASCII in what they carry (e-mails and usernames as given, issues' messages).
-    let mut rows: Vec<Value> = (0..4)
-        .map(|i| serde_json::to_value(new_user(i)).unwrap())
-        .collect();
+    let mut rows = rows_with_bad(4, &[]).0;
     rows[0]["email"] = json!(" Quote\"d@x.io ");
     rows[1]["username"] = json!("back\\slash\u{1}\ttab");
     rows[2]["name"] = json!("Nguyễn \"Ánh\" \u{7f}\u{2028}😀");
@@ -1025,9 +1019,7 @@ fn odd_characters_in_rows_keep_the_report_and_journal_texts_equal_to_serde() {
 
 #[test]
 fn platform_findings_are_reported_and_set_aside_by_option() {
-    let mut rows: Vec<Value> = (0..3)
-        .map(|i| serde_json::to_value(new_user(i)).unwrap())
-        .collect();
+    let mut rows = rows_with_bad(3, &[]).0;
     rows[1]["name"] = json!("Al"); // shorter than the platform's 3 characters
     for set_aside in [false, true] {
         let mut w = World::new();
