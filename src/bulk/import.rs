@@ -164,12 +164,8 @@ pub struct ImportJob {
     /// outcome in lines the journal then lost (a tail lost at a line boundary), so an "already
     /// in use" answer for a row is looked up before it is reported as a failure.
     resumed: bool,
-    /// When the job began, as far as it knows: its journal's first `ChunkSending`, else this
-    /// run's first poll. An account a look-up finds that was created well before cannot be one
-    /// this job created ([`judge`]). (A journal that lost every `ChunkSending` and is resumed
-    /// days later takes the job's own accounts for conflicts: the side that hands out no wrong
-    /// password.)
-    began: Option<u64>,
+    /// This run's first poll: when the job began if its journal holds no send ([`ImportJob::began`]).
+    first_poll: Option<u64>,
 }
 
 /// How much older than the job ([`ImportJob::began`], the host's clock) an account found with a
@@ -419,13 +415,24 @@ impl ImportJob {
             ready: None,
             in_flight: None,
             resumed: !journal.is_empty(),
-            began: journal.iter().find_map(|e| match e {
-                Event::ChunkSending { at, .. } => Some(*at),
-                _ => None,
-            }),
+            first_poll: None,
         };
         job.push_progress(0);
         Ok(job)
+    }
+
+    /// When the job began, as far as it knows: its first send on record (the journal's, or this
+    /// run's), or this run's first poll if that came first. An account a look-up finds that was
+    /// created well before cannot be one this job created ([`judge`]). (A journal that lost every
+    /// `ChunkSending` and is resumed days later takes the job's own accounts for conflicts: the
+    /// side that hands out no wrong password.)
+    fn began(&self) -> Option<u64> {
+        self.ledger
+            .pacer
+            .first_send_at
+            .into_iter()
+            .chain(self.first_poll)
+            .min()
     }
 
     /// Holds the next create call until `at` (ms) at least: for a create this job does not know
@@ -474,7 +481,7 @@ impl ImportJob {
     /// [`ImportJob::poll`] without building the report at the end (the wasm hands JS
     /// [`ImportJob::report_json`]).
     pub fn next(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
-        self.began.get_or_insert(now);
+        self.first_poll.get_or_insert(now);
         loop {
             if let Some(events) = self.ledger.take_journal() {
                 return Action::Persist(events);
@@ -591,7 +598,7 @@ impl ImportJob {
             {
                 Ok(Some(user)) => {
                     self.lookup_failures = 0;
-                    let result = judge(&self.slots[row], user, self.began);
+                    let result = judge(&self.slots[row], user, self.began());
                     self.ledger.record(Event::LookupResult { row, result });
                 }
                 Ok(None) => {

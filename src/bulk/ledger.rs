@@ -112,6 +112,8 @@ impl FromIterator<usize> for Rows {
 #[derive(Clone, Debug)]
 pub(super) struct Pacer {
     pub interval_ms: u64,
+    /// The job's first send, on record (the journal's, or this run's).
+    pub first_send_at: Option<u64>,
     pub last_send_at: Option<u64>,
     /// An extra gate (a retry delay after a failure).
     pub not_before: u64,
@@ -226,6 +228,7 @@ impl Ledger {
             last_chunk: None,
             pacer: Pacer {
                 interval_ms,
+                first_send_at: None,
                 last_send_at: None,
                 not_before: 0,
             },
@@ -391,6 +394,7 @@ impl Ledger {
                 self.shift(rows, &State::Planned(*chunk), &State::Sent(*chunk));
                 let last = self.pacer.last_send_at.unwrap_or(0).max(*at);
                 self.pacer.last_send_at = Some(last);
+                self.pacer.first_send_at.get_or_insert(*at);
             }
             Event::ChunkRefused { chunk, .. } => {
                 let rows = self.last(index, *chunk)?;
@@ -801,6 +805,7 @@ mod tests {
     fn the_pacer_estimates_the_end() {
         let mut p = Pacer {
             interval_ms: 600,
+            first_send_at: None,
             last_send_at: None,
             not_before: 0,
         };
