@@ -358,14 +358,19 @@ if (emulatorBin) {
 
 // ---- cold start (new processes) -----------------------------------------------------------------------
 
+/** One new process of `bin` running cold.mjs for client `which`: its figures (cold.mjs's JSON). */
+function coldStart(bin, which, label) {
+  const p = spawnSync(bin, [path.join(here, 'cold.mjs'), which, pkgDir], { encoding: 'utf8' });
+  if (p.status !== 0) throw new Error(`cold start of ${label} failed: ${p.stderr}`);
+  return JSON.parse(p.stdout);
+}
+
 const cold = Object.fromEntries([...names, 'none'].map((n) => [n, { inside: [], wall: [] }]));
 for (let r = 0; r < COLD_RUNS; r++) {
   for (const n of r % 2 ? [...names, 'none'].reverse() : [...names, 'none']) {
     const t0 = now();
-    const p = spawnSync(process.execPath, [path.join(here, 'cold.mjs'), n, pkgDir], { encoding: 'utf8' });
+    const out = coldStart(process.execPath, n, n);
     const wall = Number(now() - t0) / 1e6;
-    if (p.status !== 0) throw new Error(`cold start of ${n} failed: ${p.stderr}`);
-    const out = JSON.parse(p.stdout);
     cold[n].inside.push(out.totalMs);
     cold[n].wall.push(wall);
     if (out.issues !== 0) check(`cold: ${n} found issues in the good batch`, false);
@@ -381,12 +386,7 @@ const otherNodes = ['node-20.19', 'node-22.12', 'node-24']
   .map((dir) => path.join(runtimeNodes, dir, 'bin/node')).filter(existsSync);
 const coldByNode = otherNodes.map((bin) => {
   const version = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  const inside = [];
-  for (let r = 0; r < COLD_RUNS; r++) {
-    const p = spawnSync(bin, [path.join(here, 'cold.mjs'), 'lpm', pkgDir], { encoding: 'utf8' });
-    if (p.status !== 0) throw new Error(`cold start under node ${version} failed: ${p.stderr}`);
-    inside.push(JSON.parse(p.stdout).totalMs);
-  }
+  const inside = Array.from({ length: COLD_RUNS }, () => coldStart(bin, 'lpm', `lpm under node ${version}`).totalMs);
   return { version, inside: median(inside) };
 });
 
