@@ -10,7 +10,8 @@
 // - validate 100 new accounts;
 // - one getCourses / getUsers on loopback to the emulator, interleaved with raw fetch + JSON.parse;
 // - a new Node process: import + first validateCreateUsers, in the child and wall-clock; lpm-client's
-//   also under each Node of the runtimes matrix (tests/runtimes) when it is installed.
+//   and the zod client's also under each Node of the runtimes matrix (tests/runtimes) when it is
+//   installed.
 //
 // Figures only: nothing fails on speed or size. Prints one table with the floor and the issue's
 // goals beside each figure, and writes the same figures as JSON (target/bench-peers.json, or
@@ -377,18 +378,32 @@ for (let r = 0; r < COLD_RUNS; r++) {
   }
 }
 const coldMedian = Object.fromEntries(Object.entries(cold).map(([n, s]) => [n, { inside: median(s.inside), wall: median(s.wall) }]));
+const coldInside = withRounds(
+  { lpm: coldMedian.lpm.inside, zod: coldMedian.zod.inside, valibot: coldMedian.valibot.inside },
+  { lpm: cold.lpm.inside, zod: cold.zod.inside, valibot: cold.valibot.inside },
+);
 
-// The same import + first validation of lpm-client under each Node of the runtimes matrix
-// (tests/runtimes: the oldest 20 and 22 that `engines` allows, and 24 LTS), when it is installed:
-// V8's wasm start-up differs by version more than the package does between builds.
+// The same import + first validation under each Node of the runtimes matrix (tests/runtimes:
+// the oldest 20 and 22 that `engines` allows, and 24 LTS), when it is installed, lpm-client's
+// interleaved with the zod client's: V8's wasm start-up differs by version more than the package
+// does between builds.
 const runtimeNodes = path.join(root, 'tests/runtimes/node_modules');
 const otherNodes = ['node-20.19', 'node-22.12', 'node-24']
   .map((dir) => path.join(runtimeNodes, dir, 'bin/node')).filter(existsSync);
 const coldByNode = otherNodes.map((bin) => {
   const version = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  const inside = Array.from({ length: COLD_RUNS }, () => coldStart(bin, 'lpm', `lpm under node ${version}`).totalMs);
-  return { version, inside: median(inside) };
+  const rounds = { lpm: [], zod: [] };
+  for (let r = 0; r < COLD_RUNS; r++) {
+    for (const n of r % 2 ? ['zod', 'lpm'] : ['lpm', 'zod']) rounds[n].push(coldStart(bin, n, `${n} under node ${version}`).totalMs);
+  }
+  return { version, inside: withRounds({ lpm: median(rounds.lpm), zod: median(rounds.zod) }, rounds) };
 });
+
+// The bound of a new process, side by side like the others. Decision: issue 25's "≤ 10 ms" was
+// set when the zod client's new process took 62 ms here, and a machine's speed moves both
+// (docs/performance.md), so the bound is that ratio to the zod client's process in the same run;
+// the milliseconds are printed beside it.
+const COLD_BOUND = 10 / 62;
 
 // ---- size ---------------------------------------------------------------------------------------------
 
@@ -454,9 +469,10 @@ if (loopback) {
   }
 }
 const c = coldMedian;
-row('cold_inside', 'new process: import + 1st validate', 'ms', { lpm: c.lpm.inside, zod: c.zod.inside, valibot: c.valibot.inside }, '≤ 10 ms', c.lpm.inside <= 10, '');
+const coldGoal = `≤ ${COLD_BOUND.toFixed(2)}× zod`;
+row('cold_inside', 'new process: import + 1st validate', 'ms', coldInside, coldGoal, paired(coldInside, 'lpm', 'zod') <= COLD_BOUND, '');
 for (const { version: v, inside } of coldByNode) {
-  row(`cold_inside_${v}`, `  the same, lpm-client on node ${v}`, 'ms', { lpm: inside }, '≤ 10 ms', inside <= 10, '');
+  row(`cold_inside_${v}`, `  the same on node ${v}`, 'ms', inside, coldGoal, paired(inside, 'lpm', 'zod') <= COLD_BOUND, '');
 }
 row('cold_wall', 'new process: wall clock', 'ms', { lpm: c.lpm.wall, zod: c.zod.wall, valibot: c.valibot.wall, floor: c.none.wall }, '', undefined, 'empty node process');
 
