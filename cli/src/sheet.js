@@ -3,7 +3,7 @@
 // line break) or an .xlsx workbook; the headers mapped to account fields by the package's one
 // alias table (mapColumns). Its errors become usage errors naming the file.
 import { readFileSync, statSync } from 'node:fs';
-import { MAX_BYTES, SheetError, accountRows, message, problemMessage, readTable } from 'lpm-sheets';
+import { MAX_BYTES, SheetError, accountRows, fileTooBig, message, problemMessage, readTable } from 'lpm-sheets';
 import { mapColumns } from './lpm.js';
 import { usage } from './exit.js';
 
@@ -17,7 +17,7 @@ export async function readTableFile(file, { sheet } = {}) {
   try {
     // The size first: a file past the limit is refused before it is read into memory.
     const { size } = statSync(file);
-    if (size > MAX_BYTES) throw new SheetError('tooBig', { what: `${Math.round(size / 2 ** 20)} MiB`, limit: `${MAX_BYTES / 2 ** 20} MiB` });
+    if (size > MAX_BYTES) throw fileTooBig(size, MAX_BYTES);
     bytes = readFileSync(file);
   } catch (e) {
     if (e instanceof SheetError) throw asUsage(file, e);

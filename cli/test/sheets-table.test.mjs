@@ -83,3 +83,31 @@ test('import --failed FILE.xlsx: the rows not created, with the sheet\'s own col
     await emu.stop();
   }
 });
+
+// Every reason a file is not a workbook, and every kind of "too large", as the reader words it:
+// the Vietnamese carries no English detail (the dashboard shows it as is), and neither language
+// shows a reason's code. The reasons are read from the declared type, so a reason added there
+// without its words fails here.
+test('sheets: every refusal is worded in both languages, the Vietnamese without English', async () => {
+  const { SheetError } = await import('lpm-sheets');
+  const declared = readFileSync(new URL('../../sheets/index.d.ts', import.meta.url), 'utf8');
+  const reasons = [.../type NotXlsxReason = ([^;]+);/.exec(declared)[1].matchAll(/'(\w+)'/g)].map((m) => m[1]);
+  assert.ok(reasons.length >= 12, reasons.join(' '));
+  const english = /(?<!\p{L})(the|a|an|of|part|sheet|file|archive|element|uncompressed|damaged|truncated|renamed|missing|without|uses|compression|method|inflate|document|workbook)(?!\p{L})/iu;
+  const params = { part: 'xl/sharedStrings.xml', sheet: 'Học viên', method: 14, limitMib: 16, mib: 40 };
+  const errors = [
+    ...reasons.map((why) => new SheetError('notXlsx', { why, ...params })),
+    ...['file', 'zip64', 'part', 'element'].map((what) => new SheetError('tooBig', { what, ...params })),
+    new SheetError('tooBig', { what: 'part', part: 'xl/sharedStrings.xml', limitMib: 64 }),
+  ];
+  for (const e of errors) {
+    const [en, vi] = [e.messageIn('en'), e.messageIn('vi')];
+    for (const text of [en, vi]) {
+      assert.doesNotMatch(text, /undefined|\[object/, text);
+      if (e.params.why) assert.ok(!text.includes(`(${e.params.why})`), `${text} shows the code ${e.params.why}`);
+    }
+    // Names from the file (a part, a sheet) stay as they are; the words around them are Vietnamese.
+    assert.doesNotMatch(vi.replaceAll(params.part, '').replaceAll('Excel Workbook (.xlsx)', '').replace(/OpenDocument|Word|ZIP64|CSV UTF-8/g, ''), english, vi);
+    assert.equal(e.message, en);
+  }
+});

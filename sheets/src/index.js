@@ -3,11 +3,11 @@
 // .xlsx parts are inflated by the platform's DecompressionStream, by xlsx.js, loaded only for an
 // .xlsx. The writers are in write.js.
 import { csvRecords, decodeText, detectDelimiter } from './csv.js';
-import { SheetError, message } from './messages.js';
+import { SheetError, fileTooBig, message } from './messages.js';
 import { MAX_ROWS } from './table.js';
 import { isCompound, isZip } from './zip.js';
 
-export { SheetError, message } from './messages.js';
+export { SheetError, fileTooBig, message } from './messages.js';
 export { accountRows, MAX_ROWS, REQUIRED } from './table.js';
 export { csvRecords, decodeText, detectDelimiter } from './csv.js';
 export { PASSWORD_LENGTH, randomPassword } from './passwords.js';
@@ -48,14 +48,14 @@ export async function readTable(bytes, options = {}) {
 }
 
 async function read(bytes, { name = '', sheet }) {
-  if (bytes.length > MAX_BYTES) throw new SheetError('tooBig', { what: `${Math.round(bytes.length / 2 ** 20)} MiB`, limit: `${MAX_BYTES / 2 ** 20} MiB` });
+  if (bytes.length > MAX_BYTES) throw fileTooBig(bytes.length, MAX_BYTES);
   if (isZip(bytes)) {
     const { readXlsx } = await import('./xlsx.js');
     const x = await readXlsx(bytes, { sheet, maxRows: MAX_RECORDS });
     return { format: 'xlsx', ...x };
   }
   if (isCompound(bytes)) throw new SheetError(encrypted(bytes) ? 'encrypted' : 'legacyXls');
-  if (/\.(xlsx|xlsm)$/i.test(name)) throw new SheetError('notXlsx', { why: 'not a zip file: a file of another kind renamed?' });
+  if (/\.(xlsx|xlsm)$/i.test(name)) throw new SheetError('notXlsx', { why: 'notZip' });
   const text = decodeText(bytes);
   const delimiter = detectDelimiter(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   return { format: 'csv', delimiter, records: csvRecords(text, delimiter, MAX_RECORDS) };

@@ -1,16 +1,71 @@
 // Every message of the sheet reader, in English and Vietnamese, by code: the command line prints
 // the English one after the file's name, the dashboard the one of its language.
 
+/** Why a file is not an .xlsx workbook (`notXlsx`'s `why`), with its `part`, `sheet` or `method`. */
+const NOT_XLSX = {
+  en: {
+    notZip: () => 'not a zip file: a file of another kind renamed?',
+    damagedZip: () => 'a damaged or truncated zip file',
+    damagedDirectory: () => 'a damaged zip directory',
+    damagedPart: (p) => `a damaged part ${p.part}`,
+    truncatedPart: (p) => `a truncated part ${p.part}`,
+    compression: (p) => `the part ${p.part} uses compression method ${p.method}`,
+    noInflate: (p) => `the part ${p.part} does not inflate`,
+    word: () => 'a Word document',
+    openDocument: () => 'an OpenDocument file',
+    noWorkbook: () => 'a zip file without a workbook',
+    noSheets: () => 'a workbook without a sheet',
+    sheetMissing: (p) => `the sheet "${p.sheet}" is missing`,
+  },
+  vi: {
+    notZip: () => 'không phải tệp zip: có thể là một tệp loại khác bị đổi tên',
+    damagedZip: () => 'tệp zip bị hỏng hoặc bị cắt cụt',
+    damagedDirectory: () => 'mục lục của tệp zip bị hỏng',
+    damagedPart: (p) => `phần ${p.part} bị hỏng`,
+    truncatedPart: (p) => `phần ${p.part} bị cắt cụt`,
+    compression: (p) => `phần ${p.part} dùng cách nén số ${p.method}, không đọc được`,
+    noInflate: (p) => `phần ${p.part} không giải nén được`,
+    word: () => 'một tài liệu Word',
+    openDocument: () => 'một tệp OpenDocument',
+    noWorkbook: () => 'một tệp zip không có sổ làm việc',
+    noSheets: () => 'một sổ làm việc không có trang tính nào',
+    sheetMissing: (p) => `thiếu trang tính "${p.sheet}"`,
+  },
+};
+
+/**
+ * What is too large and the limit (`tooBig`'s params): `what` is `file` (`mib` of it), `zip64`
+ * (an archive past 4 GB's format), `part` (a part of the workbook past `limitMib` once inflated)
+ * or `element` (one element of a part); a part is named by its `sheet` or else its `part` name.
+ */
+const TOO_BIG = {
+  en: (p) => {
+    const part = p.sheet !== undefined ? `the sheet "${p.sheet}"` : p.part;
+    if (p.what === 'zip64') return 'a ZIP64 archive (at most 4 GB)';
+    if (p.what === 'part') return `${part} (at most ${p.limitMib} MiB uncompressed)`;
+    return `${p.what === 'element' ? `an element of ${part}` : `${p.mib} MiB`} (at most ${p.limitMib} MiB)`;
+  },
+  vi: (p) => {
+    const part = p.sheet !== undefined ? `trang tính "${p.sheet}"` : `phần ${p.part}`;
+    if (p.what === 'zip64') return 'tệp nén ZIP64 (tối đa 4 GB)';
+    if (p.what === 'part') return `${part} (tối đa ${p.limitMib} MiB khi giải nén)`;
+    return `${p.what === 'element' ? `một phần tử của ${part}` : `${p.mib} MiB`} (tối đa ${p.limitMib} MiB)`;
+  },
+};
+
+/** The error of a file of `bytes` bytes when it is past `limit` bytes (the file is not read). */
+export const fileTooBig = (bytes, limit) => new SheetError('tooBig', { what: 'file', mib: Math.round(bytes / 2 ** 20), limitMib: limit / 2 ** 20 });
+
 const MESSAGES = {
   en: {
     notUtf8: () => 'not UTF-8 text: in Excel, save it as "CSV UTF-8 (Comma delimited)" or as an Excel workbook (.xlsx)',
     empty: () => 'the sheet is empty: its first line must name the columns',
     badQuote: (p) => `not readable as CSV (line ${p.line}): a quoted cell opened on line ${p.line} is never closed`,
     closingQuote: (p) => `not readable as CSV (line ${p.line}): a quoted cell is followed by "${p.after}" (a quote inside a quoted cell is written twice: "")`,
-    notXlsx: (p) => `not an .xlsx workbook (${p.why}): save it from Excel as "Excel Workbook (.xlsx)" or "CSV UTF-8"`,
+    notXlsx: (p) => `not an .xlsx workbook (${NOT_XLSX.en[p.why](p)}): save it from Excel as "Excel Workbook (.xlsx)" or "CSV UTF-8"`,
     encrypted: () => 'the workbook is protected by a password: open it in Excel, remove the password (File > Info > Protect Workbook), and save it again',
     legacyXls: () => 'an Excel 97-2003 workbook (.xls) is not read: save it as "Excel Workbook (.xlsx)" or "CSV UTF-8"',
-    tooBig: (p) => `too large to read: ${p.what} (at most ${p.limit}); split the sheet into smaller files`,
+    tooBig: (p) => `too large to read: ${TOO_BIG.en(p)}; split the sheet into smaller files`,
     tooManyRows: (p) => `more than ${p.limit} rows: split the sheet into files of at most ${p.limit} rows`,
     noSheet: (p) => `no sheet named "${p.name}" (the workbook's sheets: ${p.names.join(', ')})`,
     missing: (p) => `no column for ${p.fields.join(', ')} (the header line is: ${p.headers.join(' | ')})`,
@@ -25,10 +80,10 @@ const MESSAGES = {
     empty: () => 'bảng trống: dòng đầu tiên phải ghi tên các cột',
     badQuote: (p) => `không đọc được dạng CSV (dòng ${p.line}): ô mở dấu ngoặc kép ở dòng ${p.line} không được đóng`,
     closingQuote: (p) => `không đọc được dạng CSV (dòng ${p.line}): sau ô trong ngoặc kép còn "${p.after}" (dấu ngoặc kép trong ô phải viết hai lần: "")`,
-    notXlsx: (p) => `không phải sổ làm việc .xlsx (${p.why}): hãy lưu từ Excel thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"`,
+    notXlsx: (p) => `không phải sổ làm việc .xlsx (${NOT_XLSX.vi[p.why](p)}): hãy lưu từ Excel thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"`,
     encrypted: () => 'sổ làm việc được bảo vệ bằng mật khẩu: mở trong Excel, bỏ mật khẩu (Tệp > Thông tin > Bảo vệ sổ làm việc) rồi lưu lại',
     legacyXls: () => 'không đọc tệp Excel 97-2003 (.xls): hãy lưu thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"',
-    tooBig: (p) => `tệp quá lớn: ${p.what} (tối đa ${p.limit}); hãy chia bảng thành các tệp nhỏ hơn`,
+    tooBig: (p) => `tệp quá lớn: ${TOO_BIG.vi(p)}; hãy chia bảng thành các tệp nhỏ hơn`,
     tooManyRows: (p) => `nhiều hơn ${p.limit} dòng: hãy chia bảng thành các tệp tối đa ${p.limit} dòng`,
     noSheet: (p) => `không có trang tính tên "${p.name}" (các trang tính: ${p.names.join(', ')})`,
     missing: (p) => `không có cột cho ${p.fields.join(', ')} (dòng tiêu đề: ${p.headers.join(' | ')})`,

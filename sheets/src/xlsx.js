@@ -80,7 +80,7 @@ function elements(re, closing, each, what, end, rest) {
       rest?.(tail.slice(stop));
       tail = '';
     }
-    if (tail.length > XLSX_LIMITS.rowBytes) throw new SheetError('tooBig', { what: `an element of ${what}`, limit: `${XLSX_LIMITS.rowBytes / 2 ** 20} MiB` });
+    if (tail.length > XLSX_LIMITS.rowBytes) throw new SheetError('tooBig', { what: 'element', ...what, limitMib: XLSX_LIMITS.rowBytes / 2 ** 20 });
     pieces = [tail];
     size = tail.length;
   };
@@ -139,14 +139,14 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
   const parts = zipEntries(bytes);
   const text = async (name, limit = XLSX_LIMITS.partBytes) => {
     const entry = parts.get(name);
-    return entry ? partText(bytes, entry, limit, name) : undefined;
+    return entry ? partText(bytes, entry, limit, { part: name }) : undefined;
   };
   const rootRels = relsOf((await text('_rels/.rels')) ?? '');
   const office = [...rootRels.values()].find((r) => r.type.endsWith('/officeDocument'));
   const bookPath = office ? resolve('', office.target) : 'xl/workbook.xml';
   const book = await text(bookPath);
   if (book === undefined) {
-    throw new SheetError('notXlsx', { why: parts.has('word/document.xml') ? 'a Word document' : parts.has('content.xml') ? 'an OpenDocument file' : 'a zip file without a workbook' });
+    throw new SheetError('notXlsx', { why: parts.has('word/document.xml') ? 'word' : parts.has('content.xml') ? 'openDocument' : 'noWorkbook' });
   }
   const bookRels = relsOf((await text(resolve(bookPath, '_rels/' + bookPath.split('/').pop() + '.rels'))) ?? '');
   const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(1|true)"/.test(book);
@@ -163,12 +163,12 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
     if (!chosen) throw new SheetError('noSheet', { name: sheet, names: sheetNames });
   } else {
     chosen = sheets.find((s) => !s.hidden) ?? sheets[0];
-    if (!chosen) throw new SheetError('notXlsx', { why: 'a workbook without a sheet' });
+    if (!chosen) throw new SheetError('notXlsx', { why: 'noSheets' });
   }
   const rel = bookRels.get(chosen.rel);
   const sheetPath = rel ? resolve(bookPath, rel.target) : 'xl/worksheets/sheet1.xml';
   const sheetEntry = parts.get(sheetPath);
-  if (!sheetEntry) throw new SheetError('notXlsx', { why: `the sheet "${chosen.name}" is missing` });
+  if (!sheetEntry) throw new SheetError('notXlsx', { why: 'sheetMissing', sheet: chosen.name });
 
   // Shared strings and number formats, named by the workbook's relationships.
   const relOf = (kind) => [...bookRels.values()].find((r) => r.type.endsWith(`/${kind}`));
@@ -176,8 +176,8 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
   const strings = [];
   const stringsEntry = stringsRel && parts.get(resolve(bookPath, stringsRel.target));
   if (stringsEntry) {
-    const onText = elements(/<(?:\w+:)?si\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:\w+:)?si>)/g, ['si>', '/>'], (m) => strings.push(m[1] ? runsText(m[1]) : ''), stringsEntry.name);
-    await inflateText(bytes, stringsEntry, { limit: XLSX_LIMITS.stringsBytes, what: stringsEntry.name, onText });
+    const onText = elements(/<(?:\w+:)?si\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:\w+:)?si>)/g, ['si>', '/>'], (m) => strings.push(m[1] ? runsText(m[1]) : ''), { part: stringsEntry.name });
+    await inflateText(bytes, stringsEntry, { limit: XLSX_LIMITS.stringsBytes, what: { part: stringsEntry.name }, onText });
     onText.flush();
   }
   const stylesRel = relOf('styles');
@@ -234,11 +234,11 @@ export async function readXlsx(bytes, { sheet, maxRows }) {
     if (maxRows !== undefined && records.length > maxRows) throw new SheetError('tooManyRows', { limit: maxRows });
   };
   let after = '';
-  const onText = elements(rowRe, ['row>', '/>'], (m) => readRow(m[1], m[2]), `the sheet "${chosen.name}"`, /<\/(?:\w+:)?sheetData>/, (t) => {
+  const onText = elements(rowRe, ['row>', '/>'], (m) => readRow(m[1], m[2]), { sheet: chosen.name }, /<\/(?:\w+:)?sheetData>/, (t) => {
     // What follows the rows (merged cells, then page setup): kept up to a part's limit.
     if (after.length < XLSX_LIMITS.partBytes) after += t;
   });
-  await inflateText(bytes, sheetEntry, { limit: XLSX_LIMITS.sheetBytes, what: `the sheet "${chosen.name}"`, onText });
+  await inflateText(bytes, sheetEntry, { limit: XLSX_LIMITS.sheetBytes, what: { sheet: chosen.name }, onText });
   onText.flush();
 
   // Merged areas: each cell of one shows the top-left cell's value. The header is found by

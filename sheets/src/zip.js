@@ -13,7 +13,7 @@ export const isZip = (b) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b
 /** An OLE compound file: a legacy .xls, or an encrypted (password-protected) .xlsx. */
 export const isCompound = (b) => b.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1].every((x, i) => b[i] === x);
 
-const notXlsx = (why) => new SheetError('notXlsx', { why });
+const notXlsx = (why, params) => new SheetError('notXlsx', { why, ...params });
 
 /** The parts of the archive by name: `{ name, flags, method, csize, usize, local }`. */
 export function zipEntries(bytes) {
@@ -25,13 +25,13 @@ export function zipEntries(bytes) {
       break;
     }
   }
-  if (eocd < 0) throw notXlsx('a damaged or truncated zip file');
+  if (eocd < 0) throw notXlsx('damagedZip');
   const count = dv.getUint16(eocd + 10, true);
   let at = dv.getUint32(eocd + 16, true);
-  if (count === 0xffff || at === 0xffffffff) throw new SheetError('tooBig', { what: 'a ZIP64 archive', limit: '4 GB' });
+  if (count === 0xffff || at === 0xffffffff) throw new SheetError('tooBig', { what: 'zip64' });
   const parts = new Map();
   for (let k = 0; k < count; k++) {
-    if (at + 46 > bytes.length || dv.getUint32(at, true) !== CENTRAL) throw notXlsx('a damaged zip directory');
+    if (at + 46 > bytes.length || dv.getUint32(at, true) !== CENTRAL) throw notXlsx('damagedDirectory');
     const nameLength = dv.getUint16(at + 28, true);
     const extraLength = dv.getUint16(at + 30, true);
     const entry = {
@@ -52,7 +52,7 @@ export function zipEntries(bytes) {
         for (const key of ['usize', 'csize', 'local']) {
           if (entry[key] !== 0xffffffff || y + 8 > x + 4 + size) continue;
           const value = Number(dv.getBigUint64(y, true));
-          if (value > bytes.length && key !== 'usize') throw notXlsx('a damaged zip directory');
+          if (value > bytes.length && key !== 'usize') throw notXlsx('damagedDirectory');
           entry[key] = value;
           y += 8;
         }
@@ -69,9 +69,9 @@ export function zipEntries(bytes) {
 function dataOf(bytes, entry) {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = entry.local;
-  if (at + 30 > bytes.length || dv.getUint32(at, true) !== LOCAL) throw notXlsx(`a damaged part ${entry.name}`);
+  if (at + 30 > bytes.length || dv.getUint32(at, true) !== LOCAL) throw notXlsx('damagedPart', { part: entry.name });
   const start = at + 30 + dv.getUint16(at + 26, true) + dv.getUint16(at + 28, true);
-  if (start + entry.csize > bytes.length) throw notXlsx(`a truncated part ${entry.name}`);
+  if (start + entry.csize > bytes.length) throw notXlsx('truncatedPart', { part: entry.name });
   return bytes.subarray(start, start + entry.csize);
 }
 
@@ -79,20 +79,21 @@ const SLICE = 1 << 16;
 
 /**
  * Inflates one part, giving its text to `onText(chunk)` as it comes; throws a SheetError once
- * more than `limit` bytes came out (`what` names the part for the message). The deflated input
+ * more than `limit` bytes came out (`what` names the part for the message: `{ part }` or
+ * `{ sheet }`). The deflated input
  * is fed in slices while the output is read, so neither side is held whole.
  */
 export async function inflateText(bytes, entry, { limit, what, onText }) {
   if (entry.flags & 1) throw new SheetError('encrypted');
   const data = dataOf(bytes, entry);
   const decoder = new TextDecoder();
-  const tooBig = () => new SheetError('tooBig', { what, limit: `${Math.round(limit / 2 ** 20)} MiB uncompressed` });
+  const tooBig = () => new SheetError('tooBig', { what: 'part', ...what, limitMib: Math.round(limit / 2 ** 20) });
   if (entry.method === 0) {
     if (data.length > limit) throw tooBig();
     onText(decoder.decode(data));
     return;
   }
-  if (entry.method !== 8) throw notXlsx(`the part ${entry.name} uses compression method ${entry.method}`);
+  if (entry.method !== 8) throw notXlsx('compression', { part: entry.name, method: entry.method });
   const stream = new DecompressionStream('deflate-raw');
   const writer = stream.writable.getWriter();
   const feeding = (async () => {
@@ -116,7 +117,7 @@ export async function inflateText(bytes, entry, { limit, what, onText }) {
     reader.cancel().catch(() => {});
     writer.abort().catch(() => {});
     if (e instanceof SheetError) throw e;
-    throw notXlsx(`the part ${entry.name} does not inflate`);
+    throw notXlsx('noInflate', { part: entry.name });
   }
 }
 

@@ -93,6 +93,27 @@ try {
     await page.locator("#csv-file").setInputFiles([]);
   }
 
+  await check("a set-aside row's problem, two columns for one field and the sheet's delimiter follow a language switch", async () => {
+    const cases = await sheetCases();
+    const errors = cases.find((c) => c.file === "errors.xlsx");
+    await page.setInputFiles("#csv-file", { name: errors.file, mimeType: "application/octet-stream", buffer: Buffer.from(errors.bytes) });
+    const problem = page.locator("table.edit .sheet-problem").first();
+    await problem.waitFor();
+    const vi = await problem.innerText();
+    assert.match(vi, /^ô \S+ hiển thị lỗi #REF!/);
+    await page.getByRole("button", { name: "Switch to English" }).click();
+    await page.locator("table.edit .sheet-problem", { hasText: /^cell \S+ shows the error #REF!/ }).first().waitFor();
+    await page.locator("#csv-file").setInputFiles([]);
+    // Two columns for one field, tab-separated: the warning and the delimiter in English, then Vietnamese.
+    await page.setInputFiles("#csv-file", { name: "twice.tsv.csv", mimeType: "text/csv", buffer: Buffer.from("Name\tHọ tên\tUsername\tEmail\tPassword\nAn Bình\tAn\tanbinh\tan@x.vn\tsecret-1\n") });
+    await page.locator(".mapping .warning", { hasText: 'columns "Name" and "Họ tên" both stand for Name' }).waitFor();
+    await page.locator("p.hint", { hasText: "Read twice.tsv.csv: CSV (tab)" }).waitFor();
+    await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+    await page.locator(".mapping .warning", { hasText: 'hai cột "Name" và "Họ tên" cùng chỉ Họ tên' }).waitFor();
+    await page.locator("p.hint", { hasText: "Đã đọc twice.tsv.csv: CSV (dấu tab)" }).waitFor();
+    await page.locator("#csv-file").setInputFiles([]);
+  });
+
   await check("a file over 32 MiB is refused before it is read", async () => {
     // A sparse file on disk: the browser is handed its path, not its bytes.
     const big = path.join(site, "big.xlsx");

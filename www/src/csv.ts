@@ -4,7 +4,7 @@
 // written back out as CSV or .xlsx through lpm-sheets' writers (no cell is read back as a formula).
 import { mapColumns } from "lpm-client";
 import type { Lang } from "./i18n";
-import type { SheetErrorCode } from "lpm-sheets";
+import type { RowProblem, SheetError, SheetErrorCode } from "lpm-sheets";
 
 export const FIELDS = ["name", "username", "email", "password", "phone", "city", "district", "street", "gender", "job"] as const;
 export type Field = (typeof FIELDS)[number];
@@ -15,7 +15,7 @@ export interface SheetRow {
   line: number;
   cells: string[];
   /** Why the row cannot be read as an account (a cell showing #REF!, more cells than columns). */
-  problem: string | null;
+  problem: RowProblem | null;
 }
 
 export interface Parsed {
@@ -23,27 +23,40 @@ export interface Parsed {
   /** The field of each column: "" for none, and for a second column of a field already taken. */
   mapping: (Field | "")[];
   rows: SheetRow[];
-  /** What was read: "CSV (;)" or ".xlsx “Học viên”". */
-  source: string;
-  /** Two columns standing for one field (the second is ignored), in words. */
-  twice: string[];
+  /** What was read: a CSV and its delimiter, or an .xlsx and its sheet. */
+  source: { format: "csv" | "xlsx"; delimiter?: string; sheetName?: string };
+  /** Two columns standing for one field (the second is ignored). */
+  twice: { field: Field; first: string; second: string }[];
 }
 
-/** A sheet the reader refused: its message in the screen's language, and lpm-sheets' code. */
+/** The reader, once a sheet was read: its words for what it found, in any language. */
+let reader: typeof import("lpm-sheets") | undefined;
+const load = async () => (reader ??= await import("lpm-sheets"));
+
+/** A row's problem in `lang` (the reader is in: the row came from it). */
+export const problemText = (problem: RowProblem, lang: Lang): string => reader!.problemMessage(problem, lang);
+/** Two columns for one field (named in the screen's words), in `lang`. */
+export const twiceText = (twice: { field: string; first: string; second: string }, lang: Lang): string => reader!.message("twice", twice, lang);
+
+/** A sheet the reader refused, worded in any language (the screen's may change while it shows). */
 export class SheetReadError extends Error {
-  constructor(message: string, readonly code: SheetErrorCode) {
-    super(message);
+  readonly code: SheetErrorCode;
+  constructor(readonly refusal: SheetError) {
+    super(refusal.message);
+    this.code = refusal.code;
+  }
+  messageIn(lang: Lang): string {
+    return this.refusal.messageIn(lang);
   }
 }
 
 /**
  * Reads a sheet's bytes (a file, or pasted text as UTF-8): resolves with its header, each column's
- * field and its data rows; rejects with a SheetReadError in `lang`.
+ * field and its data rows; rejects with a SheetReadError.
  */
-export async function readSheet(bytes: Uint8Array, name: string, lang: Lang): Promise<Parsed> {
-  const sheets = await import("lpm-sheets");
+export async function readSheet(bytes: Uint8Array, name: string): Promise<Parsed> {
+  const sheets = await load();
   try {
-    if (bytes.length > sheets.MAX_BYTES) throw new sheets.SheetError("tooBig", { what: `${Math.round(bytes.length / 2 ** 20)} MiB`, limit: `${sheets.MAX_BYTES / 2 ** 20} MiB` });
     const table = await sheets.readTable(bytes, { name });
     const accounts = sheets.accountRows(table, (h) => mapColumns(h) as (Field | null)[]);
     const first = new Map<Field, number>();
@@ -51,21 +64,21 @@ export async function readSheet(bytes: Uint8Array, name: string, lang: Lang): Pr
     return {
       headers: accounts.headers,
       mapping: accounts.fields.map((f, i) => (f && first.get(f) === i ? f : "")),
-      rows: accounts.rows.map((r) => ({ line: r.line, cells: r.cells, problem: r.problem ? sheets.problemMessage(r.problem, lang) : null })),
-      source: table.format === "xlsx" ? `.xlsx “${table.sheetName}”` : `CSV (${table.delimiter === "\t" ? "tab" : table.delimiter})`,
-      twice: accounts.twice.map((p) => sheets.message("twice", p, lang)),
+      rows: accounts.rows.map((r) => ({ line: r.line, cells: r.cells, problem: r.problem })),
+      source: { format: table.format, delimiter: table.delimiter, sheetName: table.sheetName },
+      twice: accounts.twice,
     };
   } catch (e) {
-    if (e instanceof sheets.SheetError) throw new SheetReadError(e.messageIn(lang), e.code);
+    if (e instanceof sheets.SheetError) throw new SheetReadError(e);
     throw e;
   }
 }
 
 /** Reads a chosen file: its size checked before it is read into memory (as the command line does). */
-export async function readSheetFile(file: File, lang: Lang): Promise<Parsed> {
-  const { MAX_BYTES, SheetError } = await import("lpm-sheets");
-  if (file.size > MAX_BYTES) throw new SheetReadError(new SheetError("tooBig", { what: `${Math.round(file.size / 2 ** 20)} MiB`, limit: `${MAX_BYTES / 2 ** 20} MiB` }).messageIn(lang), "tooBig");
-  return readSheet(new Uint8Array(await file.arrayBuffer()), file.name, lang);
+export async function readSheetFile(file: File): Promise<Parsed> {
+  const { MAX_BYTES, fileTooBig } = await load();
+  if (file.size > MAX_BYTES) throw new SheetReadError(fileTooBig(file.size, MAX_BYTES));
+  return readSheet(new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
 /** Offers `bytes` as a download named `name`. */

@@ -34,8 +34,23 @@ const CATEGORY: Record<string, Key> = {
  * its `halted` text (the engine's English) is kept as the detail, for support.
  */
 export function haltedBox(report: { halted?: string; haltedBy?: Category }, key: "halted" | "grantHalted"): Described {
-  const reason = report.haltedBy ? t(CATEGORY[report.haltedBy] ?? "errUnknown") : t("haltedRepeated");
-  return { text: t(key, { reason }), detail: report.halted, retry: true, signOut: false, unreachable: false };
+  return inWords(() => {
+    const reason = report.haltedBy ? t(CATEGORY[report.haltedBy] ?? "errUnknown") : t("haltedRepeated");
+    return { text: t(key, { reason }), detail: report.halted, retry: true, signOut: false, unreachable: false };
+  });
+}
+
+/**
+ * A description whose words are made each time they are read, so that an error left on screen
+ * follows a language switch; what it means (retry, sign-out, unreachable) is fixed when made.
+ */
+export function inWords(make: () => Described): Described {
+  const { retry, signOut, unreachable } = make();
+  return {
+    get text() { return make().text; },
+    get detail() { return make().detail; },
+    retry, signOut, unreachable,
+  };
 }
 
 /** What is wrong with a token, by the package's `reason` (a reason it adds fails the build here). */
@@ -70,7 +85,12 @@ function lpmError(e: unknown): LpmError | undefined {
   return e instanceof Error && typeof (e as { kind?: unknown }).kind === "string" ? (e as LpmError) : undefined;
 }
 
+/** What `e` means for the user, in the words of the screen's language when it is shown. */
 export function describe(e: unknown): Described {
+  return inWords(() => describeNow(e));
+}
+
+function describeNow(e: unknown): Described {
   const base = { retry: false, signOut: false, unreachable: false };
   const err = lpmError(e);
   switch (err?.kind) {

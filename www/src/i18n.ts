@@ -181,11 +181,8 @@ const S = {
   uploadCsv: ["Tải lên bảng tính (.xlsx hoặc CSV)", "Upload a sheet (.xlsx or CSV)"],
   pastedRows: ["dữ liệu đã dán", "the pasted rows"],
   sheetUnreadable: ["Không đọc được {name}: {reason}", "Cannot read {name}: {reason}"],
-  sheetNotXlsx: [
-    "không phải sổ làm việc .xlsx (có thể là một tệp loại khác bị đổi tên, hoặc tệp bị hỏng): hãy lưu từ Excel thành \"Excel Workbook (.xlsx)\" hoặc \"CSV UTF-8\"",
-    "not an .xlsx workbook (perhaps a file of another kind renamed, or a damaged one): save it from Excel as \"Excel Workbook (.xlsx)\" or \"CSV UTF-8\"",
-  ],
   readAs: ["Đã đọc {source}", "Read {source}"],
+  tabDelimiter: ["dấu tab", "tab"],
   sheetLine: ["Dòng trong bảng", "Sheet line"],
   columnMap: ["Ghép cột", "Column mapping"],
   columnFor: ["Cột “{header}”", "Column “{header}”"],

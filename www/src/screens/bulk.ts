@@ -8,12 +8,13 @@ import { live } from "lit-html/directives/live.js";
 import { validateCreateUsers, type DoubtReason, type ImportReport, type Issue, type JournalEvent, type JournalStore, type NewUser, type Progress, type RowResult } from "lpm-client";
 import { app, bulkClient, focusNext, handle, update, usersChanged, type BulkClient } from "../app";
 import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
-import { FIELDS, REQUIRED, SheetReadError, downloadRows, readSheet, readSheetFile, type Field } from "../csv";
-import { haltedBox, type Described } from "../errors";
+import { FIELDS, REQUIRED, SheetReadError, downloadRows, problemText, readSheet, readSheetFile, twiceText, type Field, type Parsed } from "../csv";
+import { haltedBox, inWords, type Described } from "../errors";
 import { formatTime, formatWait } from "../format";
 import { getLang, t, type Key } from "../i18n";
 import { statusText } from "../server-texts";
 import { errorBox } from "../ui";
+import type { RowProblem } from "lpm-sheets";
 
 /** The contract's maximum per create call. */
 const CHUNK = 100;
@@ -24,7 +25,7 @@ interface Row {
   /** The line (CSV) or row (.xlsx) of the sheet it came from. */
   line: number;
   /** Why the sheet's row cannot be read as an account, until a cell of it is edited. */
-  problem: string | null;
+  problem: RowProblem | null;
   /** Its password was generated here (it goes in the credentials download). */
   generated?: boolean;
 }
@@ -34,11 +35,11 @@ const s = {
   pasted: "",
   headers: [] as string[],
   mapping: [] as (Field | "")[],
-  source: [] as { line: number; cells: string[]; problem: string | null }[],
-  /** What the last sheet was read as (CSV and its delimiter, or the .xlsx sheet). */
-  readAs: "",
-  /** The sheet's columns that stand for a field another column took (ignored), in words. */
-  twice: [] as string[],
+  source: [] as Parsed["rows"],
+  /** What the last sheet was (its name), and what it was read as: CSV and its delimiter, or the .xlsx sheet. */
+  readAs: null as { name: string; source: Parsed["source"] } | null,
+  /** The sheet's columns that stand for a field another column took (ignored). */
+  twice: [] as Parsed["twice"],
   rows: [] as Row[],
   /** The job being (or last) run, its progress, and its report once the engine gave one. */
   job: null as SavedJob | null,
@@ -107,10 +108,6 @@ function applyMapping(): void {
   });
 }
 
-/** The refusals whose lpm-sheets message carries an English detail (notXlsx's `why`): said in the
- * dashboard's own words, by code. */
-const OWN_WORDS: Partial<Record<SheetReadError["code"], Key>> = { notXlsx: "sheetNotXlsx" };
-
 /** Reads a sheet (a chosen file, or the pasted text as UTF-8) into the editing table. */
 async function load(source: File | Uint8Array, name: string): Promise<void> {
   // Clear what the last sheet left at once: a slow read never shows beside the old rows.
@@ -119,21 +116,21 @@ async function load(source: File | Uint8Array, name: string): Promise<void> {
   s.source = [];
   s.rows = [];
   s.twice = [];
-  s.readAs = "";
+  s.readAs = null;
   s.error = null;
   update();
   try {
-    const sheet = source instanceof Uint8Array ? await readSheet(source, name, getLang()) : await readSheetFile(source, getLang());
+    const sheet = source instanceof Uint8Array ? await readSheet(source, name) : await readSheetFile(source);
     s.headers = sheet.headers;
     s.mapping = sheet.mapping;
     s.source = sheet.rows;
-    s.readAs = `${name}: ${sheet.source}`;
+    s.readAs = { name, source: sheet.source };
     s.twice = sheet.twice;
     applyMapping();
     s.error = null;
   } catch (e) {
     if (!(e instanceof SheetReadError)) throw e;
-    s.error = { text: t("sheetUnreadable", { name, reason: OWN_WORDS[e.code] ? t(OWN_WORDS[e.code]!) : e.message }), retry: false, signOut: false, unreachable: false };
+    s.error = inWords(() => ({ text: t("sheetUnreadable", { name, reason: e.messageIn(getLang()) }), retry: false, signOut: false, unreachable: false }));
   }
   update();
 }
@@ -163,7 +160,7 @@ function issuesByRow(): Map<number, Issue[]> {
   }
   // A row the sheet could not give (a cell showing #REF!, shifted cells) blocks until edited.
   s.rows.forEach((r, i) => {
-    if (r.include && r.problem) out.set(i, [{ path: [i], code: "sheet", level: "contract", message: r.problem } as unknown as Issue, ...(out.get(i) ?? [])]);
+    if (r.include && r.problem) out.set(i, [{ path: [i], code: "sheet", level: "contract", message: problemText(r.problem, getLang()) } as unknown as Issue, ...(out.get(i) ?? [])]);
   });
   return out;
 }
@@ -254,7 +251,7 @@ async function run(job: SavedJob): Promise<void> {
   if (!navigator.locks) return runLocked(job);
   await navigator.locks.request(RUNNER_LOCK, { ifAvailable: true }, async (lock) => {
     if (lock) return runLocked(job);
-    s.error = { text: t("runningElsewhere"), retry: false, signOut: false, unreachable: false };
+    s.error = inWords(() => ({ text: t("runningElsewhere"), retry: false, signOut: false, unreachable: false }));
     void watchElsewhere();
     update();
   });
@@ -411,6 +408,9 @@ function downloadFailed(format: "csv" | "xlsx"): void {
 }
 
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
+/** "hoc-vien.xlsx: .xlsx “Học viên”", "rows.csv: CSV (;)" in the screen's language. */
+const readAsText = ({ name, source }: NonNullable<typeof s.readAs>) =>
+  `${name}: ${source.format === "xlsx" ? `.xlsx “${source.sheetName}”` : `CSV (${source.delimiter === "\t" ? t("tabDelimiter") : source.delimiter})`}`;
 
 /** Gives every included row without a password a random one (lpm-sheets: the command line's). */
 async function generatePasswords(): Promise<void> {
@@ -516,7 +516,7 @@ function resultsView() {
               ? html`<button type="button" @click=${() => downloadFailed("csv")}>${t("downloadFailed")}</button>
                   <button type="button" @click=${() => downloadFailed("xlsx")}>${t("downloadFailedXlsx")}</button>`
               : nothing}
-            <button type="button" @click=${() => { s.phase = "edit"; s.progress = null; s.report = null; s.job = null; s.rows = []; s.source = []; s.headers = []; s.pasted = ""; s.readAs = ""; update(); }}>${t("newImport")}</button>
+            <button type="button" @click=${() => { s.phase = "edit"; s.progress = null; s.report = null; s.job = null; s.rows = []; s.source = []; s.headers = []; s.pasted = ""; s.readAs = null; update(); }}>${t("newImport")}</button>
           </p>`
       : nothing}
     ${resultsTable()}`;
@@ -558,12 +558,12 @@ function editView() {
               </select></label>`,
           )}
           ${missing.length ? html`<p class="warning" role="alert">${t("unmappedRequired", { cols: missing.map(fieldLabel).join(", ") })}</p>` : nothing}
-          ${s.twice.map((w) => html`<p class="warning">${w}</p>`)}
+          ${s.twice.map((w) => html`<p class="warning">${twiceText({ ...w, field: fieldLabel(w.field) }, getLang())}</p>`)}
         </fieldset>`
       : nothing}
     ${s.rows.length
       ? html`<p id="rows-summary" role="status">${t("rowsSummary", { n: s.rows.length, bad: bad.length, out: s.rows.length - included.length, dup })}</p>
-          ${s.readAs ? html`<p class="hint">${t("readAs", { source: s.readAs })}</p>` : nothing}
+          ${s.readAs ? html`<p class="hint">${t("readAs", { source: readAsText(s.readAs) })}</p>` : nothing}
           ${issueGroupsView(issues)}
           <p>${t("chunks", { n: CHUNK, time: formatWait(intervalMs()) })}</p>
           ${waitView(included.length, "nextAllowed")}
@@ -594,7 +594,7 @@ function editView() {
                 ${s.rows.map((r, i) => {
                   const list = issues.get(i) ?? [];
                   return html`<tr class=${!r.include ? "out" : blocking(list) ? "bad" : ""} data-line=${r.line}>
-                    <td data-label=${t("sheetLine")}>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${r.problem}</span>` : nothing}</td>
+                    <td data-label=${t("sheetLine")}>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${problemText(r.problem, getLang())}</span>` : nothing}</td>
                     <td data-label=${t("include")}><input type="checkbox" aria-label=${t("includeRow", { n: r.line })} .checked=${live(r.include)} @change=${(e: Event) => { r.include = (e.target as HTMLInputElement).checked; update(); }} /></td>
                     ${fields.map((f) => {
                       const cellIssues = list.filter((x) => x.path[1] === f);
