@@ -181,6 +181,14 @@ item("15 a 300-character name without spaces does not widen any screen", async (
   await row.waitFor();
   const width = await page.locator("main table").first().evaluate((e) => e.getBoundingClientRect().width);
   assert.ok(width <= page.viewportSize().width, `table ${width} px`);
+  if (page.viewportSize().width > 640) {
+    // On a laptop the long name wraps in its own column: the other columns keep room for their
+    // text (an e-mail on one or two lines, a username and a date on one), not a letter a line.
+    const cells = await row.locator("td").evaluateAll((tds) => tds.map((td) => ({ w: td.getBoundingClientRect().width, text: td.innerText })));
+    const [, , username, email, created] = cells;
+    assert.ok(email.w >= 160, `the e-mail column ${Math.round(email.w)} px beside a long name (${email.text})`);
+    assert.ok(username.w >= 90 && created.w >= 80, `username ${Math.round(username.w)} px, created ${Math.round(created.w)} px`);
+  }
   await screenOk(t, "accounts (a long name)");
   await row.locator("a").click();
   await page.getByRole("heading", { name: "Hồ sơ" }).waitFor();
@@ -291,6 +299,21 @@ item("walk 2 a row repeating an earlier row's e-mail and username counts as one 
   // Each repeated cell names the line it repeats (the pasted line: the header is line 1).
   assert.match(await page.locator("table.edit tbody tr").nth(2).innerText(), /Trùng với dòng 2/);
   await screenOk(t, "bulk create (a duplicate row)");
+});
+
+item("walk 5 every column of the editor shows its cell's text: a long e-mail and name fit, at a laptop's width", async (t) => {
+  const { page } = t;
+  const st = t.stamp;
+  const header = ["Họ tên", "Tên đăng nhập", "E-mail", "Mật khẩu", "Điện thoại", "Tỉnh/Thành", "Quận/Huyện", "Địa chỉ", "Giới tính", "Nghề nghiệp"];
+  await paste(page, `${header.join("\t")}\nNguyễn Thị Phương Thảo\tthao${st}\tthao.ng.${st}@truong.edu.vn\tmatkhau1\t0901000001\tThành phố Hồ Chí Minh\tQuận Bình Thạnh\t12 Nguyễn Hữu Cảnh\tNữ\tGiáo viên`);
+  const row = page.locator("table.edit tbody tr").first();
+  await row.waitFor();
+  for (const label of ["Họ tên", "E-mail"]) {
+    const input = row.getByRole("textbox", { name: new RegExp(`^${label}, dòng`) });
+    const { client, scroll } = await input.evaluate((e) => ({ client: e.clientWidth, scroll: e.scrollWidth }));
+    assert.ok(scroll <= client, `${label}: ${scroll} px of text in ${client} px`);
+  }
+  await screenOk(t, "bulk create (every column)");
 });
 
 item("walk 4 a renamed file that is no workbook is refused in the screen's language only, and follows a switch", async (t) => {

@@ -118,7 +118,7 @@ export function tableView<T>(table: Table<T>, caption: string): TemplateResult {
         (r) => html`<tr>
           ${r.getVisibleCells().map((c) => {
             const def = c.column.columnDef.cell;
-            return html`<td data-label=${labels.get(c.column.id) ?? ""}>${typeof def === "function" ? def(c.getContext()) : c.getValue()}</td>`;
+            return html`<td data-label=${labels.get(c.column.id) ?? ""}><span class="cell">${typeof def === "function" ? def(c.getContext()) : c.getValue()}</span></td>`;
           })}
         </tr>`,
       )}

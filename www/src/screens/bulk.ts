@@ -599,7 +599,7 @@ function editView() {
                     ${fields.map((f) => {
                       const cellIssues = list.filter((x) => x.path[1] === f);
                       const id = `issue-${i}-${f}`;
-                      return html`<td class="field" data-label=${fieldLabel(f)}>
+                      return html`<td class=${`field field-${f}`} data-label=${fieldLabel(f)}>
                         <input type="text" class=${cellIssues.some(blocks) ? "invalid" : cellIssues.length ? "warn" : ""}
                           aria-label=${t("cellLabel", { field: fieldLabel(f), n: r.line })} aria-invalid=${cellIssues.some(blocks) ? "true" : "false"}
                           aria-describedby=${cellIssues.length ? id : nothing}
