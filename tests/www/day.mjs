@@ -331,6 +331,42 @@ item("walk 4 a renamed file that is no workbook is refused in the screen's langu
   await screenOk(t, "bulk create (a renamed file refused)");
 });
 
+item("7 a create from elsewhere inside the interval is told beside the countdown; this browser's own is not", async (t) => {
+  // A page of this browser with the contract's 10-minute interval (this walk's sites use seconds,
+  // which a note would outlive by less than a page takes to read a sheet).
+  const page = await t.context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.route("**/config.json", (r) => r.fulfill({ contentType: "application/json", body: JSON.stringify({ createIntervalMs: 600_000 }) }));
+  try {
+    await signIn(page, t.emu.url);
+    const st = t.stamp;
+    // Another staff member's bulk create, through the API (not this browser).
+    const res = await fetch(`${t.emu.url}/manage/api/users/create-multi-user?token=${DEMO.adminToken}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ users: [{ name: "Người Khác", username: `khac${st}`, email: `khac.${st}@truong.vn`, password: "matkhau0" }] }),
+    });
+    assert.equal(res.status, 200);
+    await paste(page, bulkRows([["Chờ Một", `cho1${st}`, `cho1.${st}@truong.vn`, "matkhau1"]]));
+    const note = page.locator("#recent-elsewhere");
+    await note.waitFor();
+    assert.match(await note.innerText(), /^Nền tảng có tài khoản được tạo lúc \d\d:\d\d.*không phải từ trình duyệt này.*hãy chờ đến \d\d:\d\d/);
+    await page.getByRole("button", { name: "Switch to English" }).click();
+    await page.locator("#recent-elsewhere", { hasText: /^An account was created on the platform at .*not from this browser/ }).waitFor();
+    await page.getByRole("button", { name: "Chuyển sang tiếng Việt" }).click();
+    await screenOk({ ...t, page }, "bulk create (a create from elsewhere)");
+    // This browser's own create is the newest now: no note for it.
+    await page.getByRole("button", { name: "Tạo 1 tài khoản" }).click();
+    await page.locator(".done", { hasText: "1 tạo được" }).waitFor({ timeout: 15_000 });
+    await paste(page, bulkRows([["Chờ Hai", `cho2${st}`, `cho2.${st}@truong.vn`, "matkhau2"]]));
+    await page.locator(".countdown", { hasText: "Lần tạo hàng loạt tiếp theo được phép sau" }).waitFor();
+    await page.waitForTimeout(500);
+    assert.equal(await note.count(), 0);
+  } finally {
+    await page.close();
+  }
+});
+
 // ---------------------------------------------------------------- 8, 9, 13, 14 in one import
 item("8 the platform's rules block by default, warnings are grouped with a count, 'send anyway' is explicit", async (t) => {
   const { page } = t;

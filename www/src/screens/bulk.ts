@@ -6,7 +6,7 @@
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import { validateCreateUsers, type DoubtReason, type ImportReport, type Issue, type JournalEvent, type JournalStore, type NewUser, type Progress, type RowResult } from "lpm-client";
-import { app, bulkClient, focusNext, handle, update, usersChanged, type BulkClient } from "../app";
+import { app, bulkClient, client, focusNext, handle, update, usersChanged, type BulkClient } from "../app";
 import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
 import { FIELDS, REQUIRED, SheetReadError, downloadRows, problemText, readSheet, readSheetFile, twiceText, type Field, type Parsed } from "../csv";
 import { haltedBox, inWords, type Described } from "../errors";
@@ -58,6 +58,9 @@ const s = {
   elsewhere: false,
   /** How the job stopped on this page, if it did (not found unfinished on load): said so. */
   stoppedHere: null as null | "paused" | "stopped",
+  /** When the platform's newest account was created, if inside the create interval and not from
+   * this browser (see `checkRecentCreates`). */
+  recentElsewhere: null as number | null,
   /** The user chose to send rows that break only the platform's documented rules. */
   sendAnyway: false,
 };
@@ -128,6 +131,7 @@ async function load(source: File | Uint8Array, name: string): Promise<void> {
     s.twice = sheet.twice;
     applyMapping();
     s.error = null;
+    void checkRecentCreates();
   } catch (e) {
     if (!(e instanceof SheetReadError)) throw e;
     s.error = inWords(() => ({ text: t("sheetUnreadable", { name, reason: e.messageIn(getLang()) }), retry: false, signOut: false, unreachable: false }));
@@ -430,6 +434,35 @@ function downloadCredentials(): void {
   void downloadRows([t("sheetLine"), ...(["name", "username", "email", "password"] as Field[]).map(fieldLabel)], rows, "xlsx", "credentials");
 }
 
+/**
+ * Whether an account was created inside the create interval, and not by this browser: the
+ * interval is kept per browser, so another staff member's import (another browser, `lpm`) is seen
+ * only on the platform. Read from the first page of accounts, whose newest is taken (the platform
+ * lists newest first in its examples, without promising it); a learner signing up counts too, as
+ * the platform does not say who created an account. A note, not a wait: the user decides.
+ */
+async function checkRecentCreates(): Promise<void> {
+  try {
+    const { users } = await client().getUsers({ start: 0, limit: 100 });
+    const newest = users.reduce((m, u) => Math.max(m, Date.parse(u.createdAt) || 0), 0);
+    const ownLast = ((s.bulk ?? (await bulkClient())).nextCreateAllowedAt()?.getTime() ?? 0) - intervalMs();
+    // Decision: a minute after this browser's last create covers its own call's accounts (a
+    // chunk takes seconds) and a platform clock somewhat off.
+    s.recentElsewhere = newest > ownLast + 60_000 && newest + intervalMs() > Date.now() ? newest : null;
+  } catch {
+    // Only a note: the import's own calls report what the platform says.
+    s.recentElsewhere = null;
+  }
+  update();
+}
+
+/** The note of a create from elsewhere, while its interval lasts. */
+function recentElsewhereView() {
+  const at = s.recentElsewhere;
+  if (at === null || at + intervalMs() <= Date.now()) return nothing;
+  return html`<p id="recent-elsewhere" class="warning">${t("recentElsewhere", { time: formatTime(new Date(at)), until: formatTime(new Date(at + intervalMs())) })}</p>`;
+}
+
 /** The create interval the screen's client keeps (config.json or the contract's 10 minutes). */
 const intervalMs = () => app.config.createIntervalMs ?? 600_000;
 
@@ -566,6 +599,7 @@ function editView() {
           ${s.readAs ? html`<p class="hint">${t("readAs", { source: readAsText(s.readAs) })}</p>` : nothing}
           ${issueGroupsView(issues)}
           <p>${t("chunks", { n: CHUNK, time: formatWait(intervalMs()) })}</p>
+          ${recentElsewhereView()}
           ${waitView(included.length, "nextAllowed")}
           <p>
             <button type="button" ?disabled=${!s.rows.some((r) => r.include && r.cells.password.trim() === "")} @click=${() => void generatePasswords()}>${t("generatePasswords")}</button>
