@@ -28,3 +28,19 @@ export class CliError extends Error {
 
 export const usage = (message) => new CliError(EXIT.usage, message);
 export const authError = (message) => new CliError(EXIT.auth, message);
+
+/** What a system error (`ENOENT`, `EACCES`, ...) means, in words a user acts on; else its code. */
+export function systemReason(e) {
+  const words = {
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a part of the path is not a directory',
+    EISDIR: 'a directory',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'a read-only file system',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'the disk quota is used up',
+    EPIPE: 'its reader closed it',
+  };
+  return (e && words[e.code]) || (e && (e.code || e.message)) || String(e);
+}
