@@ -50,7 +50,7 @@ export async function fillPasswords(sheet, file, values, io, only = () => true) 
   }
   if (made) {
     const format = /\.csv$/i.test(out) ? 'csv' : 'xlsx';
-    await writeSheet(out, [HEAD, ...rows], format, 'Credentials');
+    await writeSheet(out, [HEAD, ...rows], format, 'Credentials', { mode: 0o600 });
     chmodSync(out, 0o600);
     io.stderr.write(`WARNING: ${made} passwords generated${reused ? ` (${reused} kept from before)` : ''} and written to ${out} (mode 0600). ` +
       'Anyone who reads it can sign in as these accounts: hand the passwords out, then delete the file. ' +

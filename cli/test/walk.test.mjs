@@ -4,9 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import fs, { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
-import { emulatorForTests, lpm, tempDir } from './helpers.mjs';
+import { emulatorForTests, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
 
 const ctx = emulatorForTests(['--seed', 'demo', '--create-interval-secs', '0']);
 
@@ -59,4 +60,50 @@ test('export --out a named pipe: written through it, never replaced by a file', 
   assert.equal(r.code, 0, r.stderr);
   assert.ok(statSync(fifo).isFIFO(), 'the pipe is still a pipe');
   assert.match(got, /^\uFEFF_id,/);
+});
+
+test('a report, --failed or credentials path that cannot be written is refused before anything is sent (exit 2)', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(3, 'walkreport')));
+  const before = (await ctx.emu.state()).accounts;
+  const missing = path.join(dir, 'no-such-dir');
+  const journal = path.join(dir, 'lop.journal');
+  for (const [option, name] of [['--report', 'r.csv'], ['--failed', 'f.csv'], ['--credentials', 'c.xlsx']]) {
+    const extra = option === '--credentials' ? ['--generate-passwords'] : [];
+    const r = await lpm(['import', file, '--journal', journal, '--interval-ms', '0', option, path.join(missing, name), ...extra], { env: ctx.env });
+    clean(r.stderr);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `lpm import: ${option} ${path.join(missing, name)}: cannot write it: no such file or directory\n`);
+  }
+  const g = await lpm(['grant', '--users', 'someone', '--courses', 'c1', '--journal', journal, '--report', path.join(missing, 'g.csv')], { env: ctx.env });
+  assert.equal(g.code, 2, g.stderr);
+  assert.match(g.stderr, /^lpm grant: --report .*g\.csv: cannot write it: no such file or directory\n$/);
+  const s = await lpm(['sync', file, '--courses', 'c1', '--journal', journal, '--report', path.join(missing, 's.csv')], { env: ctx.env });
+  assert.equal(s.code, 2, s.stderr);
+  assert.match(s.stderr, /^lpm sync: --report .*s\.csv: cannot write it: no such file or directory\n$/);
+  assert.equal((await ctx.emu.state()).accounts, before, 'no account created');
+  assert.ok(!existsSync(journal), 'no journal started');
+});
+
+test('the credentials sheet is 0600 from its creation, never readable by others for a moment', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], [['Học Viên Một', 'hvmot', 'hvmot@school.test', '']]));
+  const { readSheet } = await import('../src/sheet.js');
+  const { fillPasswords } = await import('../src/passwords.js');
+  const table = await readSheet(file);
+  // Every rename the write makes sees its file's mode as it was before it got its name.
+  const modes = [];
+  const rename = fs.renameSync;
+  fs.renameSync = (from, to) => { modes.push(fs.statSync(from).mode & 0o777); return rename(from, to); };
+  syncBuiltinESMExports();
+  try {
+    await fillPasswords(table, file, {}, { stderr: { write() {} } });
+  } finally {
+    fs.renameSync = rename;
+    syncBuiltinESMExports();
+  }
+  assert.deepEqual(modes, [0o600]);
+  assert.equal(fs.statSync(path.join(dir, 'lop.credentials.xlsx')).mode & 0o777, 0o600);
 });

@@ -5,6 +5,7 @@ import { clientOf } from '../config.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
 import { readTableFile } from '../sheet.js';
+import { checkWritable } from '../report.js';
 
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account id', 'mã tài khoản']);
@@ -35,6 +36,8 @@ export async function grant(values, positionals, io) {
   const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? 0;
   const lang = langOption(values);
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
+  const reportFile = values.report ?? `${values.journal}.report.${formatOption(values)}`;
+  if (values.journal) checkWritable(reportFile, '--report');
   const journal = journalOf(values);
   const client = clientOf(values);
   await client.getMe();
@@ -43,7 +46,7 @@ export async function grant(values, positionals, io) {
     kind: 'grant',
     verb: 'granted',
     total: ids.length,
-    reportFile: values.report ?? `${values.journal}.report.${formatOption(values)}`,
+    reportFile,
     reportAs: formatOption(values),
     lines,
     io,

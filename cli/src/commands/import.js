@@ -8,8 +8,8 @@ import { defaultIntervalFile, sharedIntervalStore } from '../intervals.js';
 import { engineInput, engineIssues } from '../rows.js';
 import { problemIssue, readSheet } from '../sheet.js';
 import { checkSheet, describeSheet, listIssues } from './validate.js';
-import { fillPasswords } from '../passwords.js';
-import { detail, writeSheet } from '../report.js';
+import { credentialsFile, fillPasswords } from '../passwords.js';
+import { checkWritable, detail, writeSheet } from '../report.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
 
@@ -43,6 +43,10 @@ export async function runImport(values, positionals, io) {
     plan(aside, chunkSize, intervalMs, io);
     return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
   }
+  const reportFile = values.report ?? defaultReport(file, formatOption(values));
+  checkWritable(reportFile, '--report');
+  if (values.failed) checkWritable(values.failed, '--failed');
+  if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials');
   const journal = journalOf(values);
   // The interval is kept with every other `lpm` process of the user (intervals.js), counted from
   // when each create left (the transport tells it; LPM_TRANSPORT=fetch cannot: from the call).
@@ -63,7 +67,7 @@ export async function runImport(values, positionals, io) {
     kind: 'import',
     verb: 'created',
     total: sheet.rows.length,
-    reportFile: values.report ?? defaultReport(file, formatOption(values)),
+    reportFile,
     reportAs: formatOption(values),
     lines: sheet.rows.map((r) => r.line),
     io,

@@ -14,11 +14,11 @@ import { clientOf } from '../config.js';
 import { interruptible } from '../interrupt.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { progressView } from '../progress.js';
-import { writeAtomic, writeSheet } from '../report.js';
+import { checkWritable, writeAtomic, writeSheet } from '../report.js';
 import { engineInput, rowIssues, setAside } from '../rows.js';
 import { readSheet } from '../sheet.js';
 import { describeSheet, listIssues } from './validate.js';
-import { fillPasswords } from '../passwords.js';
+import { credentialsFile, fillPasswords } from '../passwords.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
 /** A password meeting every rule, for checking a row that has none (never sent). */
@@ -138,6 +138,10 @@ export async function sync(values, positionals, io) {
     throw usage(`--resume: ${stateFile} is the sync of another sheet or other courses`);
   }
   if (state?.phase === 'done') state = null;
+  if (!values['dry-run']) {
+    checkWritable(reportFile, '--report');
+    if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials');
+  }
 
   const client = clientOf(values, { createInterval: { intervalMs } });
   const stop = interruptible(io);
