@@ -69,7 +69,7 @@ export const COMMANDS = {
     args: '--users FILE|ID,... --courses ID,... --journal J',
     summary: 'grant courses to any number of accounts, in chunks, resumable',
     options: {
-      users: { type: 'string', value: 'FILE|IDS', help: 'account ids: a sheet (CSV or .xlsx: an id column, or one id a line) or ids separated by commas' },
+      users: { type: 'string', value: 'FILE|IDS', help: 'account ids: a sheet (CSV or .xlsx: an id column such as `lpm export users` writes, the accounts an `lpm import` report records as created, or one id a line) or ids separated by commas' },
       courses: { type: 'string', value: 'IDS', help: 'course ids separated by commas' },
       ...JOB, ...LANG, ...CONNECTION,
     },

@@ -107,3 +107,31 @@ test('the credentials sheet is 0600 from its creation, never readable by others 
   assert.deepEqual(modes, [0o600]);
   assert.equal(fs.statSync(path.join(dir, 'lop.credentials.xlsx')).mode & 0o777, 0o600);
 });
+
+test('grant --users the report of an import grants the accounts it created; a sheet without ids is refused, nothing sent', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], [...goodRows(2, 'walkgrant'), ['Trùng Lặp', 'walkgrant0', 'walkgrant0@school.test', 'pass-0-word']]));
+  const imported = await lpm(['import', file, '--journal', path.join(dir, 'import.journal'), '--interval-ms', '0'], { env: ctx.env });
+  assert.equal(imported.code, 1, imported.stderr);
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  const calls = async () => (await ctx.emu.state()).enrolments;
+  // The natural next step of the day: the import's own report names the accounts to grant.
+  const r = await lpm(['grant', '--users', path.join(dir, 'lop.report.csv'), '--courses', course, '--journal', path.join(dir, 'grant.journal')], { env: ctx.env });
+  clean(r.stderr);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^granting 1 course\(s\) to 2 accounts from .*lop\.report\.csv \(the accounts it records as created\)$/m);
+  const users = (await ctx.emu.state()).records.users.filter((u) => u.username.startsWith('walkgrant'));
+  assert.equal(users.length, 2);
+  for (const u of users) assert.ok(u.myCourses.some((c) => c.courseId === course), `${u.username} holds the course`);
+  // A sheet of students (a title line above its header, no id column): refused, not its names
+  // sent as ids.
+  const students = path.join(dir, 'students.csv');
+  writeFileSync(students, `DANH SÁCH LỚP 11B;;;\r\n${sheet(['Họ tên', 'Tài khoản', 'E-mail', 'Mật khẩu'], goodRows(2, 'walknoid'), { sep: ';' })}`);
+  const before = await calls();
+  const bad = await lpm(['grant', '--users', students, '--courses', course, '--journal', path.join(dir, 'bad.journal')], { env: ctx.env });
+  assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+  assert.match(bad.stderr, /^lpm grant: .*students\.csv: no column of account ids .*; its columns: Họ tên, Tài khoản, E-mail, Mật khẩu\. For a sheet of students, `lpm sync FILE --courses IDS`/);
+  assert.deepEqual(await calls(), before, 'nothing granted');
+  assert.ok(!existsSync(path.join(dir, 'bad.journal')));
+});

@@ -8,20 +8,40 @@ import { readTableFile } from '../sheet.js';
 import { checkWritable } from '../report.js';
 
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
-const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account id', 'mã tài khoản']);
+const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account', 'account id', 'mã tài khoản']);
+/** The columns of `lpm import`'s report: its created rows' account ids are in `detail`. */
+const IMPORT_REPORT = ['row', 'line', 'email', 'username', 'result', 'detail'];
 
 /**
- * The account ids of `--users`: a sheet (CSV or .xlsx: a column headed id/_id/userId, else the
- * first cell of each line) or ids separated by commas. Resolves with { ids, lines, source }.
+ * The account ids of `--users`: a sheet (CSV or .xlsx: a column headed id/_id/userId/account,
+ * the accounts an `lpm import` report records as created, else one id a line) or ids separated
+ * by commas. Resolves with { ids, lines, source }. A sheet of several columns none of which
+ * holds ids is refused: its first cells are names or e-mails, never ids to send.
  */
 export async function usersOf(arg) {
   if (!existsSync(arg)) return { ids: list(arg), lines: [], source: 'the command line' };
   const { records } = await readTableFile(arg);
-  const head = records[0]?.cells.map((h) => h.trim().toLowerCase()) ?? [];
-  let col = head.findIndex((h) => ID_HEADERS.has(h));
-  const body = col >= 0 ? records.slice(1) : records;
-  if (col < 0) col = 0;
-  const rows = body.map(({ cells, line }) => ({ id: (cells[col] ?? '').trim(), line })).filter((r) => r.id);
+  const heads = records.map((r) => r.cells.map((h) => h.trim().toLowerCase()));
+  // The header: among the first ten lines (a title may stand above it), as accounts are read.
+  const at = heads.slice(0, 10).findIndex((h) => h.some((c) => ID_HEADERS.has(c)) || IMPORT_REPORT.every((c) => h.includes(c)));
+  const pick = (col, keep = () => true) => {
+    const rows = records.slice(at + 1).filter(({ cells }) => keep(cells))
+      .map(({ cells, line }) => ({ id: (cells[col] ?? '').trim(), line })).filter((r) => r.id);
+    return { ids: rows.map((r) => r.id), lines: rows.map((r) => r.line) };
+  };
+  if (at >= 0) {
+    const head = heads[at];
+    const col = head.findIndex((h) => ID_HEADERS.has(h));
+    if (col >= 0) return { ...pick(col), source: arg };
+    const result = head.indexOf('result');
+    return { ...pick(head.indexOf('detail'), (cells) => cells[result]?.trim() === 'created'), source: `${arg} (the accounts it records as created)` };
+  }
+  const wide = records.find((r) => r.cells.filter((c) => c.trim()).length > 1);
+  if (wide) {
+    throw usage(`${arg}: no column of account ids (headed id, _id, userId, user_id or account); its columns: ${wide.cells.map((c) => c.trim()).filter(Boolean).join(', ')}. ` +
+      'For a sheet of students, `lpm sync FILE --courses IDS` finds their accounts and grants them; or give one id a line');
+  }
+  const rows = records.map(({ cells, line }) => ({ id: (cells[0] ?? '').trim(), line })).filter((r) => r.id);
   return { ids: rows.map((r) => r.id), lines: rows.map((r) => r.line), source: arg };
 }
 
