@@ -135,3 +135,24 @@ test('grant --users the report of an import grants the accounts it created; a sh
   assert.deepEqual(await calls(), before, 'nothing granted');
   assert.ok(!existsSync(path.join(dir, 'bad.journal')));
 });
+
+test('grant and sync with a course id the platform does not know: exit 2 naming it, nothing sent, no journal', async () => {
+  const dir = tempDir();
+  const { records, enrolments } = await ctx.emu.state();
+  const [user] = records.users;
+  const course = records.courses[0]._id;
+  const g = await lpm(['grant', '--users', user._id, '--courses', `${course},khong-co-khoa-nay`, '--journal', path.join(dir, 'g.journal')], { env: ctx.env });
+  clean(g.stderr);
+  assert.equal(g.code, 2, g.stdout + g.stderr);
+  assert.equal(g.stderr, 'lpm grant: no course has the id "khong-co-khoa-nay" (--courses): nothing was sent; `lpm export courses` lists the ids\n');
+  assert.ok(!existsSync(path.join(dir, 'g.journal')));
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'Khoá học'], [[...goodRows(1, 'walkcourse')[0], `${course} sai-ma`]]));
+  const s = await lpm(['sync', file, '--journal', path.join(dir, 's.journal'), '--interval-ms', '0'], { env: ctx.env });
+  assert.equal(s.code, 2, s.stdout + s.stderr);
+  assert.equal(s.stderr, 'lpm sync: no course has the id "sai-ma" (Khoá học, line 2): nothing was sent; `lpm export courses` lists the ids\n');
+  assert.ok(!existsSync(path.join(dir, 's.journal')));
+  const after = await ctx.emu.state();
+  assert.equal(after.enrolments, enrolments);
+  assert.ok(!after.records.users.some((u) => u.username === 'walkcourse0'), 'no account created');
+});

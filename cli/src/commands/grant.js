@@ -6,6 +6,7 @@ import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
 import { readTableFile } from '../sheet.js';
 import { checkWritable } from '../report.js';
+import { checkCourses } from '../courses.js';
 
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account', 'account id', 'mã tài khoản']);
@@ -61,6 +62,7 @@ export async function grant(values, positionals, io) {
   const journal = journalOf(values);
   const client = clientOf(values);
   await client.getMe();
+  await checkCourses(client, courses);
   io.stdout.write(`granting ${courses.length} course(s) to ${ids.length} accounts from ${source}\n`);
   return runJob({
     kind: 'grant',

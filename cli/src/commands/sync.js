@@ -15,6 +15,7 @@ import { interruptible } from '../interrupt.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { progressView } from '../progress.js';
 import { checkWritable, writeAtomic, writeSheet } from '../report.js';
+import { checkCourses } from '../courses.js';
 import { engineInput, rowIssues, setAside } from '../rows.js';
 import { readSheet } from '../sheet.js';
 import { describeSheet, listIssues } from './validate.js';
@@ -152,6 +153,10 @@ export async function sync(values, positionals, io) {
   let planned = Boolean(state);
   try {
     await client.getMe({ signal: stop.signal });
+    // Every course to grant, from --courses or the rows' column, known to the platform.
+    const all = [...new Set(usable.flatMap((i) => wanted[i]))];
+    await checkCourses(client, all, (id) => (courses.includes(id) ? '--courses'
+      : `${sheet.headers[courseColumn]}, line ${sheet.rows[usable.find((i) => wanted[i].includes(id))].line}`), stop.signal);
     // 1. Look-ups: who exists, and what each holds.
     let accounts = new Map();
     if (!state) {
