@@ -156,3 +156,22 @@ test('grant and sync with a course id the platform does not know: exit 2 naming 
   assert.equal(after.enrolments, enrolments);
   assert.ok(!after.records.users.some((u) => u.username === 'walkcourse0'), 'no account created');
 });
+
+test('sync: its course column is not called ignored; a row without a password is listed, and no "every account exists" hides it', async () => {
+  const dir = tempDir();
+  const { records } = await ctx.emu.state();
+  const course = records.courses[0]._id;
+  const file = path.join(dir, 'lop.csv');
+  // One row for an account to create, without a password and without --generate-passwords.
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'Khoá học', 'Ghi chú'], [['Học Viên Mới', 'walksync0', 'walksync0@school.test', '', course, 'x']]));
+  for (const extra of [['--dry-run'], []]) {
+    const r = await lpm(['sync', file, '--journal', path.join(dir, 's.journal'), '--interval-ms', '0', ...extra], { env: ctx.env });
+    clean(r.stderr);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /; columns: .*Khoá học -> courses\n/);
+    assert.match(r.stdout, /^ignored columns \(not account fields\): Ghi chú$/m);
+    assert.match(r.stdout, /^row 1 \(line 2\): password: no password: one is needed to create this account \(give one, or use --generate-passwords\)$/m);
+    assert.doesNotMatch(r.stdout, /^nothing to send: every account exists and holds the courses$/m);
+    assert.match(r.stdout, /^nothing to send: every account exists and holds the courses, but for the 1 row set aside$/m);
+  }
+});

@@ -24,6 +24,9 @@ import { credentialsFile, fillPasswords } from '../passwords.js';
 const CONTRACT_INTERVAL_MS = 600_000;
 /** A password meeting every rule, for checking a row that has none (never sent). */
 const PLACEHOLDER = 'checked-only-1';
+const NO_PASSWORD = 'no password: one is needed to create this account (give one, or use --generate-passwords)';
+/** The line of a sync that sends nothing; rows set aside are no account that exists. */
+const nothingToSend = (aside) => `nothing to send: every account exists and holds the courses${aside ? `, but for the ${aside} row${aside > 1 ? 's' : ''} set aside` : ''}\n`;
 /** Look-ups in flight at once: reads, which the contract does not pace. */
 const LOOKUPS_AT_ONCE = 4;
 
@@ -119,7 +122,12 @@ export async function sync(values, positionals, io) {
   const wanted = sheet.rows.map((r) => [...new Set([...courses, ...(courseColumn < 0 ? [] : list(r.cells[courseColumn] ?? ''))])]);
   // The plan is tied to the sheet as read (before any password is generated).
   const sheetDigest = digest(JSON.stringify([sheet.rows.map((r) => r.user), wanted]));
-  io.stdout.write(describeSheet(file, sheet));
+  // The course column is read (each row's courses), not ignored: said so.
+  io.stdout.write(describeSheet(file, courseColumn < 0 ? sheet : {
+    ...sheet,
+    fields: sheet.fields.map((f, i) => (i === courseColumn ? 'courses' : f)),
+    ignored: sheet.ignored.filter((h) => h !== sheet.headers[courseColumn]),
+  }));
   // A password is needed only to create an account: rows without one are checked as if they had
   // one, and once the look-ups tell which rows are to be created, those get one
   // (--generate-passwords) or are set aside.
@@ -163,7 +171,11 @@ export async function sync(values, positionals, io) {
       accounts = await lookUpAll(client, sheet, usable, stop.signal, io, 'looked up');
       let create = usable.filter((i) => !accounts.get(i));
       if (!values['generate-passwords']) {
-        for (const i of create.filter((k) => noPassword.has(k))) result.set(i, { kind: 'setAside', detail: 'no password: one is needed to create this account (give one, or use --generate-passwords)' });
+        for (const i of create.filter((k) => noPassword.has(k))) {
+          result.set(i, { kind: 'setAside', detail: NO_PASSWORD });
+          // Listed as the sheet's other set-aside rows are, before the plan and its counts.
+          io.stdout.write(`row ${i + 1} (line ${sheet.rows[i].line}): password: ${NO_PASSWORD}\n`);
+        }
         create = create.filter((k) => !noPassword.has(k));
       }
       // The import engine's journal is named by what it creates: a later sync of a grown sheet
@@ -186,8 +198,9 @@ export async function sync(values, positionals, io) {
         `${chunks > 1 ? ` (the last ${((chunks - 1) * intervalMs) / 60000} min after the first)` : ''}; ` +
         `courses to grant to ${lacking.length + state.create.length} accounts (${lacking.length} existing, ${state.create.length} new); ` +
         `${other.length} accounts hold other courses too; ${conflicts.length} rows whose username belongs to another person's account; ${sheet.rows.length - usable.length + result.size} rows set aside\n`);
-      if (state.create.length === 0 && lacking.length === 0) io.stdout.write('nothing to send: every account exists and holds the courses\n');
-      return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
+      const setAsideRows = sheet.rows.length - usable.length + result.size;
+      if (state.create.length === 0 && lacking.length === 0) io.stdout.write(nothingToSend(setAsideRows));
+      return setAsideRows ? EXIT.rows : EXIT.ok;
     }
     writeAtomic(stateFile, `${JSON.stringify(state)}\n`);
     planned = true;
@@ -229,7 +242,7 @@ export async function sync(values, positionals, io) {
         if (!id) {
           result.set(i, creating.has(i) || !noPassword.has(i)
             ? { kind: 'failed', detail: 'not found after it was created' }
-            : { kind: 'setAside', detail: 'no password: one is needed to create this account (give one, or use --generate-passwords)' });
+            : { kind: 'setAside', detail: NO_PASSWORD });
           continue;
         }
         const has = held(account);
@@ -305,6 +318,6 @@ export async function sync(values, positionals, io) {
     io.stderr.write(`stopped before the end: ${halted}; ${again}\n`);
     return EXIT.halted;
   }
-  if (counts.created === 0 && counts.granted === 0 && counts.failed === 0) io.stdout.write('nothing to send: every account exists and holds the courses\n');
+  if (counts.created === 0 && counts.granted === 0 && counts.failed === 0) io.stdout.write(nothingToSend(counts.aside));
   return counts.aside || counts.failed ? EXIT.rows : EXIT.ok;
 }
