@@ -44,3 +44,22 @@ export function systemReason(e) {
   };
   return (e && words[e.code]) || (e && (e.code || e.message)) || String(e);
 }
+
+/** What to do about a token the platform refused (expired, invalid, or without permission). */
+export const FIX_TOKEN = 'fix the token (lpm login, LPM_TOKEN or --token-file)';
+
+/** A network failure's cause (the socket's error code) in words. */
+export function networkReason(e) {
+  const code = e?.cause?.cause?.code ?? e?.cause?.code;
+  const words = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'no such host',
+    EAI_AGAIN: 'the host name could not be looked up',
+    ECONNRESET: 'the connection was reset',
+    ETIMEDOUT: 'the connection timed out',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    EPROTO: 'no TLS answer at that address, perhaps an http:// server',
+  };
+  return words[code] ?? code;
+}

@@ -1,7 +1,7 @@
 // What `import` and `grant` share: the journal file's rules, running the job with progress and
 // interruption, the report file, the summary and the exit code.
 import { existsSync, statSync } from 'node:fs';
-import { EXIT, usage } from './exit.js';
+import { EXIT, FIX_TOKEN, usage } from './exit.js';
 import { interruptible } from './interrupt.js';
 import { lockJournal } from './lock.js';
 import { checkedJournal } from './journal.js';
@@ -69,7 +69,7 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
     // The platform refused the token (expired mid-job) or its permission: exit 3 as any other
     // command refused so; `--resume` continues once the token is fixed.
     const auth = report.haltedBy === 'authentication' || report.haltedBy === 'permission';
-    io.stderr.write(`stopped before the end: ${report.halted}; ${auth ? 'fix the token (lpm login, LPM_TOKEN or --token-file), then ' : ''}run the same command with --resume to continue\n`);
+    io.stderr.write(`stopped before the end: ${report.halted}; ${auth ? `${FIX_TOKEN}, then ` : ''}run the same command with --resume to continue\n`);
     return auth ? EXIT.auth : EXIT.halted;
   }
   const good = kind === 'import' ? c.created : c.granted;

@@ -1,7 +1,8 @@
 // `lpm`: the commands, their options (one table: parsing and --help come from it), and the
 // mapping of failures to exit codes (EXIT in exit.js, documented in README.md).
 import { parseArgs } from 'node:util';
-import { CliError, EXIT, usage } from './exit.js';
+import { baseUrlOf } from './config.js';
+import { CliError, EXIT, FIX_TOKEN, networkReason, usage } from './exit.js';
 
 /** A command's run, loaded when it runs: a command (or --help) loads only its own modules, and
  * none loads the package before it needs it. */
@@ -134,6 +135,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     io.stderr.write(`lpm: unknown command "${name}"\n\n${mainHelp()}`);
     return EXIT.usage;
   }
+  let values = {};
   try {
     // Said plainly, and without echoing the argument (it may be the token itself).
     if (rest.some((a) => a === '--token' || a.startsWith('--token='))) {
@@ -151,21 +153,37 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
       io.stdout.write(commandHelp(name));
       return EXIT.ok;
     }
+    values = parsed.values;
     return await command.run(parsed.values, parsed.positionals, io);
   } catch (e) {
     if (e instanceof CliError) {
       io.stderr.write(`lpm ${name}: ${e.message}\n`);
       return e.code;
     }
-    return failure(name, e, io);
+    return failure(name, e, io, values);
   }
 }
 
 /** The errno code (`ENOSPC`, `EIO`, ...) of a system error, if `e` is one. */
 const ioCode = (e) => (e && typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code) ? e.code : undefined);
 
-/** An error of the package (or the host) as one line and its exit code. */
-export function failure(name, e, io) {
+/** The commands that run a journaled job. */
+const JOBS = new Set(['import', 'grant', 'sync']);
+
+/** The base URL a command used, for a message (never holds the token: it goes in the query). */
+function baseOf(values) {
+  try {
+    return baseUrlOf(values);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An error of the package (or the host) as one line and its exit code; `values` (the command's
+ * options) name the base URL a network failure could not reach.
+ */
+export function failure(name, e, io, values = {}) {
   const kind = e && e.kind;
   let code = EXIT.halted;
   if (kind === 'api' && (e.category === 'authentication' || e.category === 'permission')) code = EXIT.auth;
@@ -178,7 +196,15 @@ export function failure(name, e, io) {
   else if (kind === 'validation') code = EXIT.usage;
   else if (!kind) code = EXIT.halted;
   // The package's messages never hold the token; a host error's message is printed as is.
-  const hint = kind === 'config' && e.problem === 'journal' && ioCode(e.cause) ? '; free the space or fix the file, then run the same command with --resume' : '';
+  let hint = '';
+  if (kind === 'config' && e.problem === 'journal' && ioCode(e.cause)) hint = '; free the space or fix the file, then run the same command with --resume';
+  // What to do, as a job stopped mid-way by the same answers says it (job.js).
+  else if (code === EXIT.auth && kind === 'api' && name !== 'login') hint = `; ${FIX_TOKEN}`;
+  else if (kind === 'network' || kind === 'timeout') {
+    const reason = kind === 'network' ? networkReason(e) : undefined;
+    const base = baseOf(values);
+    hint = `${reason ? `: ${reason}` : ''}; check the platform's address${base ? ` ${base}` : ''} (--base-url or LPM_BASE_URL) and the network, then run the same command ${JOBS.has(name) ? 'again (with --resume if its journal holds the job)' : 'again'}`;
+  }
   io.stderr.write(`lpm ${name}: ${kind ? `${e.name}: ` : ''}${e && e.message !== undefined ? e.message : e}${hint}\n`);
   return code;
 }

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs, { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
-import { emulatorForTests, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
+import { DEMO, emulatorForTests, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
 
 const ctx = emulatorForTests(['--seed', 'demo', '--create-interval-secs', '0']);
 
@@ -174,4 +175,28 @@ test('sync: its course column is not called ignored; a row without a password is
     assert.doesNotMatch(r.stdout, /^nothing to send: every account exists and holds the courses$/m);
     assert.match(r.stdout, /^nothing to send: every account exists and holds the courses, but for the 1 row set aside$/m);
   }
+});
+
+test('a refused token and an unreachable platform say what to do, as a job stopped by them does', async () => {
+  const expired = await lpm(['whoami'], { env: { ...ctx.env, LPM_TOKEN: DEMO.expiredToken } });
+  clean(expired.stderr);
+  assert.equal(expired.code, 3);
+  assert.match(expired.stderr, /^lpm whoami: ApiError: get-me answered respCode 04 .*; fix the token \(lpm login, LPM_TOKEN or --token-file\)\n$/);
+  assert.ok(!expired.stderr.includes(DEMO.expiredToken));
+  const learner = await lpm(['export', 'users'], { env: { ...ctx.env, LPM_TOKEN: DEMO.userToken } });
+  assert.equal(learner.code, 3);
+  assert.match(learner.stderr, /\(permission\).*; fix the token \(lpm login, LPM_TOKEN or --token-file\)\n$/);
+  // A wrong password is no token to fix.
+  const login = await lpm(['login', '--email', DEMO.adminEmail, '--password-stdin'], { env: { LPM_BASE_URL: ctx.env.LPM_BASE_URL }, input: 'wrong\n' });
+  assert.equal(login.code, 3);
+  assert.doesNotMatch(login.stderr, /fix the token/);
+  // A port nothing listens on.
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  const down = await lpm(['whoami'], { env: { ...ctx.env, LPM_BASE_URL: `http://127.0.0.1:${port}` } });
+  clean(down.stderr);
+  assert.equal(down.code, 4);
+  assert.equal(down.stderr, `lpm whoami: NetworkError: get-me: the request did not complete (network failure): connection refused; check the platform's address http://127.0.0.1:${port} (--base-url or LPM_BASE_URL) and the network, then run the same command again\n`);
 });
