@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, fs
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { Client } from './lpm.js';
-import { authError, usage } from './exit.js';
+import { authError, systemReason, usage } from './exit.js';
 import { transport } from './transport.js';
 
 // Decision: `lpm login` keeps the token in $XDG_CONFIG_HOME/lpm/token (~/.config/lpm/token), mode 0600, as gh and docker keep theirs under ~/.config.
@@ -35,7 +35,7 @@ function readToken(file) {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw authError(`cannot read the token file ${file}: ${e.code || e.message}`);
+    throw authError(`cannot read the token file ${file}: ${systemReason(e)}`);
   }
   const token = text.trim();
   if (!token) throw authError(`the token file ${file} is empty`);
@@ -67,6 +67,7 @@ export function clientOf(values, extra = {}, { needToken = true } = {}) {
     return new Client(options);
   } catch (e) {
     // ConfigError: its message names the option, never the token's value.
-    throw e.kind === 'config' && e.problem === 'baseUrl' ? usage(`--base-url: ${e.message}`) : authError(e.message);
+    throw e.kind === 'config' && e.problem === 'baseUrl'
+      ? usage(`${values['base-url'] !== undefined ? '--base-url' : 'LPM_BASE_URL'}: ${e.message}`) : authError(e.message);
   }
 }

@@ -122,6 +122,20 @@ export function mainHelp() {
     '4 stopped before the end (resume it), 130 interrupted. `lpm COMMAND --help` for each.\n';
 }
 
+/**
+ * parseArgs' error in the words of the other messages (its own have a stray quote and advice
+ * about `--` no user of lpm needs); it names the option only, never a value given to it.
+ */
+function argMessage(e, options) {
+  const option = /'(--?[^' =]+)/.exec(e.message)?.[1];
+  if (!option) return e.message;
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`;
+  const value = options[option.replace(/^--?/, '')]?.value;
+  if (/argument missing|ambiguous/.test(e.message)) return `${option} needs a value${value ? ` (${option} ${value})` : ''}`;
+  if (/does not take an argument/.test(e.message)) return `${option} takes no value`;
+  return e.message;
+}
+
 /** Runs `lpm argv...`; resolves with the exit code. `io` = { stdout, stderr, stdin }. */
 export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }) {
   const [name, ...rest] = argv;
@@ -147,7 +161,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     try {
       parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
     } catch (e) {
-      throw usage(`${e.message}\n\n${commandHelp(name)}`);
+      throw usage(`${argMessage(e, command.options)}\n\n${commandHelp(name)}`);
     }
     if (parsed.values.help) {
       io.stdout.write(commandHelp(name));

@@ -200,3 +200,28 @@ test('a refused token and an unreachable platform say what to do, as a job stopp
   assert.equal(down.code, 4);
   assert.equal(down.stderr, `lpm whoami: NetworkError: get-me: the request did not complete (network failure): connection refused; check the platform's address http://127.0.0.1:${port} (--base-url or LPM_BASE_URL) and the network, then run the same command again\n`);
 });
+
+test('usage errors in the words of the others; a pasted token or a value is never echoed', async () => {
+  const token = DEMO.adminToken;
+  const cases = [
+    [['whoami', `--tokne=${token}`], /^lpm whoami: unknown option --tokne\n\nlpm whoami: /],
+    [['import', 'x.csv', '--journal'], /^lpm import: --journal needs a value \(--journal FILE\)\n/],
+    [['import', 'x.csv', '--resume=yes', '--journal', 'j'], /^lpm import: --resume takes no value\n/],
+    [['grant', token, '--users', 'a', '--courses', 'b', '--journal', 'j'], /^lpm grant: grant takes no argument besides its options: the accounts go in --users \(see lpm grant --help\)\n$/],
+    [['whoami', '--token-file', '/nonexistent/tok'], /^lpm whoami: cannot read the token file \/nonexistent\/tok: no such file or directory\n$/],
+    [['import', 'x.csv', '--journal', '/nonexistent/dir/j'], /^lpm import: --journal \/nonexistent\/dir\/j: cannot create its lock file \/nonexistent\/dir\/j\.lock: no such file or directory\n$/],
+  ];
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'x.csv'), sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(1, 'walkusage')));
+  for (const [args, expected] of cases) {
+    const r = await lpm(args.map((a) => (a === 'x.csv' ? path.join(dir, a) : a)), { env: ctx.env });
+    clean(r.stderr);
+    assert.equal(r.code, args[0] === 'whoami' && args[1] === '--token-file' ? 3 : 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, expected);
+    assert.ok(!r.stderr.includes(token) && !r.stdout.includes(token), `${args[0]}: the token is not echoed`);
+  }
+  // A malformed LPM_BASE_URL is named as such, not as an option the user never gave.
+  const bad = await lpm(['whoami'], { env: { ...ctx.env, LPM_BASE_URL: '127.0.0.1:8787' } });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^lpm whoami: LPM_BASE_URL: unusable base URL/);
+});

@@ -47,7 +47,8 @@ export async function usersOf(arg) {
 }
 
 export async function grant(values, positionals, io) {
-  if (positionals.length) throw usage(`grant takes no positional argument (got ${positionals[0]}); see lpm grant --help`);
+  // (The argument is not echoed: a token pasted there would be printed.)
+  if (positionals.length) throw usage('grant takes no argument besides its options: the accounts go in --users (see lpm grant --help)');
   if (!values.users) throw usage('--users FILE|IDS is required');
   if (!values.courses) throw usage('--courses IDS is required');
   const courses = list(values.courses);
