@@ -225,3 +225,17 @@ test('usage errors in the words of the others; a pasted token or a value is neve
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^lpm whoami: LPM_BASE_URL: unusable base URL/);
 });
+
+test('a report or an export named for one format and asked for another is refused before anything is read or sent', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(1, 'walkformat')));
+  const r = await lpm(['import', file, '--journal', path.join(dir, 'j'), '--report', path.join(dir, 'r.csv'), '--format', 'xlsx'], { env: ctx.env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /^lpm import: --report .*r\.csv names a \.csv file, but --format is xlsx: name it \.xlsx, or leave --format out\n$/);
+  assert.equal(r.stdout, '');
+  const e = await lpm(['export', 'users', '--format', 'xlsx', '--out', path.join(dir, 'u.csv')], { env: ctx.env });
+  assert.equal(e.code, 2, e.stderr);
+  assert.match(e.stderr, /^lpm export: --out .*u\.csv names a \.csv file, but --format is xlsx/);
+  assert.ok(!existsSync(path.join(dir, 'u.csv')) && !existsSync(path.join(dir, 'r.csv')) && !existsSync(path.join(dir, 'j')));
+});

@@ -7,6 +7,7 @@ import { toCsv, toXlsx } from 'lpm-sheets/write';
 import { CliError, EXIT, systemReason, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { interruptible } from '../interrupt.js';
+import { sameFormat } from '../options.js';
 
 /** A record as dotted paths to cell text: strings as they are, arrays and other values as JSON. */
 export function flatten(value, prefix = '', out = new Map()) {
@@ -54,6 +55,7 @@ export async function runExport(values, positionals, io) {
   if (positionals.length !== 1 || (what !== 'users' && what !== 'courses')) throw usage('export takes users or courses (see lpm export --help)');
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'jsonl' && format !== 'xlsx') throw usage('--format must be csv, xlsx or jsonl');
+  sameFormat('--out', values.out, format, ['csv', 'xlsx', 'jsonl']);
   if (format === 'xlsx' && !values.out && io.stdout.isTTY) throw usage('--format xlsx writes a workbook: name its file with --out FILE');
   const client = clientOf(values);
   // A file is written under a temporary name and renamed at the end: an interrupted export

@@ -37,13 +37,14 @@ export async function runImport(values, positionals, io) {
   const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CONTRACT_INTERVAL_MS;
   const lang = langOption(values);
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
+  const reportAs = formatOption(values);
   if (values['dry-run']) {
     // A dry run generates nothing: rows without a password are listed as they are.
     const { aside } = await checkSheet(file, values, io);
     plan(aside, chunkSize, intervalMs, io);
     return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
   }
-  const reportFile = values.report ?? defaultReport(file, formatOption(values));
+  const reportFile = values.report ?? defaultReport(file, reportAs);
   checkWritable(reportFile, '--report');
   if (values.failed) checkWritable(values.failed, '--failed');
   if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials');
@@ -68,7 +69,7 @@ export async function runImport(values, positionals, io) {
     verb: 'created',
     total: sheet.rows.length,
     reportFile,
-    reportAs: formatOption(values),
+    reportAs,
     lines: sheet.rows.map((r) => r.line),
     io,
     // A row the engine got as null (more cells than columns) is set aside for that reason (the
