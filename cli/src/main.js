@@ -119,7 +119,8 @@ export function mainHelp() {
   return `lpm: the learning-platform management API from the command line\n\nUsage: lpm COMMAND [options]\n\nCommands:\n${list}\n\n` +
     'The token is never given on the command line: $LPM_TOKEN, --token-file FILE, or `lpm login`.\n' +
     'Exit codes: 0 done, 1 some rows not done, 2 usage, 3 authentication or configuration,\n' +
-    '4 stopped before the end (resume it), 130 interrupted. `lpm COMMAND --help` for each.\n';
+    '4 stopped before the end (resume it), 130 interrupted. `lpm COMMAND --help` for each;\n' +
+    '`lpm --version` for the versions.\n';
 }
 
 /**
@@ -136,12 +137,31 @@ function argMessage(e, options) {
   return e.message;
 }
 
+/** `lpm X.Y.Z (lpm-client-bulk X.Y.Z)`: what a report of a fault names. */
+async function versions() {
+  const { readFileSync } = await import('node:fs');
+  const { createRequire } = await import('node:module');
+  const version = (file) => JSON.parse(readFileSync(file, 'utf8')).version;
+  const own = version(new URL('../package.json', import.meta.url));
+  let client = '?';
+  try { client = version(createRequire(import.meta.url).resolve('lpm-client-bulk/package.json')); } catch { /* not installed as a package */ }
+  return `lpm ${own} (lpm-client-bulk ${client})`;
+}
+
 /** Runs `lpm argv...`; resolves with the exit code. `io` = { stdout, stderr, stdin }. */
 export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }) {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(`${await versions()}\n`);
+    return EXIT.ok;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
-    io.stdout.write(topic && COMMANDS[topic] ? commandHelp(topic) : mainHelp());
+    if (topic !== undefined && !Object.hasOwn(COMMANDS, topic)) {
+      io.stderr.write(`lpm: unknown command "${topic}"\n\n${mainHelp()}`);
+      return EXIT.usage;
+    }
+    io.stdout.write(topic ? commandHelp(topic) : mainHelp());
     return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;

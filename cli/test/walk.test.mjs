@@ -239,3 +239,13 @@ test('a report or an export named for one format and asked for another is refuse
   assert.match(e.stderr, /^lpm export: --out .*u\.csv names a \.csv file, but --format is xlsx/);
   assert.ok(!existsSync(path.join(dir, 'u.csv')) && !existsSync(path.join(dir, 'r.csv')) && !existsSync(path.join(dir, 'j')));
 });
+
+test('lpm --version names lpm and its client; lpm help of an unknown command is a usage error', async () => {
+  const v = await lpm(['--version']);
+  assert.equal(v.code, 0, v.stderr);
+  assert.match(v.stdout, /^lpm \d+\.\d+\.\d+ \(lpm-client-bulk \d+\.\d+\.\d+\)\n$/);
+  const h = await lpm(['help', 'imprt']);
+  assert.equal(h.code, 2);
+  assert.match(h.stderr, /^lpm: unknown command "imprt"\n/);
+  assert.equal(h.stdout, '');
+});
