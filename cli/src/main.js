@@ -25,15 +25,17 @@ const PASSWORDS = {
   'generate-passwords': { type: 'boolean', help: 'give rows without a password a random one, written to a credentials sheet (kept out of journals, reports and output)' },
   credentials: { type: 'string', value: 'FILE', help: 'the credentials sheet of --generate-passwords (.xlsx or .csv; default FILE.credentials.xlsx)' },
 };
-const JOB = {
+/** A job's options; `report` its default report file, `interval` its default interval. */
+const job = (report, interval) => ({
   journal: { type: 'string', value: 'FILE', help: 'the job\'s journal (JSON lines, flushed before each send): required' },
   resume: { type: 'boolean', help: 'continue the job of an existing journal (same input)' },
   chunk: { type: 'string', value: 'N', help: 'rows per call, 1..100 (default 100)' },
-  report: { type: 'string', value: 'FILE', help: 'the final report, one line per row (.csv, .xlsx, or .json); default: beside the sheet (import: FILE.report.csv) or the journal (grant: J.report.csv)' },
+  report: { type: 'string', value: 'FILE', help: `the final report, one line per row (.csv, .xlsx, or .json); default ${report}` },
   format: { type: 'string', value: 'csv|xlsx|json', help: 'the report\'s format (default: --report\'s extension, else csv)' },
-  'interval-ms': { type: 'string', value: 'MS', help: 'time between two calls (import default: the contract\'s 600000; for test servers)' },
+  'interval-ms': { type: 'string', value: 'MS', help: `time between two calls (default ${interval})` },
   'retry-delay-ms': { type: 'string', value: 'MS', help: 'wait after a lost answer or a failure that may pass (default 30000)' },
-};
+});
+const CREATES = 'the contract\'s 600000 between creates; less only for test servers';
 
 export const COMMANDS = {
   validate: {
@@ -46,7 +48,7 @@ export const COMMANDS = {
     args: 'FILE --journal J',
     summary: 'create the accounts of a sheet, in chunks, resumable',
     options: {
-      ...JOB, ...SHEET, ...PASSWORDS, ...LANG,
+      ...job('FILE.report.csv beside the sheet', CREATES), ...SHEET, ...PASSWORDS, ...LANG,
       'dry-run': { type: 'boolean', help: 'check the rows and print the chunk plan; send nothing' },
       failed: { type: 'string', value: 'FILE', help: 'also write the rows not created, with the sheet\'s own columns, to FILE (.xlsx or .csv), to fix and import again' },
       strict: { type: 'boolean', help: 'set aside rows breaking the platform\'s rules too (default: sent, warned)' },
@@ -59,7 +61,7 @@ export const COMMANDS = {
     summary: 'make the platform match a sheet: create the missing accounts, grant the courses they lack',
     options: {
       courses: { type: 'string', value: 'IDS', help: 'course ids every account of the sheet must hold, separated by commas (and/or a column "Courses"/"Khoá học" naming each row\'s)' },
-      ...JOB, ...SHEET, ...PASSWORDS, ...LANG,
+      ...job('FILE.sync.csv beside the sheet', CREATES), ...SHEET, ...PASSWORDS, ...LANG,
       'dry-run': { type: 'boolean', help: 'look the rows up and print the plan with its counts; send nothing' },
       strict: { type: 'boolean', help: 'set aside rows breaking the platform\'s rules too (default: sent, warned)' },
       ...CONNECTION,
@@ -72,7 +74,7 @@ export const COMMANDS = {
     options: {
       users: { type: 'string', value: 'FILE|IDS', help: 'account ids: a sheet (CSV or .xlsx: an id column such as `lpm export users` writes, the accounts an `lpm import` report records as created, or one id a line) or ids separated by commas' },
       courses: { type: 'string', value: 'IDS', help: 'course ids separated by commas' },
-      ...JOB, ...LANG, ...CONNECTION,
+      ...job('J.report.csv beside the journal', '0: grants are not paced'), ...LANG, ...CONNECTION,
     },
     run: grant,
   },

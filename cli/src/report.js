@@ -67,9 +67,18 @@ export function writeAtomic(file, data, { mode = 0o666 } = {}) {
   }
 }
 
-/** Writes `records` (the first the header) to `file` as CSV (with the BOM Excel needs) or .xlsx. */
+/**
+ * Writes `records` (the first the header) to `file` as CSV (with the BOM Excel needs), .xlsx, or
+ * JSON (an array of objects keyed by the header).
+ */
 export async function writeSheet(file, records, format, sheetName, options) {
-  writeAtomic(file, format === 'xlsx' ? await toXlsx(records, { sheetName }) : `\uFEFF${toCsv(records)}`, options);
+  let data;
+  if (format === 'xlsx') data = await toXlsx(records, { sheetName });
+  else if (format === 'json') {
+    const [head, ...rows] = records;
+    data = `${JSON.stringify(rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]]))), null, 1)}\n`;
+  } else data = `\uFEFF${toCsv(records)}`;
+  writeAtomic(file, data, options);
 }
 
 /**

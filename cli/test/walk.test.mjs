@@ -249,3 +249,22 @@ test('lpm --version names lpm and its client; lpm help of an unknown command is 
   assert.match(h.stderr, /^lpm: unknown command "imprt"\n/);
   assert.equal(h.stdout, '');
 });
+
+test('sync --format json writes JSON; each job command\'s help gives its own report and interval defaults', async () => {
+  const dir = tempDir();
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(1, 'walkjson')));
+  const r = await lpm(['sync', file, '--courses', course, '--journal', path.join(dir, 's.journal'), '--interval-ms', '0', '--format', 'json'], { env: ctx.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(fs.readFileSync(path.join(dir, 'lop.sync.json'), 'utf8'));
+  assert.equal(report.length, 1);
+  assert.equal(report[0].username, 'walkjson0');
+  assert.equal(report[0].result, 'created');
+  const defaults = { import: ['FILE.report.csv beside the sheet', '600000'], sync: ['FILE.sync.csv beside the sheet', '600000'], grant: ['J.report.csv beside the journal', 'default 0'] };
+  for (const [command, [report, interval]] of Object.entries(defaults)) {
+    const help = (await lpm([command, '--help'])).stdout;
+    assert.match(help, new RegExp(`--report FILE .*default ${report}\\n`), command);
+    assert.ok(help.split('\n').find((l) => l.includes('--interval-ms')).includes(interval), command);
+  }
+});
