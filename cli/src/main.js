@@ -1,7 +1,7 @@
 // `lpm`: the commands, their options (one table: parsing and --help come from it), and the
 // mapping of failures to exit codes (EXIT in exit.js, documented in README.md).
 import { parseArgs } from 'node:util';
-import { baseUrlOf } from './config.js';
+import { baseUrlOf, tokenOf } from './config.js';
 import { CliError, EXIT, FIX_TOKEN, networkReason, usage } from './exit.js';
 
 /** A command's run, loaded when it runs: a command (or --help) loads only its own modules, and
@@ -206,6 +206,15 @@ const ioCode = (e) => (e && typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.
 /** The commands that run a journaled job. */
 const JOBS = new Set(['import', 'grant', 'sync']);
 
+/** Where the refused token came from (`LPM_TOKEN` wins over `lpm login`'s file: said). */
+function tokenSource(values) {
+  try {
+    return `the token came from ${tokenOf(values).from}: `;
+  } catch {
+    return '';
+  }
+}
+
 /** The base URL a command used, for a message (never holds the token: it goes in the query). */
 function baseOf(values) {
   try {
@@ -235,7 +244,7 @@ export function failure(name, e, io, values = {}) {
   let hint = '';
   if (kind === 'config' && e.problem === 'journal' && ioCode(e.cause)) hint = '; free the space or fix the file, then run the same command with --resume';
   // What to do, as a job stopped mid-way by the same answers says it (job.js).
-  else if (code === EXIT.auth && kind === 'api' && name !== 'login') hint = `; ${FIX_TOKEN}`;
+  else if (code === EXIT.auth && kind === 'api' && name !== 'login') hint = `; ${tokenSource(values)}${FIX_TOKEN}`;
   else if (kind === 'network' || kind === 'timeout') {
     const reason = kind === 'network' ? networkReason(e) : undefined;
     const base = baseOf(values);

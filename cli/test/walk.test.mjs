@@ -181,11 +181,11 @@ test('a refused token and an unreachable platform say what to do, as a job stopp
   const expired = await lpm(['whoami'], { env: { ...ctx.env, LPM_TOKEN: DEMO.expiredToken } });
   clean(expired.stderr);
   assert.equal(expired.code, 3);
-  assert.match(expired.stderr, /^lpm whoami: ApiError: get-me answered respCode 04 .*; fix the token \(lpm login, LPM_TOKEN or --token-file\)\n$/);
+  assert.match(expired.stderr, /^lpm whoami: ApiError: get-me answered respCode 04 .*; the token came from LPM_TOKEN: fix the token \(lpm login, LPM_TOKEN or --token-file\)\n$/);
   assert.ok(!expired.stderr.includes(DEMO.expiredToken));
   const learner = await lpm(['export', 'users'], { env: { ...ctx.env, LPM_TOKEN: DEMO.userToken } });
   assert.equal(learner.code, 3);
-  assert.match(learner.stderr, /\(permission\).*; fix the token \(lpm login, LPM_TOKEN or --token-file\)\n$/);
+  assert.match(learner.stderr, /\(permission\).*; the token came from LPM_TOKEN: fix the token \(lpm login, LPM_TOKEN or --token-file\)\n$/);
   // A wrong password is no token to fix.
   const login = await lpm(['login', '--email', DEMO.adminEmail, '--password-stdin'], { env: { LPM_BASE_URL: ctx.env.LPM_BASE_URL }, input: 'wrong\n' });
   assert.equal(login.code, 3);
@@ -267,4 +267,17 @@ test('sync --format json writes JSON; each job command\'s help gives its own rep
     assert.match(help, new RegExp(`--report FILE .*default ${report}\\n`), command);
     assert.ok(help.split('\n').find((l) => l.includes('--interval-ms')).includes(interval), command);
   }
+});
+
+test('lpm login with LPM_TOKEN set says the saved token is not the one lpm will use', async () => {
+  const r = await lpm(['login', '--email', DEMO.adminEmail, '--password-stdin'], {
+    env: { LPM_BASE_URL: ctx.env.LPM_BASE_URL, LPM_TOKEN: DEMO.expiredToken },
+    input: `${DEMO.adminPassword}\n`,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^note: LPM_TOKEN is set, and lpm uses it before .*token: unset LPM_TOKEN to use the token just saved\n$/);
+  assert.ok(!r.stderr.includes(DEMO.expiredToken));
+  const quiet = await lpm(['login', '--email', DEMO.adminEmail, '--password-stdin'], { env: { LPM_BASE_URL: ctx.env.LPM_BASE_URL }, input: `${DEMO.adminPassword}\n` });
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stderr, '');
 });

@@ -75,5 +75,10 @@ export async function login(values, positionals, io) {
   const { token, tokenExpires } = await clientOf(values, {}, { needToken: false }).login(email, password);
   writeToken(file, token);
   io.stdout.write(`logged in as ${email}; token saved to ${file} (mode 0600)${tokenExpires ? `, expires ${tokenExpires}` : ''}\n`);
+  // LPM_TOKEN is read before this file: a staff member who logs in after an old token expired
+  // would still be refused with it.
+  if (values['token-file'] === undefined && process.env.LPM_TOKEN) {
+    io.stderr.write(`note: LPM_TOKEN is set, and lpm uses it before ${file}: unset LPM_TOKEN to use the token just saved\n`);
+  }
   return EXIT.ok;
 }
