@@ -10,6 +10,9 @@ import { writeSheet } from './report.js';
 
 const HEAD = ['line', 'name', 'username', 'email', 'password'];
 
+/** A password meeting every rule, for checking a row that has none (never sent). */
+export const PLACEHOLDER = 'checked-only-1';
+
 /** `students.xlsx` -> `students.credentials.xlsx` (or --credentials FILE). */
 export function credentialsFile(file, values) {
   return values.credentials ?? `${file.replace(/\.(csv|tsv|txt|xlsx)$/i, '')}.credentials.xlsx`;

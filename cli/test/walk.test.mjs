@@ -281,3 +281,28 @@ test('lpm login with LPM_TOKEN set says the saved token is not the one lpm will 
   assert.equal(quiet.code, 0, quiet.stderr);
   assert.equal(quiet.stderr, '');
 });
+
+test('a class list without a password column: --generate-passwords imports it (dry run included), sync reads it', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email'], [['Học Viên Một', 'walknopw0', 'walknopw0@school.test']]));
+  const v = await lpm(['validate', file]);
+  assert.equal(v.code, 2);
+  assert.match(v.stderr, /no column for password .*; for a sheet without passwords, import or sync it with --generate-passwords\n$/);
+  const journal = path.join(dir, 'j');
+  const dry = await lpm(['import', file, '--journal', journal, '--generate-passwords', '--dry-run'], { env: ctx.env });
+  assert.equal(dry.code, 0, dry.stdout + dry.stderr);
+  assert.match(dry.stdout, /^1 rows ready, 0 set aside\n1 rows without a password will get a generated one \(a dry run generates none\)\nplan: 1 rows in 1 calls/m);
+  const r = await lpm(['import', file, '--journal', journal, '--generate-passwords', '--interval-ms', '0'], { env: ctx.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /created 1,/);
+  const { readTableFile } = await import('../src/sheet.js');
+  const { records } = await readTableFile(path.join(dir, 'lop.credentials.xlsx'));
+  assert.equal(records.length, 2);
+  assert.equal(records[1].cells[2], 'walknopw0');
+  // The same list, now of existing accounts: sync needs no password to grant them.
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  const s = await lpm(['sync', file, '--courses', course, '--journal', path.join(dir, 's'), '--interval-ms', '0'], { env: ctx.env });
+  assert.equal(s.code, 0, s.stdout + s.stderr);
+  assert.match(s.stdout, /^1 rows: 1 existed, 0 created, 1 granted courses/m);
+});

@@ -39,7 +39,7 @@ export async function runImport(values, positionals, io) {
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
   const reportAs = formatOption(values);
   if (values['dry-run']) {
-    // A dry run generates nothing: rows without a password are listed as they are.
+    // A dry run generates nothing (with --generate-passwords, a row without one is checked as if it had one).
     const { aside } = await checkSheet(file, values, io);
     plan(aside, chunkSize, intervalMs, io);
     return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
@@ -59,7 +59,7 @@ export async function runImport(values, positionals, io) {
   // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
   // sheet is read.
   const refused = client.getMe().then(() => null, (e) => e);
-  const sheet = await readSheet(file, { sheet: values.sheet });
+  const sheet = await readSheet(file, { sheet: values.sheet, passwords: Boolean(values['generate-passwords']) });
   io.stdout.write(describeSheet(file, sheet));
   if (values['generate-passwords']) await fillPasswords(sheet, file, values, io);
   const e = await refused;

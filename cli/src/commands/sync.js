@@ -19,11 +19,9 @@ import { checkCourses } from '../courses.js';
 import { engineInput, rowIssues, setAside } from '../rows.js';
 import { readSheet } from '../sheet.js';
 import { describeSheet, listIssues } from './validate.js';
-import { credentialsFile, fillPasswords } from '../passwords.js';
+import { PLACEHOLDER, credentialsFile, fillPasswords } from '../passwords.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
-/** A password meeting every rule, for checking a row that has none (never sent). */
-const PLACEHOLDER = 'checked-only-1';
 const NO_PASSWORD = 'no password: one is needed to create this account (give one, or use --generate-passwords)';
 /** The line of a sync that sends nothing; rows set aside are no account that exists. */
 const nothingToSend = (aside) => `nothing to send: every account exists and holds the courses${aside ? `, but for the ${aside} row${aside > 1 ? 's' : ''} set aside` : ''}\n`;
@@ -115,7 +113,7 @@ export async function sync(values, positionals, io) {
   const reportFile = values.report ?? `${file.replace(/\.(csv|tsv|txt|xlsx)$/i, '')}.sync.${reportAs}`;
   const stateFile = values.journal;
 
-  const sheet = await readSheet(file, { sheet: values.sheet });
+  const sheet = await readSheet(file, { sheet: values.sheet, passwords: true });
   // Each row's courses: --courses, and those its course column names.
   const courseColumn = sheet.headers.findIndex((h) => COURSE_HEADERS.has(fold(h)));
   if (!courses.length && courseColumn < 0) throw usage(`--courses IDS is required, or a column naming each row's courses (${[...COURSE_HEADERS].slice(0, 2).join(', ')}, Khoá học)`);

@@ -3,6 +3,7 @@ import { EXIT, usage } from '../exit.js';
 import { langOption } from '../options.js';
 import { readSheet } from '../sheet.js';
 import { issueLine, rowIssues, setAside } from '../rows.js';
+import { PLACEHOLDER } from '../passwords.js';
 
 /** The sheet's head: rows, delimiter or sheet, columns and what they map to, ignored columns. */
 export function describeSheet(file, sheet) {
@@ -43,10 +44,17 @@ export function listIssues(sheet, issues, strict, io) {
 /** Checks a sheet with the validator; prints each issue and the counts. Returns { sheet, issues, aside }. */
 export async function checkSheet(file, values, io) {
   const lang = langOption(values);
-  const sheet = await readSheet(file, { sheet: values.sheet });
+  const generate = Boolean(values['generate-passwords']);
+  const sheet = await readSheet(file, { sheet: values.sheet, passwords: generate });
+  // With --generate-passwords (a dry run), a row without a password is checked as the run will
+  // send it: with one (none is generated here).
+  const fill = generate ? sheet.rows.filter((r) => !r.problem && r.user.password === '') : [];
+  for (const r of fill) r.user.password = PLACEHOLDER;
   const issues = rowIssues(sheet, lang);
+  for (const r of fill) r.user.password = '';
   io.stdout.write(describeSheet(file, sheet));
   const aside = listIssues(sheet, issues, values.strict, io);
+  if (fill.length) io.stdout.write(`${fill.length} rows without a password will get a generated one (a dry run generates none)\n`);
   return { sheet, issues, aside };
 }
 
