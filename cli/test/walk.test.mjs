@@ -306,3 +306,21 @@ test('a class list without a password column: --generate-passwords imports it (d
   assert.equal(s.code, 0, s.stdout + s.stderr);
   assert.match(s.stdout, /^1 rows: 1 existed, 0 created, 1 granted courses/m);
 });
+
+test('Ctrl-C during an export speaks of no journal (it has none) and leaves no file', async () => {
+  const dir = tempDir();
+  const out = path.join(dir, 'users.csv');
+  await ctx.emu.control('POST', 'faults', { endpoint: 'get-multi-user', kind: 'delay', delayMs: 5000, count: 1 });
+  try {
+    const run = lpm(['export', 'users', '--out', out], { env: ctx.env });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    run.child.kill('SIGINT');
+    const r = await run;
+    assert.equal(r.code, 130, r.stderr);
+    assert.doesNotMatch(r.stderr, /journal/);
+    assert.match(r.stderr, /^\nSIGINT: stopping \(nothing is kept: run the export again; again to quit at once\)\ninterrupted after 0 users: .*users\.csv not written\n$/);
+    assert.ok(!existsSync(out));
+  } finally {
+    await ctx.emu.control('DELETE', 'faults');
+  }
+});

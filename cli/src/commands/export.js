@@ -63,7 +63,7 @@ export async function runExport(values, positionals, io) {
   const file = values.out ? openOut(values.out) : null;
   const tmp = file?.tmp;
   const out = file ? createWriteStream(null, { fd: file.fd }) : io.stdout;
-  const stop = interruptible(io);
+  const stop = interruptible(io, 'nothing is kept: run the export again');
   // An error of the output (a full disk; standard output's reader gone, as `| head` does) is
   // kept and thrown by the next write, never left unhandled.
   let outError;
