@@ -8,7 +8,7 @@ import fs, { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { DEMO, emulatorForTests, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
+import { CLI, DEMO, emulatorForTests, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
 
 const ctx = emulatorForTests(['--seed', 'demo', '--create-interval-secs', '0']);
 
@@ -323,4 +323,21 @@ test('Ctrl-C during an export speaks of no journal (it has none) and leaves no f
   } finally {
     await ctx.emu.control('DELETE', 'faults');
   }
+});
+
+test('lpm login without a base URL says so before asking for the password', async () => {
+  const home = tempDir();
+  // Standard input left open, as a terminal waiting for the password would be.
+  const child = spawn(process.execPath, [CLI, 'login'], {
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  child.stdin.destroy();
+  assert.equal(code, 3, stderr);
+  assert.equal(stderr, 'lpm login: no base URL: pass --base-url URL or set LPM_BASE_URL\n');
 });
