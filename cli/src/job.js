@@ -21,6 +21,17 @@ export function journalOf(values) {
 }
 
 /**
+ * The exit code of a job the platform stopped (`haltedBy`, the category of its answer) and what
+ * to do before `--resume`: a refused token (expired mid-job) or permission exits 3 as any other
+ * command refused so; a platform out of accounts needs its limit raised, or a resume fails again.
+ */
+export function afterHalt(haltedBy) {
+  if (haltedBy === 'authentication' || haltedBy === 'permission') return { code: EXIT.auth, todo: `${FIX_TOKEN}, then ` };
+  if (haltedBy === 'capacity') return { code: EXIT.halted, todo: 'the platform holds as many accounts as it may: have its limit raised (or free accounts), then ' };
+  return { code: EXIT.halted, todo: '' };
+}
+
+/**
  * Runs `start({ onProgress, onIssues, signal })` (client.importUsers or grantCourses) with a
  * progress view, writes the report (through `patch`) to `reportFile`, prints the summary;
  * resolves with the exit code. With `onIssues(rows)` (an import), the job's list of rows with
@@ -66,11 +77,9 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
     return EXIT.interrupted;
   }
   if (report.halted) {
-    // The platform refused the token (expired mid-job) or its permission: exit 3 as any other
-    // command refused so; `--resume` continues once the token is fixed.
-    const auth = report.haltedBy === 'authentication' || report.haltedBy === 'permission';
-    io.stderr.write(`stopped before the end: ${report.halted}; ${auth ? `${FIX_TOKEN}, then ` : ''}run the same command with --resume to continue\n`);
-    return auth ? EXIT.auth : EXIT.halted;
+    const { code, todo } = afterHalt(report.haltedBy);
+    io.stderr.write(`stopped before the end: ${report.halted}; ${todo}run the same command with --resume to continue\n`);
+    return code;
   }
   const good = kind === 'import' ? c.created : c.granted;
   return good === c.total ? EXIT.ok : EXIT.rows;

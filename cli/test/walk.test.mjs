@@ -341,3 +341,29 @@ test('lpm login without a base URL says so before asking for the password', asyn
   assert.equal(code, 3, stderr);
   assert.equal(stderr, 'lpm login: no base URL: pass --base-url URL or set LPM_BASE_URL\n');
 });
+
+test('a platform out of accounts: the job says to have its limit raised; a sync stopped by a refused token exits 3 as an import does', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(2, 'walkfull')));
+  const { accounts } = await ctx.emu.control('GET', 'state');
+  await ctx.emu.control('POST', 'capacity', { capacity: accounts });
+  try {
+    const r = await lpm(['import', file, '--journal', path.join(dir, 'j'), '--interval-ms', '0'], { env: ctx.env });
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /stopped before the end: .*\(capacity\).*; the platform holds as many accounts as it may: have its limit raised \(or free accounts\), then run the same command with --resume to continue\n$/);
+  } finally {
+    await ctx.emu.control('POST', 'capacity', { capacity: 10000 });
+  }
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  // Look-ups pass; the first create is answered as the platform answers an expired token (08).
+  await ctx.emu.control('POST', 'faults', { endpoint: 'create-multi-user', kind: 'respcode', respCode: '08', msg: 'Invalid token or Token has expired', status: 401, count: 1 });
+  try {
+    const s = await lpm(['sync', file, '--courses', course, '--journal', path.join(dir, 's'), '--interval-ms', '0'], { env: ctx.env });
+    clean(s.stderr);
+    assert.equal(s.code, 3, s.stdout + s.stderr);
+    assert.match(s.stderr, /stopped before the end: .*\(authentication\).*; fix the token \(lpm login, LPM_TOKEN or --token-file\), then run the same command with --resume to continue\n$/);
+  } finally {
+    await ctx.emu.control('DELETE', 'faults');
+  }
+});

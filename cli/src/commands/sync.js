@@ -19,6 +19,7 @@ import { checkCourses } from '../courses.js';
 import { engineInput, rowIssues, setAside } from '../rows.js';
 import { readSheet } from '../sheet.js';
 import { describeSheet, listIssues } from './validate.js';
+import { afterHalt } from '../job.js';
 import { PLACEHOLDER, credentialsFile, fillPasswords } from '../passwords.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
@@ -154,6 +155,7 @@ export async function sync(values, positionals, io) {
   const stop = interruptible(io);
   const result = new Map(); // row -> { kind, account, granted, other, detail }
   let halted = null;
+  let haltedBy;
   let interrupted = false;
   // Whether J holds the plan (a resume continues it) or nothing was planned yet (a new run).
   let planned = Boolean(state);
@@ -218,7 +220,7 @@ export async function sync(values, positionals, io) {
         else result.set(i, { kind: r.result.kind, detail: r.result.status ?? r.result.reason ?? (r.result.issues ?? []).map((x) => x.message).join('; ') });
       });
       if (interrupted || stop.signal.aborted) interrupted = true;
-      else if (report.halted || report.counts.inDoubt + report.counts.notSent > 0) halted = report.halted ?? 'rows in doubt';
+      else if (report.halted || report.counts.inDoubt + report.counts.notSent > 0) { halted = report.halted ?? 'rows in doubt'; haltedBy = report.haltedBy; }
     }
     if (!interrupted && !halted) {
       state.phase = 'grant';
@@ -268,7 +270,7 @@ export async function sync(values, positionals, io) {
           else row.grantFailed = `${r.result.kind}: ${r.result.status ?? r.result.reason ?? ''}`;
         });
         if (interrupted || stop.signal.aborted) { interrupted = true; break; }
-        if (report.halted || report.counts.notSent > 0) { halted = report.halted ?? 'grants not sent'; break; }
+        if (report.halted || report.counts.notSent > 0) { halted = report.halted ?? 'grants not sent'; haltedBy = report.haltedBy; break; }
       }
       if (!interrupted && !halted) {
         state.phase = 'done';
@@ -313,8 +315,9 @@ export async function sync(values, positionals, io) {
     return EXIT.interrupted;
   }
   if (halted) {
-    io.stderr.write(`stopped before the end: ${halted}; ${again}\n`);
-    return EXIT.halted;
+    const { code, todo } = afterHalt(haltedBy);
+    io.stderr.write(`stopped before the end: ${halted}; ${todo}${again}\n`);
+    return code;
   }
   if (counts.created === 0 && counts.granted === 0 && counts.failed === 0) io.stdout.write(nothingToSend(counts.aside));
   return counts.aside || counts.failed ? EXIT.rows : EXIT.ok;
