@@ -243,6 +243,11 @@ export function failure(name, e, io, values = {}) {
   // The package's messages never hold the token; a host error's message is printed as is.
   let hint = '';
   if (kind === 'config' && e.problem === 'journal' && ioCode(e.cause)) hint = '; free the space or fix the file, then run the same command with --resume';
+  // The engine refuses a journal started with another input ("... another file?"): most often
+  // the same sheet, edited since (a row fixed after the job). Said what to do with it.
+  else if (kind === 'config' && e.problem === 'journal' && /another file\?$/.test(e.message)) {
+    hint = '; a journal resumes only the job it was started with, on the sheet as it was then: to send rows fixed since, import them with a new --journal (--failed FILE writes the rows not created)';
+  }
   // What to do, as a job stopped mid-way by the same answers says it (job.js).
   else if (code === EXIT.auth && kind === 'api' && name !== 'login') hint = `; ${tokenSource(values)}${FIX_TOKEN}`;
   else if (kind === 'network' || kind === 'timeout') {
