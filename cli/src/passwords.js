@@ -63,3 +63,16 @@ export async function fillPasswords(sheet, file, values, io, only = () => true) 
   }
   return { made, reused, file: out };
 }
+
+/**
+ * Refuses a `--resume` without --generate-passwords of a job that generated them (its credentials
+ * sheet exists and rows still lack a password): the engine would set those rows aside as having
+ * none, and finish the job without them.
+ */
+export function checkResumedPasswords(sheet, file, values) {
+  const out = credentialsFile(file, values);
+  if (!values.resume || values['generate-passwords'] || !existsSync(out)) return;
+  if (sheet.rows.some((r) => !r.problem && r.user.password === '')) {
+    throw usage(`--resume: this job gave rows passwords (${out} holds them): resume it with --generate-passwords, as it was started`);
+  }
+}

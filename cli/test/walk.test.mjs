@@ -8,7 +8,7 @@ import fs, { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { CLI, DEMO, emulatorForTests, goodRows, lpm, sheet, tempDir } from './helpers.mjs';
+import { CLI, DEMO, emulatorForTests, goodRows, journalEvents, lpm, outcomeRows, sheet, tempDir } from './helpers.mjs';
 
 const ctx = emulatorForTests(['--seed', 'demo', '--create-interval-secs', '0']);
 
@@ -366,4 +366,23 @@ test('a platform out of accounts: the job says to have its limit raised; a sync 
   } finally {
     await ctx.emu.control('DELETE', 'faults');
   }
+});
+
+test('a job started with --generate-passwords and resumed without it is refused, not finished without its rows', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(2, 'walkresume').map((r) => [...r.slice(0, 3), ''])));
+  const journal = path.join(dir, 'j');
+  const base = ['import', file, '--journal', journal, '--chunk', '1', '--interval-ms', '60000'];
+  const run = lpm([...base, '--generate-passwords'], { env: ctx.env });
+  // Stopped (Ctrl-C) once the first row is created, while it waits for the next chunk.
+  while (outcomeRows(journalEvents(journal)) < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  run.child.kill('SIGINT');
+  assert.equal((await run).code, 130);
+  const r = await lpm([...base, '--resume'], { env: ctx.env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /^lpm import: --resume: this job gave rows passwords \(.*lop\.credentials\.xlsx holds them\): resume it with --generate-passwords, as it was started\n$/);
+  const done = await lpm([...base, '--resume', '--generate-passwords', '--interval-ms', '0'], { env: ctx.env });
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.match(done.stdout, /created 2,/);
 });

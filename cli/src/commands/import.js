@@ -8,7 +8,7 @@ import { defaultIntervalFile, sharedIntervalStore } from '../intervals.js';
 import { engineInput, engineIssues } from '../rows.js';
 import { problemIssue, readSheet } from '../sheet.js';
 import { checkSheet, describeSheet, listIssues } from './validate.js';
-import { credentialsFile, fillPasswords } from '../passwords.js';
+import { checkResumedPasswords, credentialsFile, fillPasswords } from '../passwords.js';
 import { checkWritable, detail, writeSheet } from '../report.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
@@ -61,6 +61,7 @@ export async function runImport(values, positionals, io) {
   const refused = client.getMe().then(() => null, (e) => e);
   const sheet = await readSheet(file, { sheet: values.sheet, passwords: Boolean(values['generate-passwords']) });
   io.stdout.write(describeSheet(file, sheet));
+  checkResumedPasswords(sheet, file, values);
   if (values['generate-passwords']) await fillPasswords(sheet, file, values, io);
   const e = await refused;
   if (e) throw e;

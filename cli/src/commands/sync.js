@@ -20,7 +20,7 @@ import { engineInput, rowIssues, setAside } from '../rows.js';
 import { readSheet } from '../sheet.js';
 import { describeSheet, listIssues } from './validate.js';
 import { afterHalt } from '../job.js';
-import { PLACEHOLDER, credentialsFile, fillPasswords } from '../passwords.js';
+import { PLACEHOLDER, checkResumedPasswords, credentialsFile, fillPasswords } from '../passwords.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
 const NO_PASSWORD = 'no password: one is needed to create this account (give one, or use --generate-passwords)';
@@ -146,6 +146,7 @@ export async function sync(values, positionals, io) {
     throw usage(`--resume: ${stateFile} is the sync of another sheet or other courses`);
   }
   if (state?.phase === 'done') state = null;
+  checkResumedPasswords(sheet, file, values);
   if (!values['dry-run']) {
     checkWritable(reportFile, '--report');
     if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials');
