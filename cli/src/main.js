@@ -1,7 +1,7 @@
 // `lpm`: the commands, their options (one table: parsing and --help come from it), and the
 // mapping of failures to exit codes (EXIT in exit.js, documented in README.md).
 import { parseArgs } from 'node:util';
-import { baseUrlOf, tokenOf } from './config.js';
+import { baseUrlOf, tokenOf } from './sources.js';
 import { CliError, EXIT, FIX_TOKEN, networkReason, usage } from './exit.js';
 
 /** A command's run, loaded when it runs: a command (or --help) loads only its own modules, and
