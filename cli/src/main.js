@@ -250,7 +250,12 @@ export function failure(name, e, io, values = {}) {
   }
   // What to do, as a job stopped mid-way by the same answers says it (job.js).
   else if (code === EXIT.auth && kind === 'api' && name !== 'login') hint = `; ${tokenSource(values)}${FIX_TOKEN}`;
-  else if (kind === 'network' || kind === 'timeout') {
+  // A page that is no answer of the API (a 404, a web site's HTML): most often the school's web
+  // address given for the platform's.
+  else if ((kind === 'http' && (e.status === 404 || e.status === 405)) || (kind === 'decode' && /not an API envelope/.test(e.message))) {
+    const base = baseOf(values);
+    hint = `; is ${base ?? 'the base URL'} the platform's address? (--base-url or LPM_BASE_URL)`;
+  } else if (kind === 'network' || kind === 'timeout') {
     const reason = kind === 'network' ? networkReason(e) : undefined;
     const base = baseOf(values);
     hint = `${reason ? `: ${reason}` : ''}; check the platform's address${base ? ` ${base}` : ''} (--base-url or LPM_BASE_URL) and the network, then run the same command ${JOBS.has(name) ? 'again (with --resume if its journal holds the job)' : 'again'}`;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs, { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { CLI, DEMO, emulatorForTests, goodRows, journalEvents, lpm, outcomeRows, sheet, tempDir } from './helpers.mjs';
@@ -385,4 +386,21 @@ test('a job started with --generate-passwords and resumed without it is refused,
   const done = await lpm([...base, '--resume', '--generate-passwords', '--interval-ms', '0'], { env: ctx.env });
   assert.equal(done.code, 0, done.stdout + done.stderr);
   assert.match(done.stdout, /created 2,/);
+});
+
+test('a base URL that is the school\'s web site (a 404 page, an HTML page) asks whether it is the platform\'s address', async () => {
+  for (const status of [404, 200]) {
+    const site = http.createServer((q, s) => { s.writeHead(status, { 'content-type': 'text/html' }); s.end('<html><body>Trường THPT</body></html>'); });
+    await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${site.address().port}`;
+    try {
+      const r = await lpm(['whoami'], { env: { ...ctx.env, LPM_BASE_URL: base } });
+      clean(r.stderr);
+      assert.equal(r.code, 4, r.stderr);
+      assert.ok(r.stderr.endsWith(`; is ${base} the platform's address? (--base-url or LPM_BASE_URL)\n`), r.stderr);
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  }
 });
