@@ -63,3 +63,6 @@ export function networkReason(e) {
   };
   return words[code] ?? code;
 }
+
+/** `1 row`, `2 rows`: a count and its noun, in the number the count needs. */
+export const count = (n, noun) => `${n} ${n === 1 ? noun : `${noun}s`}`;

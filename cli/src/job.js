@@ -1,7 +1,7 @@
 // What `import` and `grant` share: the journal file's rules, running the job with progress and
 // interruption, the report file, the summary and the exit code.
 import { existsSync, statSync } from 'node:fs';
-import { EXIT, FIX_TOKEN, usage } from './exit.js';
+import { EXIT, FIX_TOKEN, count, usage } from './exit.js';
 import { interruptible } from './interrupt.js';
 import { lockJournal } from './lock.js';
 import { checkedJournal } from './journal.js';
@@ -71,7 +71,7 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
   const parts = kind === 'import'
     ? [`created ${c.created}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `conflicts ${c.conflicts}`, `in doubt ${c.inDoubt}`, `not sent ${c.notSent}`]
     : [`granted ${c.granted}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `not sent ${c.notSent}`];
-  io.stdout.write(`${c.total} rows: ${parts.join(', ')}; report: ${reportFile}\n`);
+  io.stdout.write(`${count(c.total, 'row')}: ${parts.join(', ')}; report: ${reportFile}\n`);
   if (interrupted) {
     io.stderr.write('interrupted: run the same command with --resume to continue\n');
     return EXIT.interrupted;

@@ -4,7 +4,7 @@
 // journal (the engines name rows by e-mail and username), no report and no output.
 import { chmodSync, existsSync } from 'node:fs';
 import { randomPassword } from 'lpm-sheets';
-import { usage } from './exit.js';
+import { count, usage } from './exit.js';
 import { readTableFile } from './sheet.js';
 import { writeSheet } from './report.js';
 
@@ -55,11 +55,11 @@ export async function fillPasswords(sheet, file, values, io, only = () => true) 
     const format = /\.csv$/i.test(out) ? 'csv' : 'xlsx';
     await writeSheet(out, [HEAD, ...rows], format, 'Credentials', { mode: 0o600 });
     chmodSync(out, 0o600);
-    io.stderr.write(`WARNING: ${made} passwords generated${reused ? ` (${reused} kept from before)` : ''} and written to ${out} (mode 0600). ` +
+    io.stderr.write(`WARNING: ${count(made, 'password')} generated${reused ? ` (${reused} kept from before)` : ''} and written to ${out} (mode 0600). ` +
       'Anyone who reads it can sign in as these accounts: hand the passwords out, then delete the file. ' +
       'They are in no journal, report or output of lpm.\n');
   } else if (reused) {
-    io.stderr.write(`${reused} passwords kept from ${out}\n`);
+    io.stderr.write(`${count(reused, 'password')} kept from ${out}\n`);
   }
   return { made, reused, file: out };
 }

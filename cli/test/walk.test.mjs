@@ -122,7 +122,7 @@ test('grant --users the report of an import grants the accounts it created; a sh
   const r = await lpm(['grant', '--users', path.join(dir, 'lop.report.csv'), '--courses', course, '--journal', path.join(dir, 'grant.journal')], { env: ctx.env });
   clean(r.stderr);
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  assert.match(r.stdout, /^granting 1 course\(s\) to 2 accounts from .*lop\.report\.csv \(the accounts it records as created\)$/m);
+  assert.match(r.stdout, /^granting 1 course to 2 accounts from .*lop\.report\.csv \(the accounts it records as created\)$/m);
   const users = (await ctx.emu.state()).records.users.filter((u) => u.username.startsWith('walkgrant'));
   assert.equal(users.length, 2);
   for (const u of users) assert.ok(u.myCourses.some((c) => c.courseId === course), `${u.username} holds the course`);
@@ -293,7 +293,7 @@ test('a class list without a password column: --generate-passwords imports it (d
   const journal = path.join(dir, 'j');
   const dry = await lpm(['import', file, '--journal', journal, '--generate-passwords', '--dry-run'], { env: ctx.env });
   assert.equal(dry.code, 0, dry.stdout + dry.stderr);
-  assert.match(dry.stdout, /^1 rows ready, 0 set aside\n1 rows without a password will get a generated one \(a dry run generates none\)\nplan: 1 rows in 1 calls/m);
+  assert.match(dry.stdout, /^1 row ready, 0 set aside\n1 row without a password will get a generated one \(a dry run generates none\)\nplan: 1 row in 1 call of/m);
   const r = await lpm(['import', file, '--journal', journal, '--generate-passwords', '--interval-ms', '0'], { env: ctx.env });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /created 1,/);
@@ -305,7 +305,7 @@ test('a class list without a password column: --generate-passwords imports it (d
   const course = (await ctx.emu.state()).records.courses[0]._id;
   const s = await lpm(['sync', file, '--courses', course, '--journal', path.join(dir, 's'), '--interval-ms', '0'], { env: ctx.env });
   assert.equal(s.code, 0, s.stdout + s.stderr);
-  assert.match(s.stdout, /^1 rows: 1 existed, 0 created, 1 granted courses/m);
+  assert.match(s.stdout, /^1 row: 1 existed, 0 created, 1 granted courses/m);
 });
 
 test('Ctrl-C during an export speaks of no journal (it has none) and leaves no file', async () => {
@@ -403,4 +403,19 @@ test('a base URL that is the school\'s web site (a 404 page, an HTML page) asks 
       await new Promise((resolve) => site.close(resolve));
     }
   }
+});
+
+test('counts of one read in the singular: "1 row", "1 account", "1 course"', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(1, 'walkone')));
+  const v = await lpm(['validate', file]);
+  assert.match(v.stdout, /: 1 row, comma-separated;.*\n1 row ready, 0 set aside\n$/);
+  const r = await lpm(['import', file, '--journal', path.join(dir, 'j'), '--interval-ms', '0'], { env: ctx.env });
+  assert.match(r.stdout, /^1 row: created 1,/m);
+  const id = (await ctx.emu.state()).records.users.find((u) => u.username === 'walkone0')._id;
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  const g = await lpm(['grant', '--users', id, '--courses', course, '--journal', path.join(dir, 'g')], { env: ctx.env });
+  assert.match(g.stdout, /^granting 1 course to 1 account from the command line$/m);
+  for (const out of [v.stdout, r.stdout, g.stdout]) assert.doesNotMatch(out, /\b1 (rows|accounts|courses|calls)\b|\(s\)/);
 });

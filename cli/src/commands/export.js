@@ -4,7 +4,7 @@
 import { createWriteStream, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { toCsv, toXlsx } from 'lpm-sheets/write';
-import { CliError, EXIT, systemReason, usage } from '../exit.js';
+import { CliError, EXIT, count as counted, systemReason, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { interruptible } from '../interrupt.js';
 import { sameFormat } from '../options.js';
@@ -64,6 +64,8 @@ export async function runExport(values, positionals, io) {
   const tmp = file?.tmp;
   const out = file ? createWriteStream(null, { fd: file.fd }) : io.stdout;
   const stop = interruptible(io, 'nothing is kept: run the export again');
+  /** `1 user`, `2 users`. */
+  const n = (k) => counted(k, what.slice(0, -1));
   // An error of the output (a full disk; standard output's reader gone, as `| head` does) is
   // kept and thrown by the next write, never left unhandled.
   let outError;
@@ -103,7 +105,7 @@ export async function runExport(values, positionals, io) {
     ok = true;
   } catch (e) {
     if (e && e.kind === 'abort') {
-      io.stderr.write(`interrupted after ${count} ${what}${tmp ? `: ${values.out} not written` : ''}\n`);
+      io.stderr.write(`interrupted after ${n(count)}${tmp ? `: ${values.out} not written` : ''}\n`);
       return EXIT.interrupted;
     }
     // The reader of standard output stopped reading (`lpm export users | head`): it has what it
@@ -125,6 +127,6 @@ export async function runExport(values, positionals, io) {
   }
   if (file && outError) throw halted(values.out, outError);
   if (tmp) renameSync(tmp, values.out);
-  io.stderr.write(`${count} ${what} written${values.out ? ` to ${values.out}` : ''}\n`);
+  io.stderr.write(`${n(count)} written${values.out ? ` to ${values.out}` : ''}\n`);
   return EXIT.ok;
 }

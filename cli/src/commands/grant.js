@@ -1,6 +1,6 @@
 // `lpm grant --users FILE|IDS --courses IDS --journal J`: client.grantCourses, chunked, journaled.
 import { existsSync } from 'node:fs';
-import { usage } from '../exit.js';
+import { count, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
@@ -64,7 +64,7 @@ export async function grant(values, positionals, io) {
   const client = clientOf(values);
   await client.getMe();
   await checkCourses(client, courses);
-  io.stdout.write(`granting ${courses.length} course(s) to ${ids.length} accounts from ${source}\n`);
+  io.stdout.write(`granting ${count(courses.length, 'course')} to ${count(ids.length, 'account')} from ${source}\n`);
   return runJob({
     kind: 'grant',
     verb: 'granted',

@@ -1,5 +1,5 @@
 // `lpm import FILE --journal J`: create a sheet's accounts through client.importUsers.
-import { EXIT, usage } from '../exit.js';
+import { EXIT, count, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { transport } from '../transport.js';
 import { formatOption, intOption, langOption } from '../options.js';
@@ -22,7 +22,7 @@ function plan(aside, chunk, intervalMs, io) {
   const rows = aside.flatMap((a, i) => (a ? [] : [i]));
   const chunks = [];
   for (let i = 0; i < rows.length; i += chunk) chunks.push(rows.slice(i, i + chunk));
-  io.stdout.write(`plan: ${rows.length} rows in ${chunks.length} calls of up to ${chunk}, one every ${intervalMs / 1000} s\n`);
+  io.stdout.write(`plan: ${count(rows.length, 'row')} in ${count(chunks.length, 'call')} of up to ${chunk}, one every ${intervalMs / 1000} s\n`);
   chunks.forEach((c, k) => {
     const at = k * intervalMs;
     io.stdout.write(`  chunk ${k + 1}: rows ${c[0] + 1}..${c[c.length - 1] + 1} (${c.length}), at +${Math.floor(at / 60000)} min ${Math.round((at % 60000) / 1000)} s\n`);
@@ -90,7 +90,7 @@ export async function runImport(values, positionals, io) {
           return [...sheet.headers.map((h, k) => cells[k] ?? ''), r.result.kind, detail(r.result)];
         });
       await writeSheet(values.failed, [[...sheet.headers, 'result', 'detail'], ...out], /\.xlsx$/i.test(values.failed) ? 'xlsx' : 'csv', 'Failed rows');
-      io.stdout.write(`${out.length} rows not created: ${values.failed}\n`);
+      io.stdout.write(`${count(out.length, 'row')} not created: ${values.failed}\n`);
     }),
     // The rows' issues listed as the engine judged them when the job started (the sheet is
     // validated once, by the engine that guarantees them), before anything is sent.

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileJournal } from '../lpm.js';
-import { EXIT, usage } from '../exit.js';
+import { EXIT, count, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { interruptible } from '../interrupt.js';
 import { formatOption, intOption, langOption } from '../options.js';
@@ -184,7 +184,7 @@ export async function sync(values, positionals, io) {
       const importJournal = `${stateFile}.import-${digest(create.map((i) => [i, sheet.rows[i].user.email]))}`;
       state = { kind: 'sync', sheet: sheetDigest, courses, create, importJournal, phase: 'import' };
     } else {
-      io.stdout.write(`resuming the sync of ${stateFile}: ${state.create.length} accounts to create, phase ${state.phase}\n`);
+      io.stdout.write(`resuming the sync of ${stateFile}: ${count(state.create.length, 'account')} to create, phase ${state.phase}\n`);
     }
     const creating = new Set(state.create);
     if (values['generate-passwords'] && !values['dry-run']) await fillPasswords(sheet, file, values, io, (i) => creating.has(i));
@@ -195,10 +195,10 @@ export async function sync(values, positionals, io) {
       const lacking = mine.filter((i) => wanted[i].some((c) => !held(accounts.get(i)).has(c)));
       const other = mine.filter((i) => [...held(accounts.get(i))].some((c) => !wanted[i].includes(c)));
       const chunks = Math.ceil(state.create.length / chunkSize);
-      io.stdout.write(`plan: ${exist.length} accounts exist, ${state.create.length} to create in ${chunks} calls of up to ${chunkSize}` +
+      io.stdout.write(`plan: ${count(exist.length, 'account')} ${exist.length === 1 ? 'exists' : 'exist'}, ${state.create.length} to create in ${count(chunks, 'call')} of up to ${chunkSize}` +
         `${chunks > 1 ? ` (the last ${((chunks - 1) * intervalMs) / 60000} min after the first)` : ''}; ` +
-        `courses to grant to ${lacking.length + state.create.length} accounts (${lacking.length} existing, ${state.create.length} new); ` +
-        `${other.length} accounts hold other courses too; ${conflicts.length} rows whose username belongs to another person's account; ${sheet.rows.length - usable.length + result.size} rows set aside\n`);
+        `courses to grant to ${count(lacking.length + state.create.length, 'account')} (${lacking.length} existing, ${state.create.length} new); ` +
+        `${count(other.length, 'account')} ${other.length === 1 ? 'holds' : 'hold'} other courses too; ${count(conflicts.length, 'row')} whose username belongs to another person's account; ${count(sheet.rows.length - usable.length + result.size, 'row')} set aside\n`);
       const setAsideRows = sheet.rows.length - usable.length + result.size;
       if (state.create.length === 0 && lacking.length === 0) io.stdout.write(nothingToSend(setAsideRows));
       return setAsideRows ? EXIT.rows : EXIT.ok;
@@ -209,7 +209,7 @@ export async function sync(values, positionals, io) {
     // 2. Creates, through the import engine (its own journal, resumed as it is).
     const created = new Map();
     if (state.phase === 'import' && state.create.length) {
-      io.stdout.write(`creating ${state.create.length} accounts\n`);
+      io.stdout.write(`creating ${count(state.create.length, 'account')}\n`);
       let report;
       ({ report, interrupted } = await engineJob(state.create.length, 'created', io, ({ onProgress }) => client.importUsers(
         engineInput({ rows: state.create.map((i) => sheet.rows[i]) }),
@@ -259,7 +259,7 @@ export async function sync(values, positionals, io) {
       for (const [key, rows] of groups) {
         const lack = key.split(',');
         const users = rows.map((i) => result.get(i).account);
-        io.stdout.write(`granting ${lack.join(', ')} to ${users.length} accounts\n`);
+        io.stdout.write(`granting ${lack.join(', ')} to ${count(users.length, 'account')}\n`);
         let report;
         ({ report, interrupted } = await engineJob(users.length, 'granted', io, ({ onProgress }) => client.grantCourses(
           { users, courses: lack },
@@ -308,7 +308,7 @@ export async function sync(values, positionals, io) {
     records.push([i + 1, r.line, r.user.email, r.user.username, kind, res?.account ?? '', (res?.granted ?? []).join(' '), (res?.other ?? []).join(' '), detail]);
   });
   await writeSheet(reportFile, records, reportAs, 'Sync');
-  io.stdout.write(`${sheet.rows.length} rows: ${counts.exists} existed, ${counts.created} created, ${counts.granted} granted courses, ` +
+  io.stdout.write(`${count(sheet.rows.length, 'row')}: ${counts.exists} existed, ${counts.created} created, ${counts.granted} granted courses, ` +
     `${counts.other} hold other courses, ${counts.aside} set aside, ${counts.failed} failed${counts.pending ? `, ${counts.pending} not done` : ''}; report: ${reportFile}\n`);
   const again = planned ? 'run the same command with --resume to continue' : 'nothing was sent: run the same command again';
   if (interrupted) {

@@ -1,5 +1,5 @@
 // `lpm validate FILE`: every row's issues, as the import would set them aside; nothing is sent.
-import { EXIT, usage } from '../exit.js';
+import { EXIT, count, usage } from '../exit.js';
 import { langOption } from '../options.js';
 import { readSheet } from '../sheet.js';
 import { issueLine, rowIssues, setAside } from '../rows.js';
@@ -10,7 +10,7 @@ export function describeSheet(file, sheet) {
   const names = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
   const columns = sheet.headers.map((h, i) => (sheet.fields[i] ? `${h} -> ${sheet.fields[i]}` : null)).filter(Boolean);
   const kind = sheet.format === 'xlsx' ? `sheet "${sheet.sheetName}"` : `${names[sheet.delimiter]}-separated`;
-  let text = `${file}: ${sheet.rows.length} rows, ${kind}; columns: ${columns.join(', ')}\n`;
+  let text = `${file}: ${count(sheet.rows.length, 'row')}, ${kind}; columns: ${columns.join(', ')}\n`;
   if (sheet.skipped.length) text += `line${sheet.skipped.length > 1 ? 's' : ''} ${sheet.skipped.join(', ')} above the header skipped\n`;
   if (sheet.ignored.length) text += `ignored columns (not account fields): ${sheet.ignored.join(', ')}\n`;
   return text;
@@ -37,7 +37,7 @@ export function listIssues(sheet, issues, strict, io) {
       warned += 1;
     }
   }
-  io.stdout.write(`${ready} rows ready, ${sheet.rows.length - ready} set aside${warned ? `, ${warned} ready with warnings` : ''}\n`);
+  io.stdout.write(`${count(ready, 'row')} ready, ${sheet.rows.length - ready} set aside${warned ? `, ${warned} ready with warnings` : ''}\n`);
   return aside;
 }
 
@@ -54,7 +54,7 @@ export async function checkSheet(file, values, io) {
   for (const r of fill) r.user.password = '';
   io.stdout.write(describeSheet(file, sheet));
   const aside = listIssues(sheet, issues, values.strict, io);
-  if (fill.length) io.stdout.write(`${fill.length} rows without a password will get a generated one (a dry run generates none)\n`);
+  if (fill.length) io.stdout.write(`${count(fill.length, 'row')} without a password will get a generated one (a dry run generates none)\n`);
   return { sheet, issues, aside };
 }
 
