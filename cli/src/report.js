@@ -2,6 +2,7 @@
 // whole report as JSON when the file name ends in .json), written to a new file renamed over the
 // old one. CSV and .xlsx through lpm-sheets' writers: no cell is read back as a formula.
 import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { toCsv, toXlsx } from 'lpm-sheets/write';
 import { CliError, EXIT, systemReason, usage } from './exit.js';
 
@@ -33,12 +34,26 @@ export function reportFormat(file, format) {
 
 const tmpOf = (file) => `${file}.${process.pid}.tmp`;
 
+/** Whether two paths name one file: the same inode once both exist, else the same path. */
+function sameFile(a, b) {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return path.resolve(a) === path.resolve(b);
+  }
+}
+
 /**
  * Refuses (exit 2) a file the command would write at its end (a report, `--failed`, the
  * credentials sheet) that cannot be written, before anything is sent: found after a job, it
  * would cost the report of rows already created. `option` names it in the message.
  */
-export function checkWritable(file, option) {
+export function checkWritable(file, option, others = {}) {
+  // (`others`: the files the command reads or writes besides, by what they are: never written over.)
+  for (const [what, other] of Object.entries(others)) {
+    if (other !== undefined && sameFile(file, other)) throw usage(`${option} ${file} is the ${what}: name another file, or it would be written over`);
+  }
   let dir = false;
   try { dir = statSync(file).isDirectory(); } catch { /* a new file */ }
   if (dir) throw usage(`${option} ${file}: a directory; name a file in it`);

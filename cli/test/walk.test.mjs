@@ -419,3 +419,24 @@ test('counts of one read in the singular: "1 row", "1 account", "1 course"', asy
   assert.match(g.stdout, /^granting 1 course to 1 account from the command line$/m);
   for (const out of [v.stdout, r.stdout, g.stdout]) assert.doesNotMatch(out, /\b1 (rows|accounts|courses|calls)\b|\(s\)/);
 });
+
+test('a report, --failed or credentials file that is the sheet or the journal is refused: the sheet is never written over', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  const text = sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(1, 'walkover'));
+  writeFileSync(file, text);
+  const journal = path.join(dir, 'j');
+  const cases = [
+    [['--report', file], '--report', 'the sheet'],
+    [['--failed', path.join(dir, '.', 'lop.csv')], '--failed', 'the sheet'],
+    [['--report', journal], '--report', 'the journal'],
+    [['--generate-passwords', '--credentials', file], '--credentials', 'the sheet'],
+  ];
+  for (const [extra, option, what] of cases) {
+    const r = await lpm(['import', file, '--journal', journal, '--interval-ms', '0', ...extra], { env: ctx.env });
+    assert.equal(r.code, 2, `${extra.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^lpm import: ${option} .* is ${what}: name another file, or it would be written over\\n$`));
+    assert.equal(fs.readFileSync(file, 'utf8'), text, 'the sheet is as it was');
+    assert.ok(!existsSync(journal));
+  }
+});

@@ -59,7 +59,7 @@ export async function grant(values, positionals, io) {
   const lang = langOption(values);
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
   const reportFile = values.report ?? `${values.journal}.report.${formatOption(values)}`;
-  if (values.journal) checkWritable(reportFile, '--report');
+  if (values.journal) checkWritable(reportFile, '--report', { journal: values.journal, '--users sheet': existsSync(values.users) ? values.users : undefined });
   const journal = journalOf(values);
   const client = clientOf(values);
   await client.getMe();

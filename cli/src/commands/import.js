@@ -45,9 +45,10 @@ export async function runImport(values, positionals, io) {
     return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
   }
   const reportFile = values.report ?? defaultReport(file, reportAs);
-  checkWritable(reportFile, '--report');
-  if (values.failed) checkWritable(values.failed, '--failed');
-  if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials');
+  const inputs = { sheet: file, journal: values.journal };
+  checkWritable(reportFile, '--report', inputs);
+  if (values.failed) checkWritable(values.failed, '--failed', { ...inputs, report: reportFile });
+  if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials', { ...inputs, report: reportFile, '--failed file': values.failed });
   const journal = journalOf(values);
   // The interval is kept with every other `lpm` process of the user (intervals.js), counted from
   // when each create left (the transport tells it; LPM_TRANSPORT=fetch cannot: from the call).

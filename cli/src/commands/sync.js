@@ -148,8 +148,9 @@ export async function sync(values, positionals, io) {
   if (state?.phase === 'done') state = null;
   checkResumedPasswords(sheet, file, values);
   if (!values['dry-run']) {
-    checkWritable(reportFile, '--report');
-    if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials');
+    const inputs = { sheet: file, journal: stateFile };
+    checkWritable(reportFile, '--report', inputs);
+    if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials', { ...inputs, report: reportFile });
   }
 
   const client = clientOf(values, { createInterval: { intervalMs } });
