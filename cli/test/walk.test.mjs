@@ -440,3 +440,16 @@ test('a report, --failed or credentials file that is the sheet or the journal is
     assert.ok(!existsSync(journal));
   }
 });
+
+test('grant --users with a misspelt file name is refused, not granted to an account named like the file', async () => {
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  const dir = tempDir();
+  const before = (await ctx.emu.state()).enrolments;
+  for (const arg of ['ids.cvs', path.join(dir, 'missing', 'ids.csv')]) {
+    const r = await lpm(['grant', '--users', arg, '--courses', course, '--journal', path.join(dir, 'j')], { env: ctx.env });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stderr, `lpm grant: --users ${arg}: no such file (account ids are given separated by commas)\n`);
+  }
+  assert.equal((await ctx.emu.state()).enrolments, before);
+  assert.ok(!existsSync(path.join(dir, 'j')));
+});

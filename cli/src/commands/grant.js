@@ -20,7 +20,12 @@ const IMPORT_REPORT = ['row', 'line', 'email', 'username', 'result', 'detail'];
  * holds ids is refused: its first cells are names or e-mails, never ids to send.
  */
 export async function usersOf(arg) {
-  if (!existsSync(arg)) return { ids: list(arg), lines: [], source: 'the command line' };
+  if (!existsSync(arg)) {
+    // Decision: an argument with a path separator or a file extension is a file name (account ids
+    // have neither), so a misspelt file is refused rather than granted to an account of its name.
+    if (/[/\\]|\.[A-Za-z]{2,4}$/.test(arg)) throw usage(`--users ${arg}: no such file (account ids are given separated by commas)`);
+    return { ids: list(arg), lines: [], source: 'the command line' };
+  }
   const { records } = await readTableFile(arg);
   const heads = records.map((r) => r.cells.map((h) => h.trim().toLowerCase()));
   // The header: among the first ten lines (a title may stand above it), as accounts are read.
