@@ -73,6 +73,6 @@ export function checkResumedPasswords(sheet, file, values) {
   const out = credentialsFile(file, values);
   if (!values.resume || values['generate-passwords'] || !existsSync(out)) return;
   if (sheet.rows.some((r) => !r.problem && r.user.password === '')) {
-    throw usage(`--resume: this job gave rows passwords (${out} holds them): resume it with --generate-passwords, as it was started`);
+    throw usage(`--resume: rows of this sheet have no password, and ${out} holds the passwords generated for it: resume with --generate-passwords, as the job was started`);
   }
 }

@@ -382,7 +382,7 @@ test('a job started with --generate-passwords and resumed without it is refused,
   assert.equal((await run).code, 130);
   const r = await lpm([...base, '--resume'], { env: ctx.env });
   assert.equal(r.code, 2, r.stdout + r.stderr);
-  assert.match(r.stderr, /^lpm import: --resume: this job gave rows passwords \(.*lop\.credentials\.xlsx holds them\): resume it with --generate-passwords, as it was started\n$/);
+  assert.match(r.stderr, /^lpm import: --resume: rows of this sheet have no password, and .*lop\.credentials\.xlsx holds the passwords generated for it: resume with --generate-passwords, as the job was started\n$/);
   const done = await lpm([...base, '--resume', '--generate-passwords', '--interval-ms', '0'], { env: ctx.env });
   assert.equal(done.code, 0, done.stdout + done.stderr);
   assert.match(done.stdout, /created 2,/);
