@@ -59,7 +59,7 @@ export function checkWritable(file, option, others = {}) {
   if (dir) throw usage(`${option} ${file}: a directory; name a file in it`);
   const tmp = tmpOf(file);
   try {
-    closeSync(openSync(tmp, 'wx'));
+    closeSync(openSync(tmp, 'w'));
     rmSync(tmp);
   } catch (e) {
     throw usage(`${option} ${file}: cannot write it: ${systemReason(e)}`);
