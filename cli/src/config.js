@@ -39,3 +39,14 @@ export function clientOf(values, extra = {}, { needToken = true } = {}) {
       ? usage(`${values['base-url'] !== undefined ? '--base-url' : 'LPM_BASE_URL'}: ${e.message}`) : authError(e.message);
   }
 }
+
+/**
+ * Refuses `items` (the values of `option`) holding the API token itself, pasted in the wrong
+ * place: it would be sent as an id and kept in the journal and the report. Never echoed.
+ */
+export function notTheToken(values, items, option) {
+  const { token } = tokenOf(values);
+  if (items.some((x) => x === token)) {
+    throw usage(`${option} holds the API token (pasted in the wrong place?): give ids there; the token is never written to a journal or a report`);
+  }
+}

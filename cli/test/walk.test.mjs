@@ -453,3 +453,21 @@ test('grant --users with a misspelt file name is refused, not granted to an acco
   assert.equal((await ctx.emu.state()).enrolments, before);
   assert.ok(!existsSync(path.join(dir, 'j')));
 });
+
+test('the API token pasted as --users or --courses is refused, never sent nor kept in a journal or a report', async () => {
+  const dir = tempDir();
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  for (const [users, courses, option] of [[DEMO.adminToken, course, '--users'], ['someone', DEMO.adminToken, '--courses']]) {
+    const journal = path.join(dir, `j-${option.slice(2)}`);
+    const r = await lpm(['grant', '--users', users, '--courses', courses, '--journal', journal], { env: ctx.env });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stderr, `lpm grant: ${option} holds the API token (pasted in the wrong place?): give ids there; the token is never written to a journal or a report\n`);
+    assert.ok(!existsSync(journal) && !existsSync(`${journal}.report.csv`));
+  }
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(1, 'walktoken')));
+  const s = await lpm(['sync', file, '--courses', DEMO.adminToken, '--journal', path.join(dir, 's')], { env: ctx.env });
+  assert.equal(s.code, 2, s.stdout + s.stderr);
+  assert.ok(!`${s.stdout}${s.stderr}`.includes(DEMO.adminToken));
+  assert.ok(!existsSync(path.join(dir, 's')) && !existsSync(path.join(dir, 'lop.sync.csv')));
+});

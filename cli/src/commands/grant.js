@@ -1,7 +1,7 @@
 // `lpm grant --users FILE|IDS --courses IDS --journal J`: client.grantCourses, chunked, journaled.
 import { existsSync } from 'node:fs';
 import { count, usage } from '../exit.js';
-import { clientOf } from '../config.js';
+import { clientOf, notTheToken } from '../config.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
 import { readTableFile } from '../sheet.js';
@@ -67,6 +67,8 @@ export async function grant(values, positionals, io) {
   if (values.journal) checkWritable(reportFile, '--report', { journal: values.journal, '--users sheet': existsSync(values.users) ? values.users : undefined });
   const journal = journalOf(values);
   const client = clientOf(values);
+  notTheToken(values, ids, '--users');
+  notTheToken(values, courses, '--courses');
   await client.getMe();
   await checkCourses(client, courses);
   io.stdout.write(`granting ${count(courses.length, 'course')} to ${count(ids.length, 'account')} from ${source}\n`);

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileJournal } from '../lpm.js';
 import { EXIT, count, usage } from '../exit.js';
-import { clientOf } from '../config.js';
+import { clientOf, notTheToken } from '../config.js';
 import { interruptible } from '../interrupt.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { progressView } from '../progress.js';
@@ -154,6 +154,7 @@ export async function sync(values, positionals, io) {
   }
 
   const client = clientOf(values, { createInterval: { intervalMs } });
+  notTheToken(values, wanted.flat(), courseColumn < 0 ? '--courses' : `--courses or the column ${sheet.headers[courseColumn]}`);
   const stop = interruptible(io);
   const result = new Map(); // row -> { kind, account, granted, other, detail }
   let halted = null;
