@@ -471,3 +471,25 @@ test('the API token pasted as --users or --courses is refused, never sent nor ke
   assert.ok(!`${s.stdout}${s.stderr}`.includes(DEMO.adminToken));
   assert.ok(!existsSync(path.join(dir, 's')) && !existsSync(path.join(dir, 'lop.sync.csv')));
 });
+
+test('Ctrl-C during a sync\'s look-ups says nothing was sent, not that a journal resumes it', async () => {
+  const dir = tempDir();
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(2, 'walksyncint')));
+  await ctx.emu.control('POST', 'faults', { endpoint: 'search-user', kind: 'delay', delayMs: 5000, count: 2 });
+  try {
+    const run = lpm(['sync', file, '--courses', course, '--journal', path.join(dir, 's')], { env: ctx.env });
+    let seen = '';
+    run.child.stdout.on('data', (d) => { seen += d; });
+    // Once the sheet is listed, the look-ups are under way (the course check is quick).
+    while (!/rows? ready/.test(seen)) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    run.child.kill('SIGINT');
+    const r = await run;
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /^\nSIGINT: stopping \(nothing was sent yet; again to quit at once\)\ninterrupted: nothing was sent: run the same command again\n$/);
+  } finally {
+    await ctx.emu.control('DELETE', 'faults');
+  }
+});

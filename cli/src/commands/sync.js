@@ -155,13 +155,13 @@ export async function sync(values, positionals, io) {
 
   const client = clientOf(values, { createInterval: { intervalMs } });
   notTheToken(values, wanted.flat(), courseColumn < 0 ? '--courses' : `--courses or the column ${sheet.headers[courseColumn]}`);
-  const stop = interruptible(io);
   const result = new Map(); // row -> { kind, account, granted, other, detail }
   let halted = null;
   let haltedBy;
   let interrupted = false;
   // Whether J holds the plan (a resume continues it) or nothing was planned yet (a new run).
   let planned = Boolean(state);
+  const stop = interruptible(io, () => (planned ? 'the journal resumes the job' : 'nothing was sent yet'));
   try {
     await client.getMe({ signal: stop.signal });
     // Every course to grant, from --courses or the rows' column, known to the platform.
