@@ -493,3 +493,21 @@ test('Ctrl-C during a sync\'s look-ups says nothing was sent, not that a journal
     await ctx.emu.control('DELETE', 'faults');
   }
 });
+
+test('grant --users a sync report grants the sheet\'s accounts, never the other person\'s account a row conflicts with', async () => {
+  const dir = tempDir();
+  const { records } = await ctx.emu.state();
+  const [course, other] = records.courses.map((c) => c._id);
+  // Not the first course: the accounts must lack `other`.
+  const someone = records.users.find((u) => !(u.myCourses ?? []).some((c) => c.courseId === other));
+  const file = path.join(dir, 'lop.csv');
+  // Row 2 names someone's username with another e-mail: a conflict, granted nothing by sync.
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], [goodRows(1, 'walkconf')[0], ['Người Khác', someone.username, 'walkconf-other@school.test', 'pass-9-word']]));
+  const s = await lpm(['sync', file, '--courses', course, '--journal', path.join(dir, 's'), '--interval-ms', '0'], { env: ctx.env });
+  assert.equal(s.code, 1, s.stdout + s.stderr);
+  const g = await lpm(['grant', '--users', path.join(dir, 'lop.sync.csv'), '--courses', other, '--journal', path.join(dir, 'g')], { env: ctx.env });
+  assert.equal(g.code, 0, g.stdout + g.stderr);
+  assert.match(g.stdout, /^granting 1 course to 1 account from .*lop\.sync\.csv \(its accounts that exist or were created\)$/m);
+  const after = (await ctx.emu.state()).records.users.find((u) => u._id === someone._id);
+  assert.ok(!(after.myCourses ?? []).some((c) => c.courseId === other), 'the other person was granted nothing');
+});

@@ -38,8 +38,13 @@ export async function usersOf(arg) {
   if (at >= 0) {
     const head = heads[at];
     const col = head.findIndex((h) => ID_HEADERS.has(h));
-    if (col >= 0) return { ...pick(col), source: arg };
+    // A sync report names in `account` also the other person's account a row conflicts with:
+    // only its rows that exist or were created are the sheet's accounts.
     const result = head.indexOf('result');
+    if (col >= 0 && head[col] === 'account' && result >= 0) {
+      return { ...pick(col, (cells) => ['exists', 'created'].includes(cells[result]?.trim())), source: `${arg} (its accounts that exist or were created)` };
+    }
+    if (col >= 0) return { ...pick(col), source: arg };
     return { ...pick(head.indexOf('detail'), (cells) => cells[result]?.trim() === 'created'), source: `${arg} (the accounts it records as created)` };
   }
   const wide = records.find((r) => r.cells.filter((c) => c.trim()).length > 1);
