@@ -511,3 +511,17 @@ test('grant --users a sync report grants the sheet\'s accounts, never the other 
   const after = (await ctx.emu.state()).records.users.find((u) => u._id === someone._id);
   assert.ok(!(after.myCourses ?? []).some((c) => c.courseId === other), 'the other person was granted nothing');
 });
+
+test('sync --dry-run needs no journal, as import --dry-run does', async () => {
+  const dir = tempDir();
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(1, 'walkdry')));
+  const r = await lpm(['sync', file, '--courses', course, '--dry-run'], { env: ctx.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^plan: 0 accounts exist, 1 to create in 1 call of up to 100; /m);
+  assert.deepEqual(fs.readdirSync(dir), ['lop.csv'], 'nothing written');
+  const run = await lpm(['sync', file, '--courses', course], { env: ctx.env });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /--journal FILE is required/);
+});

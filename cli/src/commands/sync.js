@@ -103,7 +103,8 @@ function readState(file) {
 export async function sync(values, positionals, io) {
   if (positionals.length !== 1) throw usage('sync takes one FILE (see lpm sync --help)');
   const [file] = positionals;
-  if (!values.journal) throw usage('--journal FILE is required: it is what makes the sync resumable');
+  // A dry run sends nothing: it needs no journal (as import's), but reads one given to it.
+  if (!values.journal && !values['dry-run']) throw usage('--journal FILE is required: it is what makes the sync resumable');
   const courses = list(values.courses ?? '');
   const lang = langOption(values);
   const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
