@@ -1,46 +1,14 @@
-// Where the base URL and the token come from. The token is never taken from the command line
-// (where `ps` shows it): `--token-file F`, else `LPM_TOKEN`, else the file `lpm login` wrote.
-import { chmodSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, fsyncSync, closeSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+// The client of the base URL with the token, and the token file `lpm login` writes. Where the
+// base URL and the token come from is sources.js (the token never from the command line, where
+// `ps` shows it).
+import { chmodSync, mkdirSync, openSync, renameSync, writeSync, fsyncSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from './lpm.js';
 import { authError, usage } from './exit.js';
 import { transport } from './transport.js';
+import { baseUrlOf, tokenOf } from './sources.js';
 
-// Decision: `lpm login` keeps the token in $XDG_CONFIG_HOME/lpm/token (~/.config/lpm/token), mode 0600, as gh and docker keep theirs under ~/.config.
-export function defaultTokenFile(env = process.env) {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config');
-  return path.join(base, 'lpm', 'token');
-}
-
-export function baseUrlOf(values, env = process.env) {
-  const url = values['base-url'] ?? env.LPM_BASE_URL;
-  if (!url) throw authError('no base URL: pass --base-url URL or set LPM_BASE_URL');
-  return url;
-}
-
-/** The token and where it came from (for messages: never the token itself). */
-export function tokenOf(values, env = process.env) {
-  if (values['token-file'] !== undefined) return { token: readToken(values['token-file']), from: values['token-file'] };
-  if (env.LPM_TOKEN) return { token: env.LPM_TOKEN.trim(), from: 'LPM_TOKEN' };
-  const file = defaultTokenFile(env);
-  let exists = true;
-  try { statSync(file); } catch { exists = false; }
-  if (exists) return { token: readToken(file), from: file };
-  throw authError('no token: set LPM_TOKEN, pass --token-file FILE, or run `lpm login`');
-}
-
-function readToken(file) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw authError(`cannot read the token file ${file}: ${e.code || e.message}`);
-  }
-  const token = text.trim();
-  if (!token) throw authError(`the token file ${file} is empty`);
-  return token;
-}
+export { baseUrlOf, defaultTokenFile, tokenOf } from './sources.js';
 
 /** Writes the token to `file` with mode 0600 (a new file renamed over the old one, flushed). */
 export function writeToken(file, token) {
@@ -67,6 +35,18 @@ export function clientOf(values, extra = {}, { needToken = true } = {}) {
     return new Client(options);
   } catch (e) {
     // ConfigError: its message names the option, never the token's value.
-    throw e.kind === 'config' && e.problem === 'baseUrl' ? usage(`--base-url: ${e.message}`) : authError(e.message);
+    throw e.kind === 'config' && e.problem === 'baseUrl'
+      ? usage(`${values['base-url'] !== undefined ? '--base-url' : 'LPM_BASE_URL'}: ${e.message}`) : authError(e.message);
+  }
+}
+
+/**
+ * Refuses `items` (the values of `option`) holding the API token itself, pasted in the wrong
+ * place: it would be sent as an id and kept in the journal and the report. Never echoed.
+ */
+export function notTheToken(values, items, option) {
+  const { token } = tokenOf(values);
+  if (items.some((x) => x === token)) {
+    throw usage(`${option} holds the API token (pasted in the wrong place?): give ids there; the token is never written to a journal or a report`);
   }
 }

@@ -28,3 +28,41 @@ export class CliError extends Error {
 
 export const usage = (message) => new CliError(EXIT.usage, message);
 export const authError = (message) => new CliError(EXIT.auth, message);
+
+/** What a system error (`ENOENT`, `EACCES`, ...) means, in words a user acts on; else its code. */
+export function systemReason(e) {
+  const words = {
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a part of the path is not a directory',
+    EISDIR: 'a directory',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'a read-only file system',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'the disk quota is used up',
+    EPIPE: 'its reader closed it',
+  };
+  return (e && words[e.code]) || (e && (e.code || e.message)) || String(e);
+}
+
+/** What to do about a token the platform refused (expired, invalid, or without permission). */
+export const FIX_TOKEN = 'fix the token (lpm login, LPM_TOKEN or --token-file)';
+
+/** A network failure's cause (the socket's error code) in words. */
+export function networkReason(e) {
+  const code = e?.cause?.cause?.code ?? e?.cause?.code;
+  const words = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'no such host',
+    EAI_AGAIN: 'the host name could not be looked up',
+    ECONNRESET: 'the connection was reset',
+    ETIMEDOUT: 'the connection timed out',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    EPROTO: 'no TLS answer at that address, perhaps an http:// server',
+  };
+  return words[code] ?? code;
+}
+
+/** `1 row`, `2 rows`: a count and its noun, in the number the count needs. */
+export const count = (n, noun) => `${n} ${n === 1 ? noun : `${noun}s`}`;

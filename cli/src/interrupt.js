@@ -3,11 +3,13 @@
 // second one exits at once (the journal is flushed before each send, so it still resumes).
 import { EXIT } from './exit.js';
 
-export function interruptible(io) {
+/** `what` (text, or a function asked at the signal) says what a stop keeps (an export has no
+ * journal: it keeps nothing; a sync, nothing before its plan is written). */
+export function interruptible(io, what = 'the journal resumes the job') {
   const controller = new AbortController();
   const onSignal = (signal) => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    io.stderr.write(`\n${signal}: stopping (the journal resumes the job; again to quit at once)\n`);
+    io.stderr.write(`\n${signal}: stopping (${typeof what === 'function' ? what() : what}; again to quit at once)\n`);
     controller.abort(new Error(`interrupted by ${signal}`));
   };
   process.on('SIGINT', onSignal);

@@ -1,7 +1,7 @@
 // What `import` and `grant` share: the journal file's rules, running the job with progress and
 // interruption, the report file, the summary and the exit code.
 import { existsSync, statSync } from 'node:fs';
-import { EXIT, usage } from './exit.js';
+import { EXIT, FIX_TOKEN, count, usage } from './exit.js';
 import { interruptible } from './interrupt.js';
 import { lockJournal } from './lock.js';
 import { checkedJournal } from './journal.js';
@@ -18,6 +18,17 @@ export function journalOf(values) {
   if (used && !values.resume) throw usage(`the journal ${file} already holds a job: pass --resume to continue it, or name a new file`);
   if (!used && values.resume) throw usage(`--resume: the journal ${file} does not exist or is empty`);
   return checkedJournal(file);
+}
+
+/**
+ * The exit code of a job the platform stopped (`haltedBy`, the category of its answer) and what
+ * to do before `--resume`: a refused token (expired mid-job) or permission exits 3 as any other
+ * command refused so; a platform out of accounts needs its limit raised, or a resume fails again.
+ */
+export function afterHalt(haltedBy) {
+  if (haltedBy === 'authentication' || haltedBy === 'permission') return { code: EXIT.auth, todo: `${FIX_TOKEN}, then ` };
+  if (haltedBy === 'capacity') return { code: EXIT.halted, todo: 'the platform holds as many accounts as it may: have its limit raised (or free accounts), then ' };
+  return { code: EXIT.halted, todo: '' };
 }
 
 /**
@@ -60,17 +71,15 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
   const parts = kind === 'import'
     ? [`created ${c.created}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `conflicts ${c.conflicts}`, `in doubt ${c.inDoubt}`, `not sent ${c.notSent}`]
     : [`granted ${c.granted}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `not sent ${c.notSent}`];
-  io.stdout.write(`${c.total} rows: ${parts.join(', ')}; report: ${reportFile}\n`);
+  io.stdout.write(`${count(c.total, 'row')}: ${parts.join(', ')}; report: ${reportFile}\n`);
   if (interrupted) {
     io.stderr.write('interrupted: run the same command with --resume to continue\n');
     return EXIT.interrupted;
   }
   if (report.halted) {
-    // The platform refused the token (expired mid-job) or its permission: exit 3 as any other
-    // command refused so; `--resume` continues once the token is fixed.
-    const auth = report.haltedBy === 'authentication' || report.haltedBy === 'permission';
-    io.stderr.write(`stopped before the end: ${report.halted}; ${auth ? 'fix the token (lpm login, LPM_TOKEN or --token-file), then ' : ''}run the same command with --resume to continue\n`);
-    return auth ? EXIT.auth : EXIT.halted;
+    const { code, todo } = afterHalt(report.haltedBy);
+    io.stderr.write(`stopped before the end: ${report.halted}; ${todo}run the same command with --resume to continue\n`);
+    return code;
   }
   const good = kind === 'import' ? c.created : c.granted;
   return good === c.total ? EXIT.ok : EXIT.rows;

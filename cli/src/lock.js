@@ -9,7 +9,7 @@
 // says which file to delete once that runner is known to be gone.
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { usage } from './exit.js';
+import { systemReason, usage } from './exit.js';
 
 /** Whether process `pid` of this host is alive (EPERM: alive, another user's). */
 export function alive(pid) {
@@ -104,7 +104,7 @@ export function lockJournal(journal) {
   try {
     got = tryLock(file);
   } catch (e) {
-    throw usage(`cannot lock the journal (${file}): ${e.code || e.message}`);
+    throw usage(`--journal ${journal}: cannot create its lock file ${file}: ${systemReason(e)}`);
   }
   if (got.release) return got.release;
   const { holder } = got;

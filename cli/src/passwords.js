@@ -4,11 +4,14 @@
 // journal (the engines name rows by e-mail and username), no report and no output.
 import { chmodSync, existsSync } from 'node:fs';
 import { randomPassword } from 'lpm-sheets';
-import { usage } from './exit.js';
+import { count, usage } from './exit.js';
 import { readTableFile } from './sheet.js';
 import { writeSheet } from './report.js';
 
 const HEAD = ['line', 'name', 'username', 'email', 'password'];
+
+/** A password meeting every rule, for checking a row that has none (never sent). */
+export const PLACEHOLDER = 'checked-only-1';
 
 /** `students.xlsx` -> `students.credentials.xlsx` (or --credentials FILE). */
 export function credentialsFile(file, values) {
@@ -50,13 +53,26 @@ export async function fillPasswords(sheet, file, values, io, only = () => true) 
   }
   if (made) {
     const format = /\.csv$/i.test(out) ? 'csv' : 'xlsx';
-    await writeSheet(out, [HEAD, ...rows], format, 'Credentials');
+    await writeSheet(out, [HEAD, ...rows], format, 'Credentials', { mode: 0o600 });
     chmodSync(out, 0o600);
-    io.stderr.write(`WARNING: ${made} passwords generated${reused ? ` (${reused} kept from before)` : ''} and written to ${out} (mode 0600). ` +
+    io.stderr.write(`WARNING: ${count(made, 'password')} generated${reused ? ` (${reused} kept from before)` : ''} and written to ${out} (mode 0600). ` +
       'Anyone who reads it can sign in as these accounts: hand the passwords out, then delete the file. ' +
       'They are in no journal, report or output of lpm.\n');
   } else if (reused) {
-    io.stderr.write(`${reused} passwords kept from ${out}\n`);
+    io.stderr.write(`${count(reused, 'password')} kept from ${out}\n`);
   }
   return { made, reused, file: out };
+}
+
+/**
+ * Refuses a `--resume` without --generate-passwords of a job that generated them (its credentials
+ * sheet exists and rows still lack a password): the engine would set those rows aside as having
+ * none, and finish the job without them.
+ */
+export function checkResumedPasswords(sheet, file, values) {
+  const out = credentialsFile(file, values);
+  if (!values.resume || values['generate-passwords'] || !existsSync(out)) return;
+  if (sheet.rows.some((r) => !r.problem && r.user.password === '')) {
+    throw usage(`--resume: rows of this sheet have no password, and ${out} holds the passwords generated for it: resume with --generate-passwords, as the job was started`);
+  }
 }

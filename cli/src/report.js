@@ -1,8 +1,10 @@
 // The final report file of a bulk job: one line per input row (CSV, or an .xlsx sheet, or the
 // whole report as JSON when the file name ends in .json), written to a new file renamed over the
 // old one. CSV and .xlsx through lpm-sheets' writers: no cell is read back as a formula.
-import { renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { toCsv, toXlsx } from 'lpm-sheets/write';
+import { CliError, EXIT, systemReason, usage } from './exit.js';
 
 /** What to show of a row's result beside its kind. */
 export function detail(result) {
@@ -30,16 +32,68 @@ export function reportFormat(file, format) {
   return ext ?? 'csv';
 }
 
-/** Writes `bytes` or text to `file` through a temporary file renamed over it. */
-export function writeAtomic(file, data) {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, file);
+const tmpOf = (file) => `${file}.${process.pid}.tmp`;
+
+/** Whether two paths name one file: the same inode once both exist, else the same path. */
+function sameFile(a, b) {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return path.resolve(a) === path.resolve(b);
+  }
 }
 
-/** Writes `records` (the first the header) to `file` as CSV (with the BOM Excel needs) or .xlsx. */
-export async function writeSheet(file, records, format, sheetName) {
-  writeAtomic(file, format === 'xlsx' ? await toXlsx(records, { sheetName }) : `\uFEFF${toCsv(records)}`);
+/**
+ * Refuses (exit 2) a file the command would write at its end (a report, `--failed`, the
+ * credentials sheet) that cannot be written, before anything is sent: found after a job, it
+ * would cost the report of rows already created. `option` names it in the message.
+ */
+export function checkWritable(file, option, others = {}) {
+  // (`others`: the files the command reads or writes besides, by what they are: never written over.)
+  for (const [what, other] of Object.entries(others)) {
+    if (other !== undefined && sameFile(file, other)) throw usage(`${option} ${file} is the ${what}: name another file, or it would be written over`);
+  }
+  let dir = false;
+  try { dir = statSync(file).isDirectory(); } catch { /* a new file */ }
+  if (dir) throw usage(`${option} ${file}: a directory; name a file in it`);
+  const tmp = tmpOf(file);
+  try {
+    closeSync(openSync(tmp, 'w'));
+    rmSync(tmp);
+  } catch (e) {
+    throw usage(`${option} ${file}: cannot write it: ${systemReason(e)}`);
+  }
+}
+
+/**
+ * Writes `bytes` or text to `file` through a temporary file renamed over it; `mode` is the new
+ * file's from its creation (credentials: 0600, never readable by others for a moment). A
+ * failure (a full disk) leaves no temporary file and says which file, in words (exit 4).
+ */
+export function writeAtomic(file, data, { mode = 0o666 } = {}) {
+  const tmp = tmpOf(file);
+  try {
+    writeFileSync(tmp, data, { mode });
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new CliError(EXIT.halted, `cannot write ${file}: ${systemReason(e)}`);
+  }
+}
+
+/**
+ * Writes `records` (the first the header) to `file` as CSV (with the BOM Excel needs), .xlsx, or
+ * JSON (an array of objects keyed by the header).
+ */
+export async function writeSheet(file, records, format, sheetName, options) {
+  let data;
+  if (format === 'xlsx') data = await toXlsx(records, { sheetName });
+  else if (format === 'json') {
+    const [head, ...rows] = records;
+    data = `${JSON.stringify(rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]]))), null, 1)}\n`;
+  } else data = `\uFEFF${toCsv(records)}`;
+  writeAtomic(file, data, options);
 }
 
 /**

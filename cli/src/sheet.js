@@ -37,7 +37,7 @@ export async function readTableFile(file, { sheet } = {}) {
  * row cannot be read as an account. Rejects with a usage error for an unreadable file, a header
  * without the required columns, or a field named twice.
  */
-export async function readSheet(file, { sheet } = {}) {
+export async function readSheet(file, { sheet, passwords = false } = {}) {
   const table = await readTableFile(file, { sheet });
   let accounts;
   try {
@@ -46,7 +46,14 @@ export async function readSheet(file, { sheet } = {}) {
     throw asUsage(file, e);
   }
   if (accounts.twice.length) throw sheetUsage(file, 'twice', message('twice', accounts.twice[0]));
-  if (accounts.missing.length) throw sheetUsage(file, 'missing', message('missing', { fields: accounts.missing, headers: accounts.headers }));
+  // `passwords`: the command can do without a password column (--generate-passwords fills the
+  // empty cells; sync needs one only to create): each row then has an empty password.
+  const missing = passwords ? accounts.missing.filter((f) => f !== 'password') : accounts.missing;
+  if (missing.length) {
+    const hint = missing.includes('password') ? '; for a sheet without passwords, import or sync it with --generate-passwords' : '';
+    throw sheetUsage(file, 'missing', `${message('missing', { fields: missing, headers: accounts.headers })}${hint}`);
+  }
+  if (accounts.missing.includes('password')) for (const r of accounts.rows) if (!r.problem) r.user.password = '';
   return { ...accounts, format: table.format, delimiter: table.delimiter, sheetName: table.sheetName };
 }
 

@@ -49,7 +49,7 @@ test('whoami: no base URL, no token, a refused token, an expired token: exit 3 w
   }
   const missing = await run(['whoami', '--base-url', emu.url, '--token-file', '/nonexistent/tok']);
   assert.equal(missing.code, 3);
-  assert.match(missing.stderr, /cannot read the token file \/nonexistent\/tok: ENOENT/);
+  assert.match(missing.stderr, /cannot read the token file \/nonexistent\/tok: no such file or directory$/m);
 });
 
 test('the token is refused on the command line, without echoing it', async () => {

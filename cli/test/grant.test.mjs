@@ -27,7 +27,7 @@ test('grant: ids from a file with an id column, in chunks; an unknown id reporte
   writeFileSync(ids, `\uFEFFName;ID\r\n${users.map((u) => `${u.profile.name};${u._id}`).join('\r\n')}\r\nNobody;NoSuchUser0000001\r\n`);
   const journal = path.join(dir, 'g.jsonl');
   const r = await lpm(['grant', '--users', ids, '--courses', courses.join(','), '--journal', journal, '--chunk', '2'], { env });
-  assert.match(r.stdout, /granting 2 course\(s\) to 6 accounts from /);
+  assert.match(r.stdout, /granting 2 courses to 6 accounts from /);
   const report = parse(readFileSync(`${journal}.report.csv`), { bom: true, columns: true });
   assert.equal(report.length, 6);
   assert.deepEqual(report.slice(0, 5).map((l) => [l.user_id, l.result]), users.map((u) => [u._id, 'granted']));

@@ -133,7 +133,7 @@ test('validate: usage errors exit 2 with a clear message', async () => {
     [['validate', file('empty.csv', '')], /is empty/],
     [['validate', file('quote.csv', 'Name,Username,Email,Password\n"unclosed,a,b,c\n')], /not readable as CSV/],
     [['validate', 'x.csv', '--lang', 'fr'], /--lang must be vi or en/],
-    [['validate', 'x.csv', '--bogus'], /Unknown option '--bogus'/],
+    [['validate', 'x.csv', '--bogus'], /^lpm validate: unknown option --bogus$/m],
   ];
   for (const [args, message] of cases) {
     const r = await lpm(args);

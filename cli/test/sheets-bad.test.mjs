@@ -123,7 +123,7 @@ test('--sheet reads a named sheet; an unknown name lists the workbook\'s sheets'
   assert.match(first.stderr, /no column for name, username, email, password/);
   const named = await lpm(['validate', file, '--sheet', 'lớp 10a']);
   assert.equal(named.code, 0, named.stderr);
-  assert.match(named.stdout, /1 rows, sheet "Lớp 10A"/);
+  assert.match(named.stdout, /1 row, sheet "Lớp 10A"/);
   const unknown = await lpm(['validate', file, '--sheet', 'Lớp 11']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /no sheet named "Lớp 11" \(the workbook's sheets: Hướng dẫn, Lớp 10A\)/);
@@ -161,5 +161,5 @@ test('a workbook whose zip gives every part ZIP64 sizes (as some writers do) is 
   writeFileSync(file, Buffer.concat([Buffer.from(plain.slice(0, start)), central, end]));
   const r = await lpm(['validate', file]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  assert.match(r.stdout, /: 1 rows, sheet "Sheet1"/);
+  assert.match(r.stdout, /: 1 row, sheet "Sheet1"/);
 });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSheet } from '../src/sheet.js';
+import { count } from '../src/exit.js';
 import { TOKEN, emulator, lpm, tempDir } from './helpers.mjs';
 import { readTable } from 'lpm-sheets';
 import { sheetCases, workbook } from '../../tests/sheets/table.mjs';
@@ -51,11 +52,11 @@ for (const c of cases) {
     }
     const bad = c.rows.filter((row) => row.problem);
     assert.equal(r.code, bad.length ? 1 : 0, r.stdout + r.stderr);
-    assert.match(r.stdout, new RegExp(`: ${c.rows.length} rows, `));
+    assert.match(r.stdout, new RegExp(`: ${count(c.rows.length, 'row')}, `));
     c.rows.forEach((row, i) => {
       if (row.problem) assert.match(r.stdout, new RegExp(`^row ${i + 1} \\(line ${row.line}\\): `, 'm'));
     });
-    assert.match(r.stdout, new RegExp(`^${c.rows.length - bad.length} rows ready, ${bad.length} set aside`, 'm'));
+    assert.match(r.stdout, new RegExp(`^${count(c.rows.length - bad.length, 'row')} ready, ${bad.length} set aside`, 'm'));
   });
 }
 
@@ -73,7 +74,7 @@ test('import --failed FILE.xlsx: the rows not created, with the sheet\'s own col
     const failed = path.join(d, 'failed.xlsx');
     const r = await lpm(['import', src, '--journal', path.join(d, 'j'), '--interval-ms', '0', '--failed', failed], { env: { LPM_BASE_URL: emu.url, LPM_TOKEN: TOKEN } });
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /^1 rows not created: /m);
+    assert.match(r.stdout, /^1 row not created: /m);
     const table = await readTable(readFileSync(failed));
     assert.deepEqual(table.records.map((x) => x.cells.slice(0, 7)), [
       ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 'Số điện thoại', 'Ghi chú', 'result'],

@@ -58,6 +58,8 @@ function ask(question, io, hidden) {
 
 export async function login(values, positionals, io) {
   if (positionals.length) throw usage('login takes no argument (the password is asked, or read with --password-stdin)');
+  // The platform's address first: no one should type a password to learn that it is missing.
+  const client = clientOf(values, {}, { needToken: false });
   const tty = Boolean(io.stdin.isTTY);
   let email = values.email;
   let password;
@@ -72,8 +74,13 @@ export async function login(values, positionals, io) {
   }
   if (!email || !password) throw usage('login needs an e-mail and a password');
   const file = values['token-file'] ?? defaultTokenFile();
-  const { token, tokenExpires } = await clientOf(values, {}, { needToken: false }).login(email, password);
+  const { token, tokenExpires } = await client.login(email, password);
   writeToken(file, token);
   io.stdout.write(`logged in as ${email}; token saved to ${file} (mode 0600)${tokenExpires ? `, expires ${tokenExpires}` : ''}\n`);
+  // LPM_TOKEN is read before this file: a staff member who logs in after an old token expired
+  // would still be refused with it.
+  if (values['token-file'] === undefined && process.env.LPM_TOKEN) {
+    io.stderr.write(`note: LPM_TOKEN is set, and lpm uses it before ${file}: unset LPM_TOKEN to use the token just saved\n`);
+  }
   return EXIT.ok;
 }

@@ -1,12 +1,13 @@
 // `lpm export users|courses`: every record through client.allUsers / allCourses, as JSON lines
 // (each record exactly as received), CSV or .xlsx (nested objects as dotted columns, arrays as
 // JSON; through lpm-sheets' writers, so no cell is read back as a formula).
-import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { toCsv, toXlsx } from 'lpm-sheets/write';
-import { EXIT, usage } from '../exit.js';
+import { CliError, EXIT, count as counted, systemReason, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { interruptible } from '../interrupt.js';
+import { sameFormat } from '../options.js';
 
 /** A record as dotted paths to cell text: strings as they are, arrays and other values as JSON. */
 export function flatten(value, prefix = '', out = new Map()) {
@@ -18,8 +19,35 @@ export function flatten(value, prefix = '', out = new Map()) {
   return out;
 }
 
-async function write(stream, text) {
+/** Writes `text`, waiting for the stream to drain; throws the stream's error once it has one
+ * (`failed()`: a full disk, a reader gone), rather than waiting for a drain that never comes. */
+async function write(stream, text, failed) {
+  if (failed()) throw failed();
   if (!stream.write(text)) await once(stream, 'drain');
+  if (failed()) throw failed();
+}
+
+/** A file that failed as it was written (a full disk): stopped before the end, nothing kept. */
+const halted = (file, e) => new CliError(EXIT.halted, `--out ${file}: the export stopped: ${systemReason(e)}`);
+
+/**
+ * Opens `--out FILE` for writing; returns `{ fd, tmp }`. A file is written under a temporary
+ * name (`tmp`) renamed over it at the end; a device or a pipe (`/dev/stdout`, a FIFO) is written
+ * as it is, never replaced. A path that cannot be written is refused before a record is read.
+ */
+function openOut(file) {
+  let kind;
+  try {
+    const st = statSync(file);
+    kind = st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'special';
+  } catch { /* a new file */ }
+  if (kind === 'dir') throw usage(`--out ${file}: a directory; name a file in it`);
+  const tmp = kind === 'special' ? null : `${file}.${process.pid}.tmp`;
+  try {
+    return { fd: openSync(tmp ?? file, 'w'), tmp };
+  } catch (e) {
+    throw usage(`--out ${file}: cannot write it: ${systemReason(e)}`);
+  }
 }
 
 export async function runExport(values, positionals, io) {
@@ -27,20 +55,29 @@ export async function runExport(values, positionals, io) {
   if (positionals.length !== 1 || (what !== 'users' && what !== 'courses')) throw usage('export takes users or courses (see lpm export --help)');
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'jsonl' && format !== 'xlsx') throw usage('--format must be csv, xlsx or jsonl');
+  sameFormat('--out', values.out, format, ['csv', 'xlsx', 'jsonl']);
   if (format === 'xlsx' && !values.out && io.stdout.isTTY) throw usage('--format xlsx writes a workbook: name its file with --out FILE');
   const client = clientOf(values);
-  const stop = interruptible(io);
   // A file is written under a temporary name and renamed at the end: an interrupted export
   // leaves no partial file behind.
-  const tmp = values.out ? `${values.out}.${process.pid}.tmp` : null;
-  const out = tmp ? createWriteStream(tmp) : io.stdout;
+  const file = values.out ? openOut(values.out) : null;
+  const tmp = file?.tmp;
+  const out = file ? createWriteStream(null, { fd: file.fd }) : io.stdout;
+  const stop = interruptible(io, 'nothing is kept: run the export again');
+  /** `1 user`, `2 users`. */
+  const n = (k) => counted(k, what.slice(0, -1));
+  // An error of the output (a full disk; standard output's reader gone, as `| head` does) is
+  // kept and thrown by the next write, never left unhandled.
+  let outError;
+  const onError = (e) => { outError ??= e; };
+  out.on?.('error', onError);
   let count = 0;
   let ok = false;
   try {
     const records = what === 'users' ? client.allUsers({ signal: stop.signal }) : client.allCourses({ signal: stop.signal });
     if (format === 'jsonl') {
       for await (const r of records) {
-        await write(out, `${JSON.stringify(r)}\n`);
+        await write(out, `${JSON.stringify(r)}\n`, () => outError);
         count++;
       }
     } else {
@@ -56,31 +93,40 @@ export async function runExport(values, positionals, io) {
       count = flat.length;
       const head = [...columns.keys()];
       if (format === 'xlsx') {
-        await write(out, await toXlsx([head, ...flat.map((f) => head.map((k) => f.get(k) ?? ''))], { sheetName: what }));
+        await write(out, await toXlsx([head, ...flat.map((f) => head.map((k) => f.get(k) ?? ''))], { sheetName: what }), () => outError);
       } else {
         // The BOM makes Excel read UTF-8.
-        await write(out, `\uFEFF${toCsv([head])}`);
+        await write(out, `\uFEFF${toCsv([head])}`, () => outError);
         for (let i = 0; i < flat.length; i += 500) {
-          await write(out, toCsv(flat.slice(i, i + 500).map((f) => head.map((k) => f.get(k) ?? ''))));
+          await write(out, toCsv(flat.slice(i, i + 500).map((f) => head.map((k) => f.get(k) ?? ''))), () => outError);
         }
       }
     }
     ok = true;
   } catch (e) {
     if (e && e.kind === 'abort') {
-      io.stderr.write(`interrupted after ${count} ${what}${tmp ? `: ${values.out} not written` : ''}\n`);
+      io.stderr.write(`interrupted after ${n(count)}${tmp ? `: ${values.out} not written` : ''}\n`);
       return EXIT.interrupted;
     }
+    // The reader of standard output stopped reading (`lpm export users | head`): it has what it
+    // wanted; stop quietly, as other command lines do.
+    if (!file && e === outError && e.code === 'EPIPE') return EXIT.ok;
+    if (file && e === outError) throw halted(values.out, e);
     throw e;
   } finally {
     stop.done();
-    if (tmp) {
-      out.end();
-      await once(out, 'close');
-      if (!ok) rmSync(tmp, { force: true });
+    if (file) {
+      if (!out.destroyed) {
+        out.end();
+        await once(out, 'close').catch(() => {});
+      }
+      // (A write that failed as the file was closed fails the export too.)
+      if (tmp && (!ok || outError)) rmSync(tmp, { force: true });
     }
+    // (Standard output keeps the listener: its reader may go after the last write, too.)
   }
+  if (file && outError) throw halted(values.out, outError);
   if (tmp) renameSync(tmp, values.out);
-  io.stderr.write(`${count} ${what} written${values.out ? ` to ${values.out}` : ''}\n`);
+  io.stderr.write(`${n(count)} written${values.out ? ` to ${values.out}` : ''}\n`);
   return EXIT.ok;
 }

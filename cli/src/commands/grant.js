@@ -1,31 +1,64 @@
 // `lpm grant --users FILE|IDS --courses IDS --journal J`: client.grantCourses, chunked, journaled.
 import { existsSync } from 'node:fs';
-import { usage } from '../exit.js';
-import { clientOf } from '../config.js';
+import { count, usage } from '../exit.js';
+import { clientOf, notTheToken } from '../config.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
 import { readTableFile } from '../sheet.js';
+import { checkWritable } from '../report.js';
+import { checkCourses } from '../courses.js';
 
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
-const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account id', 'mã tài khoản']);
+const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account', 'account id', 'mã tài khoản']);
+/** The columns of `lpm import`'s report: its created rows' account ids are in `detail`. */
+const IMPORT_REPORT = ['row', 'line', 'email', 'username', 'result', 'detail'];
 
 /**
- * The account ids of `--users`: a sheet (CSV or .xlsx: a column headed id/_id/userId, else the
- * first cell of each line) or ids separated by commas. Resolves with { ids, lines, source }.
+ * The account ids of `--users`: a sheet (CSV or .xlsx: a column headed id/_id/userId/account,
+ * the accounts an `lpm import` report records as created, else one id a line) or ids separated
+ * by commas. Resolves with { ids, lines, source }. A sheet of several columns none of which
+ * holds ids is refused: its first cells are names or e-mails, never ids to send.
  */
 export async function usersOf(arg) {
-  if (!existsSync(arg)) return { ids: list(arg), lines: [], source: 'the command line' };
+  if (!existsSync(arg)) {
+    // Decision: an argument with a path separator or a file extension is a file name (account ids
+    // have neither), so a misspelt file is refused rather than granted to an account of its name.
+    if (/[/\\]|\.[A-Za-z]{2,4}$/.test(arg)) throw usage(`--users ${arg}: no such file (account ids are given separated by commas)`);
+    return { ids: list(arg), lines: [], source: 'the command line' };
+  }
   const { records } = await readTableFile(arg);
-  const head = records[0]?.cells.map((h) => h.trim().toLowerCase()) ?? [];
-  let col = head.findIndex((h) => ID_HEADERS.has(h));
-  const body = col >= 0 ? records.slice(1) : records;
-  if (col < 0) col = 0;
-  const rows = body.map(({ cells, line }) => ({ id: (cells[col] ?? '').trim(), line })).filter((r) => r.id);
+  const heads = records.map((r) => r.cells.map((h) => h.trim().toLowerCase()));
+  // The header: among the first ten lines (a title may stand above it), as accounts are read.
+  const at = heads.slice(0, 10).findIndex((h) => h.some((c) => ID_HEADERS.has(c)) || IMPORT_REPORT.every((c) => h.includes(c)));
+  const pick = (col, keep = () => true) => {
+    const rows = records.slice(at + 1).filter(({ cells }) => keep(cells))
+      .map(({ cells, line }) => ({ id: (cells[col] ?? '').trim(), line })).filter((r) => r.id);
+    return { ids: rows.map((r) => r.id), lines: rows.map((r) => r.line) };
+  };
+  if (at >= 0) {
+    const head = heads[at];
+    const col = head.findIndex((h) => ID_HEADERS.has(h));
+    // A sync report names in `account` also the other person's account a row conflicts with:
+    // only its rows that exist or were created are the sheet's accounts.
+    const result = head.indexOf('result');
+    if (col >= 0 && head[col] === 'account' && result >= 0) {
+      return { ...pick(col, (cells) => ['exists', 'created'].includes(cells[result]?.trim())), source: `${arg} (its accounts that exist or were created)` };
+    }
+    if (col >= 0) return { ...pick(col), source: arg };
+    return { ...pick(head.indexOf('detail'), (cells) => cells[result]?.trim() === 'created'), source: `${arg} (the accounts it records as created)` };
+  }
+  const wide = records.find((r) => r.cells.filter((c) => c.trim()).length > 1);
+  if (wide) {
+    throw usage(`${arg}: no column of account ids (headed id, _id, userId, user_id or account); its columns: ${wide.cells.map((c) => c.trim()).filter(Boolean).join(', ')}. ` +
+      'For a sheet of students, `lpm sync FILE --courses IDS` finds their accounts and grants them; or give one id a line');
+  }
+  const rows = records.map(({ cells, line }) => ({ id: (cells[0] ?? '').trim(), line })).filter((r) => r.id);
   return { ids: rows.map((r) => r.id), lines: rows.map((r) => r.line), source: arg };
 }
 
 export async function grant(values, positionals, io) {
-  if (positionals.length) throw usage(`grant takes no positional argument (got ${positionals[0]}); see lpm grant --help`);
+  // (The argument is not echoed: a token pasted there would be printed.)
+  if (positionals.length) throw usage('grant takes no argument besides its options: the accounts go in --users (see lpm grant --help)');
   if (!values.users) throw usage('--users FILE|IDS is required');
   if (!values.courses) throw usage('--courses IDS is required');
   const courses = list(values.courses);
@@ -35,15 +68,20 @@ export async function grant(values, positionals, io) {
   const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? 0;
   const lang = langOption(values);
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
+  const reportFile = values.report ?? `${values.journal}.report.${formatOption(values)}`;
+  if (values.journal) checkWritable(reportFile, '--report', { journal: values.journal, '--users sheet': existsSync(values.users) ? values.users : undefined });
   const journal = journalOf(values);
   const client = clientOf(values);
+  notTheToken(values, ids, '--users');
+  notTheToken(values, courses, '--courses');
   await client.getMe();
-  io.stdout.write(`granting ${courses.length} course(s) to ${ids.length} accounts from ${source}\n`);
+  await checkCourses(client, courses);
+  io.stdout.write(`granting ${count(courses.length, 'course')} to ${count(ids.length, 'account')} from ${source}\n`);
   return runJob({
     kind: 'grant',
     verb: 'granted',
     total: ids.length,
-    reportFile: values.report ?? `${values.journal}.report.${formatOption(values)}`,
+    reportFile,
     reportAs: formatOption(values),
     lines,
     io,

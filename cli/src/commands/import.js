@@ -1,5 +1,5 @@
 // `lpm import FILE --journal J`: create a sheet's accounts through client.importUsers.
-import { EXIT, usage } from '../exit.js';
+import { EXIT, count, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { transport } from '../transport.js';
 import { formatOption, intOption, langOption } from '../options.js';
@@ -8,8 +8,8 @@ import { defaultIntervalFile, sharedIntervalStore } from '../intervals.js';
 import { engineInput, engineIssues } from '../rows.js';
 import { problemIssue, readSheet } from '../sheet.js';
 import { checkSheet, describeSheet, listIssues } from './validate.js';
-import { fillPasswords } from '../passwords.js';
-import { detail, writeSheet } from '../report.js';
+import { checkResumedPasswords, credentialsFile, fillPasswords } from '../passwords.js';
+import { checkWritable, detail, writeSheet } from '../report.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
 
@@ -22,7 +22,7 @@ function plan(aside, chunk, intervalMs, io) {
   const rows = aside.flatMap((a, i) => (a ? [] : [i]));
   const chunks = [];
   for (let i = 0; i < rows.length; i += chunk) chunks.push(rows.slice(i, i + chunk));
-  io.stdout.write(`plan: ${rows.length} rows in ${chunks.length} calls of up to ${chunk}, one every ${intervalMs / 1000} s\n`);
+  io.stdout.write(`plan: ${count(rows.length, 'row')} in ${count(chunks.length, 'call')} of up to ${chunk}, one every ${intervalMs / 1000} s\n`);
   chunks.forEach((c, k) => {
     const at = k * intervalMs;
     io.stdout.write(`  chunk ${k + 1}: rows ${c[0] + 1}..${c[c.length - 1] + 1} (${c.length}), at +${Math.floor(at / 60000)} min ${Math.round((at % 60000) / 1000)} s\n`);
@@ -37,12 +37,18 @@ export async function runImport(values, positionals, io) {
   const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CONTRACT_INTERVAL_MS;
   const lang = langOption(values);
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
+  const reportAs = formatOption(values);
   if (values['dry-run']) {
-    // A dry run generates nothing: rows without a password are listed as they are.
+    // A dry run generates nothing (with --generate-passwords, a row without one is checked as if it had one).
     const { aside } = await checkSheet(file, values, io);
     plan(aside, chunkSize, intervalMs, io);
     return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
   }
+  const reportFile = values.report ?? defaultReport(file, reportAs);
+  const inputs = { sheet: file, journal: values.journal };
+  checkWritable(reportFile, '--report', inputs);
+  if (values.failed) checkWritable(values.failed, '--failed', { ...inputs, report: reportFile });
+  if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials', { ...inputs, report: reportFile, '--failed file': values.failed });
   const journal = journalOf(values);
   // The interval is kept with every other `lpm` process of the user (intervals.js), counted from
   // when each create left (the transport tells it; LPM_TRANSPORT=fetch cannot: from the call).
@@ -54,8 +60,9 @@ export async function runImport(values, positionals, io) {
   // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
   // sheet is read.
   const refused = client.getMe().then(() => null, (e) => e);
-  const sheet = await readSheet(file, { sheet: values.sheet });
+  const sheet = await readSheet(file, { sheet: values.sheet, passwords: Boolean(values['generate-passwords']) });
   io.stdout.write(describeSheet(file, sheet));
+  checkResumedPasswords(sheet, file, values);
   if (values['generate-passwords']) await fillPasswords(sheet, file, values, io);
   const e = await refused;
   if (e) throw e;
@@ -63,8 +70,8 @@ export async function runImport(values, positionals, io) {
     kind: 'import',
     verb: 'created',
     total: sheet.rows.length,
-    reportFile: values.report ?? defaultReport(file, formatOption(values)),
-    reportAs: formatOption(values),
+    reportFile,
+    reportAs,
     lines: sheet.rows.map((r) => r.line),
     io,
     // A row the engine got as null (more cells than columns) is set aside for that reason (the
@@ -84,7 +91,7 @@ export async function runImport(values, positionals, io) {
           return [...sheet.headers.map((h, k) => cells[k] ?? ''), r.result.kind, detail(r.result)];
         });
       await writeSheet(values.failed, [[...sheet.headers, 'result', 'detail'], ...out], /\.xlsx$/i.test(values.failed) ? 'xlsx' : 'csv', 'Failed rows');
-      io.stdout.write(`${out.length} rows not created: ${values.failed}\n`);
+      io.stdout.write(`${count(out.length, 'row')} not created: ${values.failed}\n`);
     }),
     // The rows' issues listed as the engine judged them when the job started (the sheet is
     // validated once, by the engine that guarantees them), before anything is sent.

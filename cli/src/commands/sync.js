@@ -9,20 +9,23 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileJournal } from '../lpm.js';
-import { EXIT, usage } from '../exit.js';
-import { clientOf } from '../config.js';
+import { EXIT, count, usage } from '../exit.js';
+import { clientOf, notTheToken } from '../config.js';
 import { interruptible } from '../interrupt.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { progressView } from '../progress.js';
-import { writeAtomic, writeSheet } from '../report.js';
+import { checkWritable, writeAtomic, writeSheet } from '../report.js';
+import { checkCourses } from '../courses.js';
 import { engineInput, rowIssues, setAside } from '../rows.js';
 import { readSheet } from '../sheet.js';
 import { describeSheet, listIssues } from './validate.js';
-import { fillPasswords } from '../passwords.js';
+import { afterHalt } from '../job.js';
+import { PLACEHOLDER, checkResumedPasswords, credentialsFile, fillPasswords } from '../passwords.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
-/** A password meeting every rule, for checking a row that has none (never sent). */
-const PLACEHOLDER = 'checked-only-1';
+const NO_PASSWORD = 'no password: one is needed to create this account (give one, or use --generate-passwords)';
+/** The line of a sync that sends nothing; rows set aside are no account that exists. */
+const nothingToSend = (aside) => `nothing to send: every account exists and holds the courses${aside ? `, but for the ${aside} row${aside > 1 ? 's' : ''} set aside` : ''}\n`;
 /** Look-ups in flight at once: reads, which the contract does not pace. */
 const LOOKUPS_AT_ONCE = 4;
 
@@ -100,7 +103,8 @@ function readState(file) {
 export async function sync(values, positionals, io) {
   if (positionals.length !== 1) throw usage('sync takes one FILE (see lpm sync --help)');
   const [file] = positionals;
-  if (!values.journal) throw usage('--journal FILE is required: it is what makes the sync resumable');
+  // A dry run sends nothing: it needs no journal (as import's), but reads one given to it.
+  if (!values.journal && !values['dry-run']) throw usage('--journal FILE is required: it is what makes the sync resumable');
   const courses = list(values.courses ?? '');
   const lang = langOption(values);
   const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
@@ -111,14 +115,19 @@ export async function sync(values, positionals, io) {
   const reportFile = values.report ?? `${file.replace(/\.(csv|tsv|txt|xlsx)$/i, '')}.sync.${reportAs}`;
   const stateFile = values.journal;
 
-  const sheet = await readSheet(file, { sheet: values.sheet });
+  const sheet = await readSheet(file, { sheet: values.sheet, passwords: true });
   // Each row's courses: --courses, and those its course column names.
   const courseColumn = sheet.headers.findIndex((h) => COURSE_HEADERS.has(fold(h)));
   if (!courses.length && courseColumn < 0) throw usage(`--courses IDS is required, or a column naming each row's courses (${[...COURSE_HEADERS].slice(0, 2).join(', ')}, Khoá học)`);
   const wanted = sheet.rows.map((r) => [...new Set([...courses, ...(courseColumn < 0 ? [] : list(r.cells[courseColumn] ?? ''))])]);
   // The plan is tied to the sheet as read (before any password is generated).
   const sheetDigest = digest(JSON.stringify([sheet.rows.map((r) => r.user), wanted]));
-  io.stdout.write(describeSheet(file, sheet));
+  // The course column is read (each row's courses), not ignored: said so.
+  io.stdout.write(describeSheet(file, courseColumn < 0 ? sheet : {
+    ...sheet,
+    fields: sheet.fields.map((f, i) => (i === courseColumn ? 'courses' : f)),
+    ignored: sheet.ignored.filter((h) => h !== sheet.headers[courseColumn]),
+  }));
   // A password is needed only to create an account: rows without one are checked as if they had
   // one, and once the look-ups tell which rows are to be created, those get one
   // (--generate-passwords) or are set aside.
@@ -138,23 +147,39 @@ export async function sync(values, positionals, io) {
     throw usage(`--resume: ${stateFile} is the sync of another sheet or other courses`);
   }
   if (state?.phase === 'done') state = null;
+  checkResumedPasswords(sheet, file, values);
+  if (!values['dry-run']) {
+    const inputs = { sheet: file, journal: stateFile };
+    checkWritable(reportFile, '--report', inputs);
+    if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials', { ...inputs, report: reportFile });
+  }
 
   const client = clientOf(values, { createInterval: { intervalMs } });
-  const stop = interruptible(io);
+  notTheToken(values, wanted.flat(), courseColumn < 0 ? '--courses' : `--courses or the column ${sheet.headers[courseColumn]}`);
   const result = new Map(); // row -> { kind, account, granted, other, detail }
   let halted = null;
+  let haltedBy;
   let interrupted = false;
   // Whether J holds the plan (a resume continues it) or nothing was planned yet (a new run).
   let planned = Boolean(state);
+  const stop = interruptible(io, () => (planned ? 'the journal resumes the job' : 'nothing was sent yet'));
   try {
     await client.getMe({ signal: stop.signal });
+    // Every course to grant, from --courses or the rows' column, known to the platform.
+    const all = [...new Set(usable.flatMap((i) => wanted[i]))];
+    await checkCourses(client, all, (id) => (courses.includes(id) ? '--courses'
+      : `${sheet.headers[courseColumn]}, line ${sheet.rows[usable.find((i) => wanted[i].includes(id))].line}`), stop.signal);
     // 1. Look-ups: who exists, and what each holds.
     let accounts = new Map();
     if (!state) {
       accounts = await lookUpAll(client, sheet, usable, stop.signal, io, 'looked up');
       let create = usable.filter((i) => !accounts.get(i));
       if (!values['generate-passwords']) {
-        for (const i of create.filter((k) => noPassword.has(k))) result.set(i, { kind: 'setAside', detail: 'no password: one is needed to create this account (give one, or use --generate-passwords)' });
+        for (const i of create.filter((k) => noPassword.has(k))) {
+          result.set(i, { kind: 'setAside', detail: NO_PASSWORD });
+          // Listed as the sheet's other set-aside rows are, before the plan and its counts.
+          io.stdout.write(`row ${i + 1} (line ${sheet.rows[i].line}): password: ${NO_PASSWORD}\n`);
+        }
         create = create.filter((k) => !noPassword.has(k));
       }
       // The import engine's journal is named by what it creates: a later sync of a grown sheet
@@ -162,7 +187,7 @@ export async function sync(values, positionals, io) {
       const importJournal = `${stateFile}.import-${digest(create.map((i) => [i, sheet.rows[i].user.email]))}`;
       state = { kind: 'sync', sheet: sheetDigest, courses, create, importJournal, phase: 'import' };
     } else {
-      io.stdout.write(`resuming the sync of ${stateFile}: ${state.create.length} accounts to create, phase ${state.phase}\n`);
+      io.stdout.write(`resuming the sync of ${stateFile}: ${count(state.create.length, 'account')} to create, phase ${state.phase}\n`);
     }
     const creating = new Set(state.create);
     if (values['generate-passwords'] && !values['dry-run']) await fillPasswords(sheet, file, values, io, (i) => creating.has(i));
@@ -173,12 +198,13 @@ export async function sync(values, positionals, io) {
       const lacking = mine.filter((i) => wanted[i].some((c) => !held(accounts.get(i)).has(c)));
       const other = mine.filter((i) => [...held(accounts.get(i))].some((c) => !wanted[i].includes(c)));
       const chunks = Math.ceil(state.create.length / chunkSize);
-      io.stdout.write(`plan: ${exist.length} accounts exist, ${state.create.length} to create in ${chunks} calls of up to ${chunkSize}` +
+      io.stdout.write(`plan: ${count(exist.length, 'account')} ${exist.length === 1 ? 'exists' : 'exist'}, ${state.create.length} to create in ${count(chunks, 'call')} of up to ${chunkSize}` +
         `${chunks > 1 ? ` (the last ${((chunks - 1) * intervalMs) / 60000} min after the first)` : ''}; ` +
-        `courses to grant to ${lacking.length + state.create.length} accounts (${lacking.length} existing, ${state.create.length} new); ` +
-        `${other.length} accounts hold other courses too; ${conflicts.length} rows whose username belongs to another person's account; ${sheet.rows.length - usable.length + result.size} rows set aside\n`);
-      if (state.create.length === 0 && lacking.length === 0) io.stdout.write('nothing to send: every account exists and holds the courses\n');
-      return aside.some(Boolean) ? EXIT.rows : EXIT.ok;
+        `courses to grant to ${count(lacking.length + state.create.length, 'account')} (${lacking.length} existing, ${state.create.length} new); ` +
+        `${count(other.length, 'account')} ${other.length === 1 ? 'holds' : 'hold'} other courses too; ${count(conflicts.length, 'row')} whose username belongs to another person's account; ${count(sheet.rows.length - usable.length + result.size, 'row')} set aside\n`);
+      const setAsideRows = sheet.rows.length - usable.length + result.size;
+      if (state.create.length === 0 && lacking.length === 0) io.stdout.write(nothingToSend(setAsideRows));
+      return setAsideRows ? EXIT.rows : EXIT.ok;
     }
     writeAtomic(stateFile, `${JSON.stringify(state)}\n`);
     planned = true;
@@ -186,7 +212,7 @@ export async function sync(values, positionals, io) {
     // 2. Creates, through the import engine (its own journal, resumed as it is).
     const created = new Map();
     if (state.phase === 'import' && state.create.length) {
-      io.stdout.write(`creating ${state.create.length} accounts\n`);
+      io.stdout.write(`creating ${count(state.create.length, 'account')}\n`);
       let report;
       ({ report, interrupted } = await engineJob(state.create.length, 'created', io, ({ onProgress }) => client.importUsers(
         engineInput({ rows: state.create.map((i) => sheet.rows[i]) }),
@@ -198,7 +224,7 @@ export async function sync(values, positionals, io) {
         else result.set(i, { kind: r.result.kind, detail: r.result.status ?? r.result.reason ?? (r.result.issues ?? []).map((x) => x.message).join('; ') });
       });
       if (interrupted || stop.signal.aborted) interrupted = true;
-      else if (report.halted || report.counts.inDoubt + report.counts.notSent > 0) halted = report.halted ?? 'rows in doubt';
+      else if (report.halted || report.counts.inDoubt + report.counts.notSent > 0) { halted = report.halted ?? 'rows in doubt'; haltedBy = report.haltedBy; }
     }
     if (!interrupted && !halted) {
       state.phase = 'grant';
@@ -220,7 +246,7 @@ export async function sync(values, positionals, io) {
         if (!id) {
           result.set(i, creating.has(i) || !noPassword.has(i)
             ? { kind: 'failed', detail: 'not found after it was created' }
-            : { kind: 'setAside', detail: 'no password: one is needed to create this account (give one, or use --generate-passwords)' });
+            : { kind: 'setAside', detail: NO_PASSWORD });
           continue;
         }
         const has = held(account);
@@ -236,7 +262,7 @@ export async function sync(values, positionals, io) {
       for (const [key, rows] of groups) {
         const lack = key.split(',');
         const users = rows.map((i) => result.get(i).account);
-        io.stdout.write(`granting ${lack.join(', ')} to ${users.length} accounts\n`);
+        io.stdout.write(`granting ${lack.join(', ')} to ${count(users.length, 'account')}\n`);
         let report;
         ({ report, interrupted } = await engineJob(users.length, 'granted', io, ({ onProgress }) => client.grantCourses(
           { users, courses: lack },
@@ -248,7 +274,7 @@ export async function sync(values, positionals, io) {
           else row.grantFailed = `${r.result.kind}: ${r.result.status ?? r.result.reason ?? ''}`;
         });
         if (interrupted || stop.signal.aborted) { interrupted = true; break; }
-        if (report.halted || report.counts.notSent > 0) { halted = report.halted ?? 'grants not sent'; break; }
+        if (report.halted || report.counts.notSent > 0) { halted = report.halted ?? 'grants not sent'; haltedBy = report.haltedBy; break; }
       }
       if (!interrupted && !halted) {
         state.phase = 'done';
@@ -285,7 +311,7 @@ export async function sync(values, positionals, io) {
     records.push([i + 1, r.line, r.user.email, r.user.username, kind, res?.account ?? '', (res?.granted ?? []).join(' '), (res?.other ?? []).join(' '), detail]);
   });
   await writeSheet(reportFile, records, reportAs, 'Sync');
-  io.stdout.write(`${sheet.rows.length} rows: ${counts.exists} existed, ${counts.created} created, ${counts.granted} granted courses, ` +
+  io.stdout.write(`${count(sheet.rows.length, 'row')}: ${counts.exists} existed, ${counts.created} created, ${counts.granted} granted courses, ` +
     `${counts.other} hold other courses, ${counts.aside} set aside, ${counts.failed} failed${counts.pending ? `, ${counts.pending} not done` : ''}; report: ${reportFile}\n`);
   const again = planned ? 'run the same command with --resume to continue' : 'nothing was sent: run the same command again';
   if (interrupted) {
@@ -293,9 +319,10 @@ export async function sync(values, positionals, io) {
     return EXIT.interrupted;
   }
   if (halted) {
-    io.stderr.write(`stopped before the end: ${halted}; ${again}\n`);
-    return EXIT.halted;
+    const { code, todo } = afterHalt(haltedBy);
+    io.stderr.write(`stopped before the end: ${halted}; ${todo}${again}\n`);
+    return code;
   }
-  if (counts.created === 0 && counts.granted === 0 && counts.failed === 0) io.stdout.write('nothing to send: every account exists and holds the courses\n');
+  if (counts.created === 0 && counts.granted === 0 && counts.failed === 0) io.stdout.write(nothingToSend(counts.aside));
   return counts.aside || counts.failed ? EXIT.rows : EXIT.ok;
 }

@@ -1,15 +1,16 @@
 // `lpm validate FILE`: every row's issues, as the import would set them aside; nothing is sent.
-import { EXIT, usage } from '../exit.js';
+import { EXIT, count, usage } from '../exit.js';
 import { langOption } from '../options.js';
 import { readSheet } from '../sheet.js';
 import { issueLine, rowIssues, setAside } from '../rows.js';
+import { PLACEHOLDER } from '../passwords.js';
 
 /** The sheet's head: rows, delimiter or sheet, columns and what they map to, ignored columns. */
 export function describeSheet(file, sheet) {
   const names = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
   const columns = sheet.headers.map((h, i) => (sheet.fields[i] ? `${h} -> ${sheet.fields[i]}` : null)).filter(Boolean);
   const kind = sheet.format === 'xlsx' ? `sheet "${sheet.sheetName}"` : `${names[sheet.delimiter]}-separated`;
-  let text = `${file}: ${sheet.rows.length} rows, ${kind}; columns: ${columns.join(', ')}\n`;
+  let text = `${file}: ${count(sheet.rows.length, 'row')}, ${kind}; columns: ${columns.join(', ')}\n`;
   if (sheet.skipped.length) text += `line${sheet.skipped.length > 1 ? 's' : ''} ${sheet.skipped.join(', ')} above the header skipped\n`;
   if (sheet.ignored.length) text += `ignored columns (not account fields): ${sheet.ignored.join(', ')}\n`;
   return text;
@@ -36,17 +37,24 @@ export function listIssues(sheet, issues, strict, io) {
       warned += 1;
     }
   }
-  io.stdout.write(`${ready} rows ready, ${sheet.rows.length - ready} set aside${warned ? `, ${warned} ready with warnings` : ''}\n`);
+  io.stdout.write(`${count(ready, 'row')} ready, ${sheet.rows.length - ready} set aside${warned ? `, ${warned} ready with warnings` : ''}\n`);
   return aside;
 }
 
 /** Checks a sheet with the validator; prints each issue and the counts. Returns { sheet, issues, aside }. */
 export async function checkSheet(file, values, io) {
   const lang = langOption(values);
-  const sheet = await readSheet(file, { sheet: values.sheet });
+  const generate = Boolean(values['generate-passwords']);
+  const sheet = await readSheet(file, { sheet: values.sheet, passwords: generate });
+  // With --generate-passwords (a dry run), a row without a password is checked as the run will
+  // send it: with one (none is generated here).
+  const fill = generate ? sheet.rows.filter((r) => !r.problem && r.user.password === '') : [];
+  for (const r of fill) r.user.password = PLACEHOLDER;
   const issues = rowIssues(sheet, lang);
+  for (const r of fill) r.user.password = '';
   io.stdout.write(describeSheet(file, sheet));
   const aside = listIssues(sheet, issues, values.strict, io);
+  if (fill.length) io.stdout.write(`${count(fill.length, 'row')} without a password will get a generated one (a dry run generates none)\n`);
   return { sheet, issues, aside };
 }
 

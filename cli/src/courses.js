@@ -1,0 +1,32 @@
+// The course ids a grant or a sync is given, checked before anything is sent: an id the platform
+// does not know would otherwise stop the job at its first chunk ("No valid courses") with the
+// advice to resume it, which only fails again.
+import { usage } from './exit.js';
+
+/** Course look-ups in flight at once (reads: the contract does not pace them). */
+const AT_ONCE = 4;
+
+/**
+ * Rejects with a usage error naming the ids no course has (`where(id)` says where each was
+ * given); other failures (the token refused, the server down) reject as they are.
+ */
+export async function checkCourses(client, ids, where = () => '--courses', signal) {
+  const unknown = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++];
+      try {
+        await client.getCourse(id, { signal });
+      } catch (e) {
+        if (e && e.kind === 'api' && e.category === 'notFound') unknown.push(id);
+        else throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, ids.length) }, worker));
+  if (unknown.length) {
+    const list = ids.filter((id) => unknown.includes(id)).map((id) => `"${id}" (${where(id)})`).join(', ');
+    throw usage(`no course has the id ${list}: nothing was sent; \`lpm export courses\` lists the ids`);
+  }
+}
