@@ -825,10 +825,15 @@ fn a_journal_from_another_input_is_refused() {
         rows: 30,
         courses: vec![],
     };
-    assert!(matches!(
-        ImportJob::resume_values(api(), rows.clone(), opts(10), &foreign),
-        Err(BulkError::Journal(JournalError::WrongJob { .. }))
-    ));
+    match ImportJob::resume_values(api(), rows.clone(), opts(10), &foreign) {
+        Err(BulkError::Journal(e @ JournalError::WrongJob { .. })) => {
+            assert_eq!(
+                e.message(),
+                "it is the journal of another kind of job: `grant`"
+            )
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
     assert!(matches!(
         ImportJob::resume_values(api(), rows.clone(), opts(10), &journal[1..]),
         Err(BulkError::Journal(JournalError::NoStart))

@@ -356,7 +356,7 @@ impl JournalError {
         match self {
             JournalError::NoStart => "it does not start with the job's `started` event".to_owned(),
             JournalError::WrongJob { journal } => {
-                ["it is the journal of a `", journal, "` job"].concat()
+                ["it is the journal of another kind of job: `", journal, "`"].concat()
             }
             JournalError::RowCount { journal, input } => [
                 "it was written for an input of ",
