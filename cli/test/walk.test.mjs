@@ -525,3 +525,36 @@ test('sync --dry-run needs no journal, as import --dry-run does', async () => {
   assert.equal(run.code, 2);
   assert.match(run.stderr, /--journal FILE is required/);
 });
+
+test('grant --users reads lpm\'s JSON reports; other JSON, and an "Account" column of login names, are refused, nothing sent', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(2, 'walkjson')));
+  const imported = await lpm(['import', file, '--journal', path.join(dir, 'import.journal'), '--interval-ms', '0', '--report', path.join(dir, 'lop.report.json')], { env: ctx.env });
+  assert.equal(imported.code, 0, imported.stderr);
+  const course = (await ctx.emu.state()).records.courses[0]._id;
+  const enrolments = async () => (await ctx.emu.state()).enrolments;
+  const r = await lpm(['grant', '--users', path.join(dir, 'lop.report.json'), '--courses', course, '--journal', path.join(dir, 'g.journal')], { env: ctx.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^granting 1 course to 2 accounts from .*lop\.report\.json \(the accounts it records as created\)$/m);
+  for (const u of (await ctx.emu.state()).records.users.filter((x) => x.username.startsWith('walkjson'))) {
+    assert.ok(u.myCourses.some((c) => c.courseId === course), `${u.username} holds the course`);
+  }
+  // The grant's own JSON report names its accounts.
+  const again = await lpm(['grant', '--users', path.join(dir, 'g.journal.report.csv'), '--courses', course, '--journal', path.join(dir, 'g2.journal'), '--report', path.join(dir, 'g2.json')], { env: ctx.env });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  const fromGrant = await lpm(['grant', '--users', path.join(dir, 'g2.json'), '--courses', course, '--journal', path.join(dir, 'g3.journal')], { env: ctx.env });
+  assert.equal(fromGrant.code, 0, fromGrant.stdout + fromGrant.stderr);
+  assert.match(fromGrant.stdout, /^granting 1 course to 2 accounts from .*g2\.json \(its accounts\)$/m);
+  // JSON that is no report of lpm's, and a sheet whose "Account" column holds login names.
+  writeFileSync(path.join(dir, 'other.json'), '{\n "users": ["a", "b"]\n}\n');
+  writeFileSync(path.join(dir, 'names.csv'), sheet(['Name', 'Account', 'Email'], [['An Bình', 'an01', 'an01@school.test']]));
+  const before = await enrolments();
+  for (const [users, said] of [['other.json', /other\.json: JSON, but not a report of lpm import, grant or sync/], ['names.csv', /names\.csv: no column of account ids .*; its columns: Name, Account, Email\./]]) {
+    const bad = await lpm(['grant', '--users', path.join(dir, users), '--courses', course, '--journal', path.join(dir, `${users}.journal`)], { env: ctx.env });
+    assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+    assert.match(bad.stderr, said);
+    assert.ok(!existsSync(path.join(dir, `${users}.journal`)));
+  }
+  assert.deepEqual(await enrolments(), before, 'nothing granted');
+});

@@ -1,21 +1,26 @@
 // `lpm grant --users FILE|IDS --courses IDS --journal J`: client.grantCourses, chunked, journaled.
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { count, usage } from '../exit.js';
 import { clientOf, notTheToken } from '../config.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
 import { readTableFile } from '../sheet.js';
+import { MAX_BYTES, fileTooBig } from 'lpm-sheets';
 import { checkWritable } from '../report.js';
 import { checkCourses } from '../courses.js';
 
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
-const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account', 'account id', 'mã tài khoản']);
+const ID_HEADERS = new Set(['id', '_id', 'userid', 'user_id', 'user id', 'account id', 'mã tài khoản']);
+/** The columns of `lpm sync`'s report: `account` holds account ids there only (in a sheet of
+ * students, "Account" is a login name, as mapColumns reads "Tài khoản"). */
+const SYNC_REPORT = ['account', 'result'];
 /** The columns of `lpm import`'s report: its created rows' account ids are in `detail`. */
 const IMPORT_REPORT = ['row', 'line', 'email', 'username', 'result', 'detail'];
 
 /**
- * The account ids of `--users`: a sheet (CSV or .xlsx: a column headed id/_id/userId/account,
- * the accounts an `lpm import` report records as created, else one id a line) or ids separated
+ * The account ids of `--users`: a sheet (CSV or .xlsx: a column headed id/_id/userId, the
+ * accounts an `lpm import` report records as created or an `lpm sync` report's, else one id a
+ * line), one of lpm's JSON reports, or ids separated
  * by commas. Resolves with { ids, lines, source }. A sheet of several columns none of which
  * holds ids is refused: its first cells are names or e-mails, never ids to send.
  */
@@ -26,10 +31,11 @@ export async function usersOf(arg) {
     if (/[/\\]|\.[A-Za-z]{2,4}$/.test(arg)) throw usage(`--users ${arg}: no such file (account ids are given separated by commas)`);
     return { ids: list(arg), lines: [], source: 'the command line' };
   }
+  if (isJson(arg)) return jsonUsers(arg);
   const { records } = await readTableFile(arg);
   const heads = records.map((r) => r.cells.map((h) => h.trim().toLowerCase()));
   // The header: among the first ten lines (a title may stand above it), as accounts are read.
-  const at = heads.slice(0, 10).findIndex((h) => h.some((c) => ID_HEADERS.has(c)) || IMPORT_REPORT.every((c) => h.includes(c)));
+  const at = heads.slice(0, 10).findIndex((h) => h.some((c) => ID_HEADERS.has(c)) || [IMPORT_REPORT, SYNC_REPORT].some((r) => r.every((c) => h.includes(c))));
   const pick = (col, keep = () => true) => {
     const rows = records.slice(at + 1).filter(({ cells }) => keep(cells))
       .map(({ cells, line }) => ({ id: (cells[col] ?? '').trim(), line })).filter((r) => r.id);
@@ -41,19 +47,64 @@ export async function usersOf(arg) {
     // A sync report names in `account` also the other person's account a row conflicts with:
     // only its rows that exist or were created are the sheet's accounts.
     const result = head.indexOf('result');
-    if (col >= 0 && head[col] === 'account' && result >= 0) {
-      return { ...pick(col, (cells) => ['exists', 'created'].includes(cells[result]?.trim())), source: `${arg} (its accounts that exist or were created)` };
+    if (col < 0 && SYNC_REPORT.every((c) => head.includes(c))) {
+      return { ...pick(head.indexOf('account'), (cells) => SYNC_ACCOUNTS.includes(cells[result]?.trim())), source: `${arg} (its accounts that exist or were created)` };
     }
     if (col >= 0) return { ...pick(col), source: arg };
     return { ...pick(head.indexOf('detail'), (cells) => cells[result]?.trim() === 'created'), source: `${arg} (the accounts it records as created)` };
   }
   const wide = records.find((r) => r.cells.filter((c) => c.trim()).length > 1);
   if (wide) {
-    throw usage(`${arg}: no column of account ids (headed id, _id, userId, user_id or account); its columns: ${wide.cells.map((c) => c.trim()).filter(Boolean).join(', ')}. ` +
+    throw usage(`${arg}: no column of account ids (headed id, _id, userId or user_id); its columns: ${wide.cells.map((c) => c.trim()).filter(Boolean).join(', ')}. ` +
       'For a sheet of students, `lpm sync FILE --courses IDS` finds their accounts and grants them; or give one id a line');
   }
   const rows = records.map(({ cells, line }) => ({ id: (cells[0] ?? '').trim(), line })).filter((r) => r.id);
   return { ids: rows.map((r) => r.id), lines: rows.map((r) => r.line), source: arg };
+}
+
+/** The results of a sync report's rows whose `account` is the sheet's own. */
+const SYNC_ACCOUNTS = ['exists', 'created'];
+
+/** A file that holds JSON: named .json, or starting with `{` or `[` (lpm's own JSON reports). */
+function isJson(file) {
+  if (/\.json$/i.test(file)) return true;
+  const head = Buffer.alloc(64);
+  const fd = openSync(file, 'r');
+  try {
+    const text = head.subarray(0, readSync(fd, head, 0, 64, 0)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+    return text.startsWith('{') || text.startsWith('[');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The account ids of one of `lpm`'s JSON reports: an import's (the rows it created), a grant's
+ * (its accounts), a sync's (its accounts that exist or were created). Other JSON is refused: read
+ * as a sheet, its lines would be sent as ids.
+ */
+function jsonUsers(file) {
+  if (statSync(file).size > MAX_BYTES) throw usage(`${file}: ${fileTooBig(statSync(file).size, MAX_BYTES).message}`);
+  let data;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    throw usage(`${file}: not JSON (a report lpm wrote as JSON, a sheet, or ids separated by commas)`);
+  }
+  const str = (v) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  let ids;
+  let which;
+  if (Array.isArray(data?.rows)) {
+    // An import's rows carry `result.userId` when created; a grant's carry `userId`.
+    ids = data.rows.map((r) => (r?.result?.kind === 'created' ? str(r.result.userId) : str(r?.userId)));
+    which = data.rows.some((r) => r?.userId !== undefined) ? 'its accounts' : 'the accounts it records as created';
+  } else if (Array.isArray(data) && data.every((r) => r && typeof r === 'object' && 'account' in r && 'result' in r)) {
+    ids = data.map((r) => (SYNC_ACCOUNTS.includes(r.result) ? str(r.account) : undefined));
+    which = 'its accounts that exist or were created';
+  } else {
+    throw usage(`${file}: JSON, but not a report of lpm import, grant or sync: give a sheet with an id column, or ids separated by commas`);
+  }
+  return { ids: ids.filter(Boolean), lines: [], source: `${file} (${which})` };
 }
 
 export async function grant(values, positionals, io) {
