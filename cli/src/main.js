@@ -82,7 +82,7 @@ export const COMMANDS = {
     args: 'users|courses',
     summary: 'write every account or course',
     options: {
-      format: { type: 'string', value: 'csv|xlsx|jsonl', help: 'csv (nested values as dotted columns; default), xlsx (the same columns, every cell text) or jsonl (each record as received)' },
+      format: { type: 'string', value: 'csv|xlsx|jsonl', help: 'csv (nested values as dotted columns), xlsx (the same columns, every cell text) or jsonl (each record as received); default: the extension of --out, else csv' },
       out: { type: 'string', value: 'FILE', help: 'write to FILE (default: standard output)' },
       ...CONNECTION,
     },

@@ -239,6 +239,13 @@ test('a report or an export named for one format and asked for another is refuse
   assert.equal(e.code, 2, e.stderr);
   assert.match(e.stderr, /^lpm export: --out .*u\.csv names a \.csv file, but --format is xlsx/);
   assert.ok(!existsSync(path.join(dir, 'u.csv')) && !existsSync(path.join(dir, 'r.csv')) && !existsSync(path.join(dir, 'j')));
+  // Without --format, the file's extension says it, as for a report.
+  for (const [name, magic] of [['u.xlsx', 'PK'], ['u.jsonl', '{'], ['u.csv', '\uFEFF']]) {
+    const out = path.join(dir, name);
+    const x = await lpm(['export', 'users', '--out', out], { env: ctx.env });
+    assert.equal(x.code, 0, x.stderr);
+    assert.ok(fs.readFileSync(out, 'utf8').startsWith(magic), `${name} starts with ${JSON.stringify(magic)}`);
+  }
 });
 
 test('lpm --version names lpm and its client; lpm help of an unknown command is a usage error', async () => {
@@ -529,15 +536,15 @@ test('sync --dry-run needs no journal, as import --dry-run does', async () => {
 test('grant --users reads lpm\'s JSON reports; other JSON, and an "Account" column of login names, are refused, nothing sent', async () => {
   const dir = tempDir();
   const file = path.join(dir, 'lop.csv');
-  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(2, 'walkjson')));
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(2, 'walkjrep')));
   const imported = await lpm(['import', file, '--journal', path.join(dir, 'import.journal'), '--interval-ms', '0', '--report', path.join(dir, 'lop.report.json')], { env: ctx.env });
-  assert.equal(imported.code, 0, imported.stderr);
+  assert.equal(imported.code, 0, imported.stderr + fs.readFileSync(path.join(dir, 'lop.report.json'), 'utf8'));
   const course = (await ctx.emu.state()).records.courses[0]._id;
   const enrolments = async () => (await ctx.emu.state()).enrolments;
   const r = await lpm(['grant', '--users', path.join(dir, 'lop.report.json'), '--courses', course, '--journal', path.join(dir, 'g.journal')], { env: ctx.env });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^granting 1 course to 2 accounts from .*lop\.report\.json \(the accounts it records as created\)$/m);
-  for (const u of (await ctx.emu.state()).records.users.filter((x) => x.username.startsWith('walkjson'))) {
+  for (const u of (await ctx.emu.state()).records.users.filter((x) => x.username.startsWith('walkjrep'))) {
     assert.ok(u.myCourses.some((c) => c.courseId === course), `${u.username} holds the course`);
   }
   // The grant's own JSON report names its accounts.

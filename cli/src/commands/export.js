@@ -53,7 +53,8 @@ function openOut(file) {
 export async function runExport(values, positionals, io) {
   const [what] = positionals;
   if (positionals.length !== 1 || (what !== 'users' && what !== 'courses')) throw usage('export takes users or courses (see lpm export --help)');
-  const format = values.format ?? 'csv';
+  // Decision: as a report's, the format is --out's extension when --format is not given.
+  const format = values.format ?? (values.out ? /\.(jsonl|xlsx)$/i.exec(values.out)?.[1].toLowerCase() : undefined) ?? 'csv';
   if (format !== 'csv' && format !== 'jsonl' && format !== 'xlsx') throw usage('--format must be csv, xlsx or jsonl');
   sameFormat('--out', values.out, format, ['csv', 'xlsx', 'jsonl']);
   if (format === 'xlsx' && !values.out && io.stdout.isTTY) throw usage('--format xlsx writes a workbook: name its file with --out FILE');
