@@ -8,9 +8,11 @@ const AT_ONCE = 4;
 
 /**
  * Rejects with a usage error naming the ids no course has (`where(id)` says where each was
- * given); other failures (the token refused, the server down) reject as they are.
+ * given; `resumed`: the job has sent before, this run nothing more); other failures (the token
+ * refused, the server down) reject as they are. Relies on get-single-course answering "not found"
+ * for an unknown id, as the emulator does (the contract does not show that endpoint's codes).
  */
-export async function checkCourses(client, ids, where = () => '--courses', signal) {
+export async function checkCourses(client, ids, where = () => '--courses', signal, resumed = false) {
   const unknown = [];
   let next = 0;
   const worker = async () => {
@@ -27,6 +29,6 @@ export async function checkCourses(client, ids, where = () => '--courses', signa
   await Promise.all(Array.from({ length: Math.min(AT_ONCE, ids.length) }, worker));
   if (unknown.length) {
     const list = ids.filter((id) => unknown.includes(id)).map((id) => `"${id}" (${where(id)})`).join(', ');
-    throw usage(`no course has the id ${list}: nothing was sent; \`lpm export courses\` lists the ids`);
+    throw usage(`no course has the id ${list}: nothing ${resumed ? 'more ' : ''}was sent; \`lpm export courses\` lists the ids`);
   }
 }

@@ -331,6 +331,18 @@ test('Ctrl-C during an export speaks of no journal (it has none) and leaves no f
   } finally {
     await ctx.emu.control('DELETE', 'faults');
   }
+  // To standard output, what was written stays where it went: said so, not "nothing is kept".
+  await ctx.emu.control('POST', 'faults', { endpoint: 'get-multi-user', kind: 'delay', delayMs: 5000, count: 1 });
+  try {
+    const run = lpm(['export', 'users'], { env: ctx.env });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    run.child.kill('SIGINT');
+    const r = await run;
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /^\nSIGINT: stopping \(what was written so far is partial: run the export again; again to quit at once\)\ninterrupted after 0 users\n$/);
+  } finally {
+    await ctx.emu.control('DELETE', 'faults');
+  }
 });
 
 test('lpm login without a base URL says so before asking for the password', async () => {
@@ -564,4 +576,22 @@ test('grant --users reads lpm\'s JSON reports; other JSON, and an "Account" colu
     assert.ok(!existsSync(path.join(dir, `${users}.journal`)));
   }
   assert.deepEqual(await enrolments(), before, 'nothing granted');
+});
+
+test('a course unknown on a resume says nothing more was sent; sync --resume without a journal names what it needs', async () => {
+  const { checkCourses } = await import('../src/courses.js');
+  const notFound = Object.assign(new Error('course not found'), { kind: 'api', category: 'notFound' });
+  const client = { getCourse: async (id) => { if (id === 'gone') throw notFound; return {}; } };
+  await assert.rejects(checkCourses(client, ['c1', 'gone'], undefined, undefined, true), (e) => {
+    assert.equal(e.code, 2);
+    assert.equal(e.message, 'no course has the id "gone" (--courses): nothing more was sent; `lpm export courses` lists the ids');
+    return true;
+  });
+  await assert.rejects(checkCourses(client, ['gone']), /: nothing was sent;/);
+  const dir = tempDir();
+  const file = path.join(dir, 'lop.csv');
+  writeFileSync(file, sheet(['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu'], goodRows(1, 'walkresj')));
+  const r = await lpm(['sync', file, '--courses', 'c1', '--dry-run', '--resume'], { env: ctx.env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /^lpm sync: --resume continues a sync: name its journal with --journal J\n$/);
 });

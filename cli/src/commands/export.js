@@ -64,7 +64,7 @@ export async function runExport(values, positionals, io) {
   const file = values.out ? openOut(values.out) : null;
   const tmp = file?.tmp;
   const out = file ? createWriteStream(null, { fd: file.fd }) : io.stdout;
-  const stop = interruptible(io, 'nothing is kept: run the export again');
+  const stop = interruptible(io, tmp ? 'nothing is kept: run the export again' : 'what was written so far is partial: run the export again');
   /** `1 user`, `2 users`. */
   const n = (k) => counted(k, what.slice(0, -1));
   // An error of the output (a full disk; standard output's reader gone, as `| head` does) is

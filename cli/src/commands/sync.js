@@ -142,6 +142,7 @@ export async function sync(values, positionals, io) {
   if (state && state.phase !== 'done' && !values.resume) {
     throw usage(`the journal ${stateFile} holds an unfinished sync: pass --resume to continue it, or name a new file`);
   }
+  if (values.resume && stateFile === undefined) throw usage('--resume continues a sync: name its journal with --journal J');
   if (values.resume && !(state && state.phase !== 'done')) throw usage(`--resume: ${stateFile} holds no unfinished sync`);
   if (state && state.phase !== 'done' && (state.sheet !== sheetDigest || state.courses.join() !== courses.join())) {
     throw usage(`--resume: ${stateFile} is the sync of another sheet or other courses`);
@@ -168,7 +169,7 @@ export async function sync(values, positionals, io) {
     // Every course to grant, from --courses or the rows' column, known to the platform.
     const all = [...new Set(usable.flatMap((i) => wanted[i]))];
     await checkCourses(client, all, (id) => (courses.includes(id) ? '--courses'
-      : `${sheet.headers[courseColumn]}, line ${sheet.rows[usable.find((i) => wanted[i].includes(id))].line}`), stop.signal);
+      : `${sheet.headers[courseColumn]}, line ${sheet.rows[usable.find((i) => wanted[i].includes(id))].line}`), stop.signal, values.resume);
     // 1. Look-ups: who exists, and what each holds.
     let accounts = new Map();
     if (!state) {
