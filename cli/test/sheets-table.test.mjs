@@ -112,3 +112,14 @@ test('sheets: every refusal is worded in both languages, the Vietnamese without 
     assert.equal(e.message, en);
   }
 });
+
+test('sheets: a file just past the size limit is not said to be the limit; an unknown reason keeps the error the reader\'s', async () => {
+  const { MAX_BYTES, SheetError, fileTooBig } = await import('lpm-sheets');
+  const e = fileTooBig(MAX_BYTES + 300 * 1024, MAX_BYTES);
+  assert.equal(e.messageIn('en'), 'too large to read: 32.3 MiB (at most 32 MiB); split the sheet into smaller files');
+  assert.equal(e.messageIn('vi'), 'tệp quá lớn: 32.3 MiB (tối đa 32 MiB); hãy chia bảng thành các tệp nhỏ hơn');
+  assert.equal(fileTooBig(50 * 2 ** 20, MAX_BYTES).params.mib, 50);
+  const later = new SheetError('notXlsx', { why: 'aReasonOfALaterVersion' });
+  assert.equal(later.code, 'notXlsx');
+  assert.match(later.messageIn('vi'), /^không phải sổ làm việc \.xlsx \(aReasonOfALaterVersion\)/);
+});

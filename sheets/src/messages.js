@@ -33,6 +33,10 @@ const NOT_XLSX = {
   },
 };
 
+/** `notXlsx`'s reason in `lang`; a reason this version does not know, as its code (the error stays
+ * the reader's own, never a TypeError from its message). */
+const reason = (lang, p) => NOT_XLSX[lang][p.why]?.(p) ?? String(p.why);
+
 /**
  * What is too large and the limit (`tooBig`'s params): `what` is `file` (`mib` of it), `zip64`
  * (an archive past 4 GB's format), `part` (a part of the workbook past `limitMib` once inflated)
@@ -53,8 +57,9 @@ const TOO_BIG = {
   },
 };
 
-/** The error of a file of `bytes` bytes when it is past `limit` bytes (the file is not read). */
-export const fileTooBig = (bytes, limit) => new SheetError('tooBig', { what: 'file', mib: Math.round(bytes / 2 ** 20), limitMib: limit / 2 ** 20 });
+/** The error of a file of `bytes` bytes when it is past `limit` bytes (the file is not read). Its
+ * size in MiB to a tenth, rounded up: a file just past the limit never reads as the limit. */
+export const fileTooBig = (bytes, limit) => new SheetError('tooBig', { what: 'file', mib: Math.ceil((bytes / 2 ** 20) * 10) / 10, limitMib: limit / 2 ** 20 });
 
 const MESSAGES = {
   en: {
@@ -62,7 +67,7 @@ const MESSAGES = {
     empty: () => 'the sheet is empty: its first line must name the columns',
     badQuote: (p) => `not readable as CSV (line ${p.line}): a quoted cell opened on line ${p.line} is never closed`,
     closingQuote: (p) => `not readable as CSV (line ${p.line}): a quoted cell is followed by "${p.after}" (a quote inside a quoted cell is written twice: "")`,
-    notXlsx: (p) => `not an .xlsx workbook (${NOT_XLSX.en[p.why](p)}): save it from Excel as "Excel Workbook (.xlsx)" or "CSV UTF-8"`,
+    notXlsx: (p) => `not an .xlsx workbook (${reason('en', p)}): save it from Excel as "Excel Workbook (.xlsx)" or "CSV UTF-8"`,
     encrypted: () => 'the workbook is protected by a password: open it in Excel, remove the password (File > Info > Protect Workbook), and save it again',
     legacyXls: () => 'an Excel 97-2003 workbook (.xls) is not read: save it as "Excel Workbook (.xlsx)" or "CSV UTF-8"',
     tooBig: (p) => `too large to read: ${TOO_BIG.en(p)}; split the sheet into smaller files`,
@@ -80,7 +85,7 @@ const MESSAGES = {
     empty: () => 'bảng trống: dòng đầu tiên phải ghi tên các cột',
     badQuote: (p) => `không đọc được dạng CSV (dòng ${p.line}): ô mở dấu ngoặc kép ở dòng ${p.line} không được đóng`,
     closingQuote: (p) => `không đọc được dạng CSV (dòng ${p.line}): sau ô trong ngoặc kép còn "${p.after}" (dấu ngoặc kép trong ô phải viết hai lần: "")`,
-    notXlsx: (p) => `không phải sổ làm việc .xlsx (${NOT_XLSX.vi[p.why](p)}): hãy lưu từ Excel thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"`,
+    notXlsx: (p) => `không phải sổ làm việc .xlsx (${reason('vi', p)}): hãy lưu từ Excel thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"`,
     encrypted: () => 'sổ làm việc được bảo vệ bằng mật khẩu: mở trong Excel, bỏ mật khẩu (Tệp > Thông tin > Bảo vệ sổ làm việc) rồi lưu lại',
     legacyXls: () => 'không đọc tệp Excel 97-2003 (.xls): hãy lưu thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"',
     tooBig: (p) => `tệp quá lớn: ${TOO_BIG.vi(p)}; hãy chia bảng thành các tệp nhỏ hơn`,
