@@ -205,8 +205,8 @@ const S = {
   ],
   estimatedEnd: ["Dự kiến xong lúc {time}", "Expected to end at {time}"],
   recentElsewhere: [
-    "Nền tảng có tài khoản được tạo lúc {time}, không phải từ trình duyệt này (có thể một người khác đang tạo hàng loạt, hoặc một học viên tự đăng ký). Các lượt tạo hàng loạt phải cách nhau: nếu đó là lượt tạo của người khác, hãy chờ đến {until}, gửi sớm hơn có thể bị nền tảng từ chối.",
-    "An account was created on the platform at {time}, not from this browser (perhaps someone else's bulk create, or a learner signing up). Bulk creates must be apart: if it was someone else's, wait until {until}; a create sent sooner may be refused by the platform.",
+    "Nền tảng vừa có nhiều tài khoản được tạo cùng lúc, lúc {time}, không phải từ trình duyệt này (có thể một người khác đang tạo hàng loạt). Các lượt tạo hàng loạt phải cách nhau: hãy chờ đến {until}; gửi sớm hơn có thể bị nền tảng từ chối.",
+    "Several accounts were created together on the platform at {time}, not from this browser (perhaps someone else's bulk create). Bulk creates must be apart: wait until {until}; a create sent sooner may be refused by the platform.",
   ],
   starting: ["Đang bắt đầu…", "Starting…"],
   intervalPerBrowser: [

@@ -435,25 +435,47 @@ function downloadCredentials(): void {
 }
 
 /**
- * Whether an account was created inside the create interval, and not by this browser: the
+ * Whether another bulk create went inside the create interval, not from this browser: the
  * interval is kept per browser, so another staff member's import (another browser, `lpm`) is seen
- * only on the platform. Read from the first page of accounts, whose newest is taken (the platform
- * lists newest first in its examples, without promising it); a learner signing up counts too, as
- * the platform does not say who created an account. A note, not a wait: the user decides.
+ * only on the platform. Read from the first page of accounts (the platform lists newest first in
+ * its examples, without promising it). A note, not a wait: the user decides.
  */
 async function checkRecentCreates(): Promise<void> {
   try {
     const { users } = await client().getUsers({ start: 0, limit: 100 });
-    const newest = users.reduce((m, u) => Math.max(m, Date.parse(u.createdAt) || 0), 0);
     const ownLast = ((s.bulk ?? (await bulkClient())).nextCreateAllowedAt()?.getTime() ?? 0) - intervalMs();
     // Decision: a minute after this browser's last create covers its own call's accounts (a
     // chunk takes seconds) and a platform clock somewhat off.
-    s.recentElsewhere = newest > ownLast + 60_000 && newest + intervalMs() > Date.now() ? newest : null;
+    const recent = users.map((u) => Date.parse(u.createdAt) || 0)
+      .filter((at) => at > ownLast + 60_000 && at + intervalMs() > Date.now()).sort((a, b) => b - a);
+    // Decision: a bulk create is two accounts or more within 10 s of each other; a lone account
+    // is most often a learner signing up, which would keep the note up on a busy platform.
+    const pair = recent.findIndex((at, i) => i + 1 < recent.length && at - recent[i + 1]! <= 10_000);
+    s.recentElsewhere = pair >= 0 ? recent[pair]! : null;
   } catch {
     // Only a note: the import's own calls report what the platform says.
     s.recentElsewhere = null;
   }
   update();
+}
+
+/** The note's time the user has seen, if any: Create goes ahead after it. */
+let noteSeen: number | null = null;
+
+/**
+ * Create: the platform is read again first, as a colleague's import may have gone since the sheet
+ * was read; a create from elsewhere not yet on screen is shown instead of starting, and the next
+ * press goes ahead.
+ */
+async function startCreate(job: () => SavedJob): Promise<void> {
+  noteSeen = s.recentElsewhere ?? noteSeen;
+  await checkRecentCreates();
+  if (s.recentElsewhere !== null && s.recentElsewhere !== noteSeen) {
+    noteSeen = s.recentElsewhere;
+    focusNext("#recent-elsewhere");
+    return;
+  }
+  await run(job());
 }
 
 /** The note of a create from elsewhere, while its interval lasts. */
@@ -611,7 +633,7 @@ function editView() {
           <p>
             <button type="button" ?disabled=${!bad.length} @click=${() => { for (const i of bad) s.rows[i].include = false; focusNext("#rows-summary"); }}>${t("leaveOutBad")}</button>
             <button type="button" class="primary" ?disabled=${bad.length > 0 || included.length === 0 || missing.length > 0}
-              @click=${() => void run(newJob(
+              @click=${() => void startCreate(() => newJob(
                 included.map(toNewUser),
                 app.session!.baseUrl,
                 s.rows.flatMap((r) => (r.include ? [r.line] : [])),
