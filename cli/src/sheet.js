@@ -11,23 +11,32 @@ import { usage } from './exit.js';
 const sheetUsage = (file, code, text) => Object.assign(usage(`${file}: ${text}`), { sheetCode: code });
 const asUsage = (file, e) => (e instanceof SheetError ? sheetUsage(file, e.code, e.message) : e);
 
-/** A sheet file's table (`readTable` of lpm-sheets): `{ format, delimiter?, sheetName?, records }`. */
-export async function readTableFile(file, { sheet } = {}) {
-  let bytes;
+/** A file's bytes, as a sheet's are read: one past the reader's limit is refused (a usage error)
+ * before it is read into memory, and so is one that cannot be read. */
+export function readFileBounded(file) {
   try {
-    // The size first: a file past the limit is refused before it is read into memory.
     const { size } = statSync(file);
     if (size > MAX_BYTES) throw fileTooBig(size, MAX_BYTES);
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (e) {
     if (e instanceof SheetError) throw asUsage(file, e);
     throw usage(`cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'a directory' : e.code || e.message}`);
   }
+}
+
+/** The table of a sheet `file` whose `bytes` were read (`readTable` of lpm-sheets): `{ format,
+ * delimiter?, sheetName?, records }`. */
+export async function readTableBytes(file, bytes, { sheet } = {}) {
   try {
     return await readTable(bytes, { name: file, sheet });
   } catch (e) {
     throw asUsage(file, e);
   }
+}
+
+/** A sheet file's table (`readTableBytes` of its bounded read). */
+export async function readTableFile(file, options) {
+  return readTableBytes(file, readFileBounded(file), options);
 }
 
 /**

@@ -1,11 +1,10 @@
 // `lpm grant --users FILE|IDS --courses IDS --journal J`: client.grantCourses, chunked, journaled.
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { count, usage } from '../exit.js';
 import { clientOf, notTheToken } from '../config.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { journalOf, runJob } from '../job.js';
-import { readTableFile } from '../sheet.js';
-import { MAX_BYTES, fileTooBig } from 'lpm-sheets';
+import { readFileBounded, readTableBytes } from '../sheet.js';
 import { checkWritable } from '../report.js';
 import { checkCourses } from '../courses.js';
 
@@ -31,8 +30,9 @@ export async function usersOf(arg) {
     if (/[/\\]|\.[A-Za-z]{2,4}$/.test(arg)) throw usage(`--users ${arg}: no such file (account ids are given separated by commas)`);
     return { ids: list(arg), lines: [], source: 'the command line' };
   }
-  if (isJson(arg)) return jsonUsers(arg);
-  const { records } = await readTableFile(arg);
+  const bytes = readFileBounded(arg);
+  if (isJson(arg, bytes)) return jsonUsers(arg, bytes);
+  const { records } = await readTableBytes(arg, bytes);
   const heads = records.map((r) => r.cells.map((h) => h.trim().toLowerCase()));
   // The header: among the first ten lines (a title may stand above it), as accounts are read.
   const at = heads.slice(0, 10).findIndex((h) => h.some((c) => ID_HEADERS.has(c)) || [IMPORT_REPORT, SYNC_REPORT].some((r) => r.every((c) => h.includes(c))));
@@ -66,16 +66,10 @@ export async function usersOf(arg) {
 const SYNC_ACCOUNTS = ['exists', 'created'];
 
 /** A file that holds JSON: named .json, or starting with `{` or `[` (lpm's own JSON reports). */
-function isJson(file) {
+function isJson(file, bytes) {
   if (/\.json$/i.test(file)) return true;
-  const head = Buffer.alloc(64);
-  const fd = openSync(file, 'r');
-  try {
-    const text = head.subarray(0, readSync(fd, head, 0, 64, 0)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-    return text.startsWith('{') || text.startsWith('[');
-  } finally {
-    closeSync(fd);
-  }
+  const text = new TextDecoder().decode(bytes.subarray(0, 64)).replace(/^\uFEFF/, '').trimStart();
+  return text.startsWith('{') || text.startsWith('[');
 }
 
 /**
@@ -83,11 +77,10 @@ function isJson(file) {
  * (its accounts), a sync's (its accounts that exist or were created). Other JSON is refused: read
  * as a sheet, its lines would be sent as ids.
  */
-function jsonUsers(file) {
-  if (statSync(file).size > MAX_BYTES) throw usage(`${file}: ${fileTooBig(statSync(file).size, MAX_BYTES).message}`);
+function jsonUsers(file, bytes) {
   let data;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+    data = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, ''));
   } catch {
     throw usage(`${file}: not JSON (a report lpm wrote as JSON, a sheet, or ids separated by commas)`);
   }
