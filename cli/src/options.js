@@ -17,20 +17,26 @@ export function langOption(values) {
   return lang;
 }
 
+/** The format `file`'s extension names, among `formats` (else undefined). */
+export function formatOf(file, formats) {
+  const ext = file ? /\.([a-z]+)$/i.exec(file)?.[1].toLowerCase() : undefined;
+  return ext && formats.includes(ext) ? ext : undefined;
+}
+
 /**
  * Refuses a file named for one format and asked to hold another (`--report r.csv --format
  * xlsx`: Excel refuses to open a workbook named .csv). `formats` are the extensions that name one.
  */
 export function sameFormat(option, file, format, formats) {
-  const ext = file ? /\.([a-z]+)$/i.exec(file)?.[1].toLowerCase() : undefined;
-  if (ext && formats.includes(ext) && ext !== format) {
+  const ext = formatOf(file, formats);
+  if (ext && ext !== format) {
     throw usage(`${option} ${file} names a .${ext} file, but --format is ${format}: name it .${format}, or leave --format out`);
   }
 }
 
 /** `--format` of a job's report: csv, xlsx or json (default: --report's extension, else csv). */
 export function formatOption(values) {
-  const format = values.format ?? (values.report ? /\.(json|xlsx)$/i.exec(values.report)?.[1].toLowerCase() : undefined) ?? 'csv';
+  const format = values.format ?? formatOf(values.report, ['json', 'xlsx']) ?? 'csv';
   if (!['csv', 'xlsx', 'json'].includes(format)) throw usage('--format must be csv, xlsx or json');
   sameFormat('--report', values.report, format, ['csv', 'xlsx', 'json']);
   return format;

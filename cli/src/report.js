@@ -5,6 +5,7 @@ import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync } from
 import path from 'node:path';
 import { toCsv, toXlsx } from 'lpm-sheets/write';
 import { CliError, EXIT, systemReason, usage } from './exit.js';
+import { formatOf } from './options.js';
 
 /** What to show of a row's result beside its kind. */
 export function detail(result) {
@@ -27,9 +28,7 @@ export function fieldOf(issue) {
 
 /** The format of a report file: `format` when given, else its extension's (csv by default). */
 export function reportFormat(file, format) {
-  if (format) return format;
-  const ext = /\.(json|xlsx)$/i.exec(file)?.[1].toLowerCase();
-  return ext ?? 'csv';
+  return format || formatOf(file, ['json', 'xlsx']) || 'csv';
 }
 
 const tmpOf = (file) => `${file}.${process.pid}.tmp`;

@@ -7,7 +7,7 @@ import { toCsv, toXlsx } from 'lpm-sheets/write';
 import { CliError, EXIT, count as counted, systemReason, usage } from '../exit.js';
 import { clientOf } from '../config.js';
 import { interruptible } from '../interrupt.js';
-import { sameFormat } from '../options.js';
+import { formatOf, sameFormat } from '../options.js';
 
 /** A record as dotted paths to cell text: strings as they are, arrays and other values as JSON. */
 export function flatten(value, prefix = '', out = new Map()) {
@@ -54,7 +54,7 @@ export async function runExport(values, positionals, io) {
   const [what] = positionals;
   if (positionals.length !== 1 || (what !== 'users' && what !== 'courses')) throw usage('export takes users or courses (see lpm export --help)');
   // Decision: as a report's, the format is --out's extension when --format is not given.
-  const format = values.format ?? (values.out ? /\.(jsonl|xlsx)$/i.exec(values.out)?.[1].toLowerCase() : undefined) ?? 'csv';
+  const format = values.format ?? formatOf(values.out, ['jsonl', 'xlsx']) ?? 'csv';
   if (format !== 'csv' && format !== 'jsonl' && format !== 'xlsx') throw usage('--format must be csv, xlsx or jsonl');
   sameFormat('--out', values.out, format, ['csv', 'xlsx', 'jsonl']);
   if (format === 'xlsx' && !values.out && io.stdout.isTTY) throw usage('--format xlsx writes a workbook: name its file with --out FILE');
