@@ -12,7 +12,7 @@ const AT_ONCE = 4;
  * refused, the server down) reject as they are. Relies on get-single-course answering "not found"
  * for an unknown id, as the emulator does (the contract does not show that endpoint's codes).
  */
-export async function checkCourses(client, ids, where = () => '--courses', signal, resumed = false) {
+export async function checkCourses(client, ids, { where = () => '--courses', signal, resumed = false } = {}) {
   const unknown = [];
   let next = 0;
   const worker = async () => {

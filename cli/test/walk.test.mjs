@@ -582,7 +582,7 @@ test('a course unknown on a resume says nothing more was sent; sync --resume wit
   const { checkCourses } = await import('../src/courses.js');
   const notFound = Object.assign(new Error('course not found'), { kind: 'api', category: 'notFound' });
   const client = { getCourse: async (id) => { if (id === 'gone') throw notFound; return {}; } };
-  await assert.rejects(checkCourses(client, ['c1', 'gone'], undefined, undefined, true), (e) => {
+  await assert.rejects(checkCourses(client, ['c1', 'gone'], { resumed: true }), (e) => {
     assert.equal(e.code, 2);
     assert.equal(e.message, 'no course has the id "gone" (--courses): nothing more was sent; `lpm export courses` lists the ids');
     return true;

@@ -119,7 +119,7 @@ export async function grant(values, positionals, io) {
   notTheToken(values, ids, '--users');
   notTheToken(values, courses, '--courses');
   await client.getMe();
-  await checkCourses(client, courses, undefined, undefined, values.resume);
+  await checkCourses(client, courses, { resumed: values.resume });
   io.stdout.write(`granting ${count(courses.length, 'course')} to ${count(ids.length, 'account')} from ${source}\n`);
   return runJob({
     kind: 'grant',

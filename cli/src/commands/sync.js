@@ -168,8 +168,12 @@ export async function sync(values, positionals, io) {
     await client.getMe({ signal: stop.signal });
     // Every course to grant, from --courses or the rows' column, known to the platform.
     const all = [...new Set(usable.flatMap((i) => wanted[i]))];
-    await checkCourses(client, all, (id) => (courses.includes(id) ? '--courses'
-      : `${sheet.headers[courseColumn]}, line ${sheet.rows[usable.find((i) => wanted[i].includes(id))].line}`), stop.signal, values.resume);
+    await checkCourses(client, all, {
+      where: (id) => (courses.includes(id) ? '--courses'
+        : `${sheet.headers[courseColumn]}, line ${sheet.rows[usable.find((i) => wanted[i].includes(id))].line}`),
+      signal: stop.signal,
+      resumed: values.resume,
+    });
     // 1. Look-ups: who exists, and what each holds.
     let accounts = new Map();
     if (!state) {
