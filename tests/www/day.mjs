@@ -25,6 +25,12 @@ async function screenOk(t, name) {
 }
 
 const rowsOf = (page) => page.locator("main table tbody tr");
+/** Accounts created through the API, not by the dashboard (another staff member, a harness). */
+const createByApi = (url, users) => fetch(`${url}/manage/api/users/create-multi-user?token=${DEMO.adminToken}`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ users }),
+});
 
 
 // ---------------------------------------------------------------- sign-in screen
@@ -349,14 +355,7 @@ item("7 a bulk create from elsewhere inside the interval stops Create once and i
   page.setDefaultTimeout(10_000);
   await page.route("**/config.json", (r) => r.fulfill({ contentType: "application/json", body: JSON.stringify({ createIntervalMs: 600_000 }) }));
   const st = t.stamp;
-  const elsewhere = async (users) => {
-    const res = await fetch(`${t.emu.url}/manage/api/users/create-multi-user?token=${DEMO.adminToken}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ users }),
-    });
-    assert.equal(res.status, 200);
-  };
+  const elsewhere = async (users) => assert.equal((await createByApi(t.emu.url, users)).status, 200);
   const user = (k) => ({ name: `Người Khác ${k}`, username: `khac${k}${st}`, email: `khac${k}.${st}@truong.vn`, password: "matkhau0" });
   try {
     await signIn(page, t.emu.url);
@@ -596,11 +595,7 @@ try {
     const stamp = Date.now().toString(36);
     // A hostile name: 300 characters without a space (created before the dashboard creates anything).
     const longName = `Nguyễn${"Văn".repeat(98)}`.slice(0, 300);
-    await fetch(`${emu.url}/manage/api/users/create-multi-user?token=${DEMO.adminToken}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ users: [{ name: longName, username: `long${stamp}`, email: `long.${stamp}@truong.vn`, password: "matkhau0" }] }),
-    });
+    await createByApi(emu.url, [{ name: longName, username: `long${stamp}`, email: `long.${stamp}@truong.vn`, password: "matkhau0" }]);
     const t = { page, context, emu, vp, browser, stamp, longName, failedRequests };
     try {
       const res = await page.goto(`${emu.url}/`);
