@@ -4,7 +4,7 @@
 // written back out as CSV or .xlsx through lpm-sheets' writers (no cell is read back as a formula).
 import { mapColumns } from "lpm-client";
 import type { Lang } from "./i18n";
-import type { RowProblem, SheetError, SheetErrorCode } from "lpm-sheets";
+import type { RowProblem, SheetError } from "lpm-sheets";
 
 export const FIELDS = ["name", "username", "email", "password", "phone", "city", "district", "street", "gender", "job"] as const;
 export type Field = (typeof FIELDS)[number];
@@ -40,10 +40,8 @@ export const twiceText = (twice: { field: string; first: string; second: string 
 
 /** A sheet the reader refused, worded in any language (the screen's may change while it shows). */
 export class SheetReadError extends Error {
-  readonly code: SheetErrorCode;
   constructor(readonly refusal: SheetError) {
     super(refusal.message);
-    this.code = refusal.code;
   }
   messageIn(lang: Lang): string {
     return this.refusal.messageIn(lang);

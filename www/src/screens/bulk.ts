@@ -58,8 +58,8 @@ const s = {
   elsewhere: false,
   /** How the job stopped on this page, if it did (not found unfinished on load): said so. */
   stoppedHere: null as null | "paused" | "stopped",
-  /** When the platform's newest account was created, if inside the create interval and not from
-   * this browser (see `checkRecentCreates`). */
+  /** When a bulk create from elsewhere went, if inside the create interval (see
+   * `checkRecentCreates`). */
   recentElsewhere: null as number | null,
   /** The user chose to send rows that break only the platform's documented rules. */
   sendAnyway: false,
