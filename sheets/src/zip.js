@@ -80,8 +80,8 @@ const SLICE = 1 << 16;
 /**
  * Inflates one part, giving its text to `onText(chunk)` as it comes; throws a SheetError once
  * more than `limit` bytes came out (`what` names the part for the message: `{ part }` or
- * `{ sheet }`). The deflated input
- * is fed in slices while the output is read, so neither side is held whole.
+ * `{ sheet }`). The deflated input is fed in slices while the output is read, so neither side is
+ * held whole.
  */
 export async function inflateText(bytes, entry, { limit, what, onText }) {
   if (entry.flags & 1) throw new SheetError('encrypted');
