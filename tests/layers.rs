@@ -239,8 +239,8 @@ fn root_exports(lib: &str, files: &[File]) -> BTreeMap<String, String> {
     map
 }
 
-/// How deep a file's module is below the crate's root (`src/a.rs` and `src/a/mod.rs`: 1,
-/// `src/a/b.rs`: 2).
+/// How deep a file's module is below the crate's root (`a.rs` and `a/mod.rs` in `src`: 1,
+/// `a/b.rs`: 2).
 fn depth(path: &str) -> usize {
     let parts: Vec<&str> = path.trim_start_matches("src/").split('/').collect();
     match parts.last() {

@@ -219,9 +219,8 @@ pub(super) fn push_created(out: &mut String, user_id: &str) {
 
 impl Event {
     /// Appends the event's JSON text (its serde shape) to `out`, by the writer
-    /// `lpm_derive::WriteJson` derives (as fast as the hand-written one it replaced, which serde's
-    /// path was not); `tests/bulk.rs` holds this to `json::ser::to_string` of every event a driven
-    /// job hands out.
+    /// `lpm_derive::WriteJson` derives (serde's path is slower on the journal's hot path);
+    /// `tests/bulk.rs` holds this to `json::ser::to_string` of every event a driven job hands out.
     pub fn write_json(&self, out: &mut String) {
         self.append_json(out);
     }
