@@ -10,8 +10,8 @@ use crate::rules::collect::Sink;
 
 pub(crate) use crate::rules::collect;
 pub use crate::rules::{
-    message, validate_create_user, validate_create_users, validate_params, Issue, IssueCode, Lang,
-    Level, PageKind, PathSegment, Report, UsersCheck, ValidateOptions,
+    every_message, message, validate_create_user, validate_create_users, validate_params, Issue,
+    IssueCode, Lang, Level, PageKind, PathSegment, Report, UsersCheck, ValidateOptions,
 };
 
 /// Validates the page of get-multi-user ([`PageKind::Users`]) or get-multi-course

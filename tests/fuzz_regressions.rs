@@ -56,3 +56,46 @@ fn a_run_that_an_escape_completes_is_redacted() {
     // What is no echo is kept: the text before it.
     assert!(texts.contains("xyxxxxo"), "{texts}");
 }
+
+/// Found by `validate` on a fresh clone (issue 35, item 1): the phone rule's message "Số điện
+/// thoại không hợp lệ" holds the submitted "Số điện thoại khô", and the target's list of
+/// templates, gathered from probe inputs that never met that rule, could not tell it from an
+/// echo. The templates are now the core's own table: every message a validator gives is in it.
+#[test]
+fn every_message_given_is_in_the_core_table() {
+    use lpm_client::validate::{every_message, validate_create_users};
+    use lpm_client::{Lang, ValidateOptions};
+    let rows = serde_json::json!([{
+        "name": "Số điện thoại khô", "username": "a b", "email": "no-at",
+        "password": "1", "phone": "Số điện thoại khô", "colour": 1
+    }]);
+    // Digit runs as one 0: numbers are bounds and rows (the table renders each as 0).
+    let norm = |text: &str| {
+        let mut shape = String::new();
+        let mut in_digits = false;
+        for c in text.chars() {
+            let digit = c.is_ascii_digit();
+            if !(digit && in_digits) {
+                shape.push(if digit { '0' } else { c });
+            }
+            in_digits = digit;
+        }
+        shape
+    };
+    for lang in [Lang::En, Lang::Vi] {
+        let table: Vec<String> = every_message(lang).map(|m| norm(&m)).collect();
+        let opts = ValidateOptions {
+            lang,
+            platform_rules: true,
+        };
+        let report = validate_create_users(&rows, opts);
+        assert!(report.issues.len() >= 5, "{:?}", report.issues);
+        for issue in report.issues {
+            let shape = norm(&issue.message);
+            assert!(
+                table.iter().any(|t| t == &shape),
+                "not in the table: {shape:?}"
+            );
+        }
+    }
+}

@@ -8,7 +8,7 @@
 //!
 //! Checks: no panic; every issue has a non-empty code and message; no message holds a submitted
 //! string (value or key) longer than 3 characters unless that text is part of the message
-//! templates (messages must never echo input, a password least of all).
+//! templates, the core's own table (messages must never echo input, a password least of all).
 #![no_main]
 
 use std::collections::BTreeSet;
@@ -16,12 +16,13 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use lpm_client::validate::{
-    validate_add_courses, validate_create_user, validate_create_users, validate_id, validate_login,
-    validate_page, validate_params, validate_search_courses, validate_search_user, PageKind,
+    every_message, validate_add_courses, validate_create_user, validate_create_users, validate_id,
+    validate_login, validate_page, validate_params, validate_search_courses, validate_search_user,
+    PageKind,
 };
 use lpm_client::{Lang, Report, ValidateOptions};
 use lpm_client_fuzz::json_from_bytes;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Runs every validator on `v` with `opts`.
 fn validate_all(v: &Value, opts: ValidateOptions) -> Vec<Report> {
@@ -77,66 +78,16 @@ fn norm(s: &str) -> String {
     out
 }
 
-/// Inputs that make the validators produce every code for every field, in both languages. Their
-/// messages are the template texts; the templates themselves are private to the core.
-fn probes() -> Vec<Value> {
-    let long = "x".repeat(40);
-    let mut probes = vec![
-        Value::Null,
-        json!(1),
-        json!(".."),
-        json!("."),
-        json!([]),
-        json!([1, 2]),
-        json!(vec![json!({}); 101]),
-        json!({}),
-        json!({"start": "x", "limit": "x"}),
-        json!({"start": -1, "limit": -1}),
-        json!({"start": 1.5, "limit": 1000}),
-        json!({"email": 1, "username": 1}),
-        json!({"email": "nope", "username": null}),
-        json!({"email": "nope", "password": 1}),
-        json!({"title": 1}),
-        json!({"title": " "}),
-        json!({"users": 1, "courses": 1}),
-        json!({"users": [], "courses": []}),
-        json!({"users": vec!["a"; 101], "courses": ["b", "b", "..", 1, ""]}),
-        json!({"users": ["a", "a", ".", null], "courses": ["c"]}),
-    ];
-    let fields = [
-        "name", "username", "email", "password", "phone", "city", "district", "street", "gender",
-        "job",
-    ];
-    let numbers: serde_json::Map<String, Value> =
-        fields.iter().map(|f| (f.to_string(), json!(1))).collect();
-    let blanks: serde_json::Map<String, Value> =
-        fields.iter().map(|f| (f.to_string(), json!(" "))).collect();
-    let item = |name: &str, user: &str, email: &str, pw: &str| json!({"name": name, "username": user, "email": email, "password": pw});
-    probes.push(json!([Value::Object(numbers), Value::Object(blanks), {"unknown": 1}]));
-    probes.push(json!([
-        item("ab", "a b", "no-at", "123"),
-        item("abc", &long, "a@b.co", &long),
-        item("abcd", "Abc", "A@B.CO", "secret1"),
-        item("abcd", "abc", "a@b.co", "secret1"),
-        item("abcd", "abc", "x@b.co", "secret1"),
-    ]));
-    probes
-}
-
-/// Every template text (messages of the probes in both languages, numbers normalised), joined
-/// by NUL, which no message holds.
+/// Every message template (the core's table, each code for each field, in both languages,
+/// numbers normalised), joined by NUL, which no message holds.
 fn template_texts() -> &'static str {
     static TEXTS: OnceLock<String> = OnceLock::new();
     TEXTS.get_or_init(|| {
         let mut texts = String::new();
-        for probe in probes() {
-            for opts in options() {
-                for report in validate_all(&probe, opts) {
-                    for issue in report.issues {
-                        texts.push_str(&norm(&issue.message));
-                        texts.push('\0');
-                    }
-                }
+        for lang in [Lang::En, Lang::Vi] {
+            for message in every_message(lang) {
+                texts.push_str(&norm(&message));
+                texts.push('\0');
             }
         }
         texts

@@ -35,6 +35,30 @@ pub(super) enum Field {
 }
 
 impl Field {
+    /// Every field, for [`super::every_message`].
+    pub(super) const ALL: [Field; 20] = [
+        Field::Name,
+        Field::Username,
+        Field::Email,
+        Field::Password,
+        Field::Phone,
+        Field::City,
+        Field::District,
+        Field::Street,
+        Field::Gender,
+        Field::Job,
+        Field::Item,
+        Field::AccountList,
+        Field::AccountIds,
+        Field::AccountId,
+        Field::CourseIds,
+        Field::CourseId,
+        Field::Id,
+        Field::Start,
+        Field::Limit,
+        Field::Title,
+    ];
+
     pub(super) fn of_key(key: &str) -> Field {
         // The creation fields, in the order of FIELDS.
         const BY_FIELD: [Field; FIELDS.len()] = [

@@ -6,7 +6,7 @@
 //!
 //! Each finding is an [`Issue`] with:
 //! - `path`: object keys and array indexes down to the value (`[3, "email"]`); indexes are 0-based;
-//! - `code`: a stable machine string (the table is in `template` below, the only place messages live);
+//! - `code`: a stable machine string (the table is [`IssueCode::messages`], the only place messages live);
 //! - `level`: [`Level::Contract`] when the contract (`management-api.md`) makes the request certain to
 //!   fail or the item certain to be rejected, [`Level::Platform`] when only the platform's documented
 //!   rules (`platform-notes.md`) predict it; a caller chooses how strict to be with
@@ -63,6 +63,16 @@ pub fn message(code: IssueCode, field: &str, n: usize, lang: Lang) -> String {
         (_, key) => Field::of_key(key),
     };
     render(code, field, n, lang)
+}
+
+/// Every message a validator can give in `lang` (each code for each field, numbers as `0`): the
+/// one table, for checks that a message never echoes what was submitted (the fuzz targets').
+pub fn every_message(lang: Lang) -> impl Iterator<Item = String> {
+    IssueCode::ALL.into_iter().flat_map(move |code| {
+        Field::ALL
+            .into_iter()
+            .map(move |f| render(code, f, 0, lang))
+    })
 }
 use serde::{Deserialize, Serialize};
 
