@@ -17,7 +17,7 @@ esac
 bash scripts/setup.sh
 bash scripts/build-pkg.sh
 cargo build --quiet --release -p lpm-emulator
-(cd examples && npm install --no-audit --no-fund --silent)
+(cd examples && npm ci --no-audit --no-fund --silent)   # ci: the lock is never rewritten
 static=()
 if ! $tour_only; then
   LPM_FLAVOUR=bulk bash scripts/build-pkg.sh   # the dashboard's bulk screen loads lpm-client-bulk
