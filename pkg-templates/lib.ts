@@ -10,6 +10,7 @@
 //   hooks.ts      hooks and the logger; untrusted.ts what user code threw, read safely
 //   stores.ts     create intervals kept beyond a call (Web Storage, files, the caller's)
 //   schema.ts     validators as Standard Schemas; spreadsheet columns
+//   limits.ts     the contract's limits and the account fields (generated from the core)
 //   errors.ts     the error classes; journal.ts the bulk journals
 //   core.ts       the wasm's classes (wasm-bindgen's glue) as the driver uses them
 export type * from './wasm/lpm_client.js';
@@ -35,3 +36,7 @@ export {
   validateGetUsers, validateId, validateLogin, validateSearchCourses, validateSearchUser,
 } from './schema.js';
 export type { StandardSchemaV1, Validator } from './schema.js';
+export {
+  ACCOUNT_FIELDS, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS, MAX_ITEMS_PER_CALL, MAX_PAGE,
+  REGISTER_INTERVAL_MS, REQUIRED_FIELDS,
+} from './limits.js';

@@ -86,3 +86,80 @@ pub fn validate_add_courses<J: JsonView>(users: &J, courses: &J, opts: ValidateO
 pub fn validate_login<J: JsonView>(email: &J, password: &J, opts: ValidateOptions) -> Report {
     Endpoint::Login.route().report(&[email, password], opts)
 }
+
+/// `pkg-templates/limits.ts`: the contract's limits and the account fields as the package exports
+/// them to JavaScript (the command line, the dashboard and users' forms read them there), from the
+/// constants the core itself uses. Written by a test (`limits_ts_is_current`), which fails while
+/// the committed file differs.
+#[cfg(test)]
+mod limits {
+    use crate::interval::{CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS, REGISTER_INTERVAL_MS};
+    use crate::rules::{MAX_ITEMS, REQUIRED_FIELDS};
+
+    fn list(items: &[&str]) -> String {
+        let quoted: Vec<String> = items.iter().map(|f| format!("\"{f}\"")).collect();
+        format!("[{}] as const", quoted.join(", "))
+    }
+
+    fn limits_ts() -> String {
+        let consts = [
+            (
+                "The contract's interval between account-creation calls (create-multi-user), in ms.",
+                "CREATE_INTERVAL_MS",
+                CREATE_INTERVAL_MS.to_string(),
+            ),
+            (
+                "The platform's advised interval between `registerUser` calls, in ms.",
+                "REGISTER_INTERVAL_MS",
+                REGISTER_INTERVAL_MS.to_string(),
+            ),
+            (
+                "The platform's advised interval between `createLoginToken` calls, in ms.",
+                "LOGIN_TOKEN_INTERVAL_MS",
+                LOGIN_TOKEN_INTERVAL_MS.to_string(),
+            ),
+            (
+                "The most accounts one create-multi-user or add-courses call takes.",
+                "MAX_ITEMS_PER_CALL",
+                MAX_ITEMS.to_string(),
+            ),
+            (
+                "The largest page get-multi-user and get-multi-course serve (`limit`).",
+                "MAX_PAGE",
+                crate::route::MAX_PAGE.to_string(),
+            ),
+            (
+                "An account's fields, as a create takes them: the required ones first.",
+                "ACCOUNT_FIELDS",
+                list(&crate::columns::FIELDS),
+            ),
+            (
+                "The fields every new account needs.",
+                "REQUIRED_FIELDS",
+                list(&REQUIRED_FIELDS),
+            ),
+        ];
+        let mut out = String::from(
+            "// Generated from the core by `cargo test -p lpm-client limits_ts` (LPM_WRITE_DOCS=1\n\
+             // rewrites it); do not edit by hand.\n",
+        );
+        for (doc, name, value) in consts {
+            out.push_str(&format!("\n/** {doc} */\nexport const {name} = {value};\n"));
+        }
+        out
+    }
+
+    #[test]
+    fn limits_ts_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-templates/limits.ts");
+        let text = limits_ts();
+        if std::env::var_os("LPM_WRITE_DOCS").is_some() {
+            std::fs::write(path, &text).expect("pkg-templates/limits.ts written");
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == text,
+            "pkg-templates/limits.ts is stale: run `LPM_WRITE_DOCS=1 cargo test -p lpm-client limits_ts` and commit it"
+        );
+    }
+}

@@ -203,7 +203,7 @@ pub enum PageKind {
 // Limits (contract and platform notes).
 
 /// Items per create-multi-user call, and accounts per add-courses call (contract).
-pub(super) const MAX_ITEMS: usize = 100;
+pub const MAX_ITEMS: usize = 100;
 /// Platform rule: name at least this many characters.
 pub(super) const NAME_MIN: usize = 3;
 /// Platform rule: username length range.
@@ -218,11 +218,9 @@ pub(super) const PHONE_DIGITS_MIN: usize = 8;
 pub(super) const PHONE_DIGITS_MAX: usize = 15;
 
 /// The fields of an account-creation item: the required ones, then the optional strings.
-pub(super) const FIELDS: [&str; 10] = [
-    "name", "username", "email", "password", "phone", "city", "district", "street", "gender", "job",
-];
+pub(super) const FIELDS: [&str; 10] = crate::columns::FIELDS;
 /// Required fields of an account-creation item.
-pub(super) const REQUIRED_FIELDS: [&str; 4] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELDS[3]];
+pub const REQUIRED_FIELDS: [&str; 4] = [FIELDS[0], FIELDS[1], FIELDS[2], FIELDS[3]];
 /// Optional string fields of an account-creation item.
 pub(super) const OPTIONAL_FIELDS: [&str; 6] = [
     FIELDS[4], FIELDS[5], FIELDS[6], FIELDS[7], FIELDS[8], FIELDS[9],
