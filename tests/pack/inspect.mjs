@@ -75,7 +75,8 @@ for (const f of files.filter((f) => /\.(m?js|d\.m?ts)$/.test(f))) {
   for (const re of patterns) {
     for (const m of text.matchAll(re)) {
       const spec = m[1];
-      const rel = path.posix.normalize(path.posix.join(path.posix.dirname(f), spec));
+      // A query (edge.js's `?module`, "precompiled" to Next.js and Vercel) names the same file.
+      const rel = path.posix.normalize(path.posix.join(path.posix.dirname(f), spec.replace(/\?[^/]*$/, '')));
       // A .d.ts may import "./x.js" for "./x.d.ts".
       const ok = has(rel) || (f.endsWith('.d.ts') && rel.endsWith('.js') && has(rel.replace(/\.js$/, '.d.ts')));
       checked += 1;
