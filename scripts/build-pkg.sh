@@ -122,9 +122,9 @@ cp "$stage.d/"{index,lazy,lib,errors,journal,client,schema,stores,bulk}.d.ts "$o
 # importing it: each entry instantiates the wasm its own way through lib.js's default export
 # (which the entry's `export *` leaves out), then is `export *` rather
 # than a list of every name renamed (code splitting's minified chunk names: ~0.9 KB gzip more).
-# Source maps beside each file (with the sources in them), so a stack trace or a debugger shows the
-# TypeScript: the runtime loads them only when asked (devtools, `node --enable-source-maps`), and
-# the size budget counts no .map.
+# Source maps beside each file (with the sources in them, and in src/), so a stack trace or a
+# debugger shows the TypeScript: the runtime loads them only when asked (devtools, `node
+# --enable-source-maps`), and the size budget counts no .map and nothing in src/.
 common=(--bundle --minify --sourcemap --sources-content=true --format=esm --target=es2022
   --platform=neutral --log-level=warning)
 "$root/node_modules/.bin/esbuild" "$stage/lib.ts" "${common[@]}" --outfile="$out/lib.js"
@@ -135,17 +135,24 @@ for f in "$out"/{lib,index,lazy,node,workerd,edge}.js; do
   "$root/node_modules/.bin/terser" "$f" --module --compress passes=2 --mangle -o "$f" \
     --source-map "content='$f.map',url='$(basename "$f").map',includeSources"
 done
-# The sources' paths as the package's own (not the build's staging directory); node.js's map
-# holds wasm-bytes.ts as the repository has it, not the wasm again.
+# The sources shipped in src/ and named by the maps there: paths that exist, which bundlers that
+# read a dependency's map (Parcel) resolve. node.js's map and src/ hold wasm-bytes.ts as the
+# repository has it, not the wasm again.
+mkdir "$out/src"
 node -e '
-const fs = require("fs");
+const fs = require("fs"), path = require("path");
+const [stage, out, ...maps] = process.argv.slice(1);
 const placeholder = fs.readFileSync("pkg-templates/wasm-bytes.ts", "utf8");
-for (const f of process.argv.slice(1)) {
+for (const f of maps) {
   const m = JSON.parse(fs.readFileSync(f, "utf8"));
-  m.sources = m.sources.map((s) => "lpm-client/" + s.replace(/^.*\/(pkg-ts\/[^/]+\/)?/, ""));
-  m.sources.forEach((s, i) => { if (s === "lpm-client/wasm-bytes.ts") m.sourcesContent[i] = placeholder; });
+  m.sources = m.sources.map((s, i) => {
+    const name = path.basename(s);
+    if (name === "wasm-bytes.ts") m.sourcesContent[i] = placeholder;
+    fs.writeFileSync(path.join(out, "src", name), m.sourcesContent[i]);
+    return "src/" + name;
+  });
   fs.writeFileSync(f, JSON.stringify(m));
-}' "$out"/{lib,index,lazy,node,workerd,edge}.js.map
+}' "$stage" "$out" "$out"/{lib,index,lazy,node,workerd,edge}.js.map
 
 # The size budgets: what a browser loads (the .wasm and every .js file but the server entries
 # node.js, which carries the wasm again as base64, workerd.js and edge.js), gzip -9 each, summed;
@@ -168,7 +175,7 @@ const [dir, budgetKb] = [process.argv[1], Number(process.argv[2])];
 const sizes = { wasm: [0, 0], js: [0, 0], server: [0, 0] };
 const walk = d => { for (const f of fs.readdirSync(d, { withFileTypes: true })) {
   const p = path.join(d, f.name);
-  if (f.isDirectory()) { walk(p); continue; }
+  if (f.isDirectory()) { if (p !== path.join(dir, "src")) walk(p); continue; }
   const kind = p.endsWith(".wasm") ? "wasm" : /^(node|workerd|edge)\.js$/.test(f.name) && d === dir ? "server" : p.endsWith(".js") ? "js" : null;
   if (!kind) continue;
   const b = fs.readFileSync(p);

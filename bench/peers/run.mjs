@@ -414,7 +414,7 @@ function packageSize(dir) {
   const walk = (d) => {
     for (const f of readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, f.name);
-      if (f.isDirectory()) walk(p);
+      if (f.isDirectory()) { if (p !== path.join(dir, 'src')) walk(p); } // src/: the maps' sources
       else if (/\.(js|wasm)$/.test(f.name) && !(d === dir && /^(node|workerd|edge)\.js$/.test(f.name))) {
         const b = readFileSync(p), z = gzipSync(b, { level: 9 }).length;
         raw += b.length; gz += z;
