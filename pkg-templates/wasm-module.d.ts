@@ -4,3 +4,8 @@ declare module '*.wasm' {
   const module: WebAssembly.Module;
   export default module;
 }
+// The same as edge.ts imports it, with the suffix Next.js and Vercel read as "precompiled".
+declare module '*.wasm?module' {
+  const module: WebAssembly.Module;
+  export default module;
+}

@@ -45,11 +45,12 @@ node --test --test-concurrency=2 tests/js/
 step "package: lpm-client-bulk (importUsers, grantCourses, journals) against the emulator"
 node --test tests/js-bulk/
 bash tests/pack/check.sh pkg-bulk
+bash tests/frameworks/check.sh pkg-bulk
 
 step "cli: the lpm command line against the emulator (sheets, exports, 1,000 rows, 24 SIGKILL points)"
 bash cli/test.sh
 
-for extra in tests/types/check.sh tests/pack/check.sh tests/browser/check.sh tests/runtimes/check.sh examples/typescript/check.sh tests/www/check.sh; do
+for extra in tests/types/check.sh tests/pack/check.sh tests/browser/check.sh tests/runtimes/check.sh tests/frameworks/check.sh examples/typescript/check.sh tests/www/check.sh; do
   if [ -f "$extra" ]; then
     step "package: $extra"
     bash "$extra"

@@ -4,8 +4,9 @@
 // - agreement: the three clients accept and reject the same bodies (every fixture of
 //   tests/fixtures/cases.json plus corrupted 100-record pages), decode respCodes alike, and their
 //   validators report the same issues (path, code, level, message in en and vi) — exit 1 otherwise;
-// - package size: lpm-client's shipped .js and .wasm files (gzip -9 each, summed: how the budget
-//   is counted) vs each peer bundled with esbuild --minify (gzip -9);
+// - package size: what a browser loads of lpm-client, its .js and .wasm files but the server
+//   entries (gzip -9 each, summed: how the budget is counted) vs each peer bundled with
+//   esbuild --minify (gzip -9);
 // - get 100 courses / 100 users: response bytes → checked objects through a fetch stub;
 // - validate 100 new accounts;
 // - one getCourses / getUsers on loopback to the emulator, interleaved with raw fetch + JSON.parse;
@@ -406,14 +407,15 @@ const COLD_BOUND = 10 / 62;
 
 // ---- size ---------------------------------------------------------------------------------------------
 
-/** Every .js and .wasm file of the package, gzip -9 each, summed (how the budget counts). */
+/** What a browser loads of the package: every .js and .wasm file but the server entries (node.js
+ * carries the wasm again), gzip -9 each, summed (how scripts/build-pkg.sh's budget counts). */
 function packageSize(dir) {
   let raw = 0, gz = 0, wasmGz = 0;
   const walk = (d) => {
     for (const f of readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, f.name);
-      if (f.isDirectory()) walk(p);
-      else if (/\.(js|wasm)$/.test(f.name)) {
+      if (f.isDirectory()) { if (p !== path.join(dir, 'src')) walk(p); } // src/: the maps' sources
+      else if (/\.(js|wasm)$/.test(f.name) && !(d === dir && /^(node|workerd|edge)\.js$/.test(f.name))) {
         const b = readFileSync(p), z = gzipSync(b, { level: 9 }).length;
         raw += b.length; gz += z;
         if (f.name.endsWith('.wasm')) wasmGz += z;
@@ -492,7 +494,7 @@ console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const t of table) console.log(line(t));
 console.log(`
-  lpm size: every .js and .wasm file in ${path.relative(root, pkgDir) || '.'}/, gzip -9 each, summed (wasm ${kb(sizes.lpm.wasmGz)}, ${kb(sizes.lpm.raw)} raw); peers: esbuild --bundle --minify of the whole API, gzip -9 (zod ${kb(sizes.zod.raw)}, valibot ${kb(sizes.valibot.raw)} raw).
+  lpm size: what a browser loads of ${path.relative(root, pkgDir) || '.'}/ (every .js and .wasm file but the server entries), gzip -9 each, summed (wasm ${kb(sizes.lpm.wasmGz)}, ${kb(sizes.lpm.raw)} raw); peers: esbuild --bundle --minify of the whole API, gzip -9 (zod ${kb(sizes.zod.raw)}, valibot ${kb(sizes.valibot.raw)} raw).
   floors: reads = ${rows.find((r) => r.key === 'courses').floorNote}; validate = ${rows.find((r) => r.key === 'validate').floorNote}; loopback = raw fetch + JSON.parse of the same URL; wall clock = an empty node process.
   ratios: the median of each round's pair where the figures were measured side by side (stub, validate, loopback, new process), else of the medians; < 1: lpm-client faster / smaller. Goals are the issue's; figures only, nothing fails on them.`);
 

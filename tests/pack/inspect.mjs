@@ -1,7 +1,8 @@
 // Checks the unpacked tarball (`node inspect.mjs <dir of the unpacked package>`): zero runtime
 // dependencies, the wasm present, every file the exports map (and main/types/sideEffects) points
 // to present, and every relative import of every shipped .js/.d.ts (static imports, re-exports,
-// `new URL('./x', import.meta.url)`, `/// <reference path>`) resolvable inside the tarball.
+// `new URL('./x', import.meta.url)`, `/// <reference path>`) and every source-map source
+// resolvable inside the tarball.
 // Prints the file list; exits 1 on a finding.
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -75,7 +76,8 @@ for (const f of files.filter((f) => /\.(m?js|d\.m?ts)$/.test(f))) {
   for (const re of patterns) {
     for (const m of text.matchAll(re)) {
       const spec = m[1];
-      const rel = path.posix.normalize(path.posix.join(path.posix.dirname(f), spec));
+      // A query (edge.js's `?module`, "precompiled" to Next.js and Vercel) names the same file.
+      const rel = path.posix.normalize(path.posix.join(path.posix.dirname(f), spec.replace(/\?[^/]*$/, '')));
       // A .d.ts may import "./x.js" for "./x.d.ts".
       const ok = has(rel) || (f.endsWith('.d.ts') && rel.endsWith('.js') && has(rel.replace(/\.js$/, '.d.ts')));
       checked += 1;
@@ -84,11 +86,22 @@ for (const f of files.filter((f) => /\.(m?js|d\.m?ts)$/.test(f))) {
   }
 }
 
+// Every source a source map names is shipped: bundlers that read a dependency's map (Parcel)
+// resolve its sources' paths and fail on one that is not there.
+let sources = 0;
+for (const f of files.filter((f) => f.endsWith('.map'))) {
+  const map = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
+  for (const s of map.sources) {
+    sources += 1;
+    if (!has(path.posix.normalize(path.posix.join(path.posix.dirname(f), map.sourceRoot || '', s)))) fail(`${f}: source "${s}" is not in the tarball`);
+  }
+}
+
 const size = (f) => statSync(path.join(dir, f)).size;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(`files (${files.length}, ${kb(files.reduce((a, f) => a + size(f), 0))} unpacked):`);
 for (const f of files) console.log(`  ${kb(size(f)).padStart(9)}  ${f}`);
-console.log(`exports targets: ${targets.length} checked; relative imports: ${checked} checked; runtime dependencies: ${dependencies}`);
+console.log(`exports targets: ${targets.length} checked; relative imports: ${checked} checked; source-map sources: ${sources} checked; runtime dependencies: ${dependencies}`);
 
 if (problems.size) {
   console.error(`\npackage contents: ${problems.size} problem(s)`);

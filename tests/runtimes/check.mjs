@@ -3,13 +3,13 @@
 // Usage (from check.sh): node check.mjs <project dir with lpm-client installed from the tarball>
 // Prints one line per runtime and "N passed, N failed"; exits 1 on any failure.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, DEMO } from '../js/emulator.mjs';
 import { serveWorker, WORKERD } from './workerd.mjs';
+import { run as runIn, steps } from './steps.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const nm = path.join(here, 'node_modules');
@@ -32,37 +32,9 @@ const BUN = path.join(nm, '@oven/bun-linux-x64/bin/bun');
 const TS_MIN = '5.2';
 const TS_BELOW = '5.1';
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  const t0 = performance.now();
-  try {
-    const note = await fn();
-    passed += 1;
-    console.log(`ok   ${name}${note ? `: ${note}` : ''} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${String((e && e.message) || e).split('\n').slice(0, 12).join('\n     ')}`);
-  }
-}
-
-/** Runs a command to completion (bounded); resolves with stdout, rejects with its stderr. */
-function run(cmd, args, { cwd = proj, env = {}, timeoutMs = 60_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${path.basename(cmd)} ${args.join(' ')} exited with ${signal || code}\n${(err || out).trim().slice(-1500)}`));
-    });
-  });
-}
+const { step, fail, summary } = steps();
+/** A command run in the project, bounded (60 s unless told). */
+const run = (cmd, args, options = {}) => runIn(cmd, args, { cwd: proj, ...options });
 const lastJson = (out) => JSON.parse(out.trim().split('\n').pop());
 
 
@@ -109,12 +81,12 @@ try {
 
   await step('deno (npm compatibility, node_modules)', async () => {
     const env = { DENO_DIR: path.join(proj, '.deno'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
-    // The least a user grants: reading the package's .wasm (the node entry reads it) and the network.
-    const perms = [`--allow-read=${path.join(pkgDir, 'wasm')}`, '--allow-net=127.0.0.1', '--no-lock', '--quiet'];
+    // The least a user grants: the network (the node entry carries its wasm, so reads nothing).
+    const perms = ['--allow-net=127.0.0.1', '--no-lock', '--quiet'];
     assert.deepEqual(lastJson(await run(DENO, ['run', ...perms, 'run.mjs', ...args], { env })), reference, 'import');
     assert.deepEqual(lastJson(await run(DENO, ['run', ...perms, 'require.cjs', ...args], { env })), reference, 'require');
     const v = (await run(DENO, ['--version'], { env })).split(' (')[0];
-    return `${v}: import and require, granted only --allow-read=<package>/wasm --allow-net=127.0.0.1`;
+    return `${v}: import and require, granted only --allow-net=127.0.0.1`;
   });
 
   await step('bun (npm compatibility)', async () => {
@@ -253,12 +225,10 @@ try {
     return `${TS_BELOW} fails on the package's types (${below.replace(/^.*error /, '').slice(0, 100)})`;
   });
 } catch (e) {
-  failed += 1;
-  console.log(`FAIL harness: ${e.message}`);
+  fail(e.message);
 } finally {
   await emu.stop();
   rmSync(site, { recursive: true, force: true });
 }
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+summary();
