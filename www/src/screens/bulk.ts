@@ -414,7 +414,7 @@ function downloadFailed(format: "csv" | "xlsx"): void {
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
 /** "hoc-vien.xlsx: .xlsx “Học viên”", "rows.csv: CSV (;)" in the screen's language. */
 const readAsText = ({ name, source }: NonNullable<typeof s.readAs>) =>
-  `${name}: ${source.format === "xlsx" ? `.xlsx “${source.sheetName}”` : `CSV (${source.delimiter === "\t" ? t("tabDelimiter") : source.delimiter})`}`;
+  `${name}: ${source.format !== "csv" ? `.${source.format} “${source.sheetName}”` : `CSV (${source.delimiter === "\t" ? t("tabDelimiter") : source.delimiter})`}`;
 
 /** Gives every included row without a password a random one (lpm-sheets: the command line's). */
 async function generatePasswords(): Promise<void> {
@@ -596,7 +596,7 @@ function editView() {
       </div>
       <div>
         <label for="csv-file">${t("uploadCsv")}</label>
-        <input id="csv-file" type="file" accept=".xlsx,.csv,.tsv,.txt,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" @change=${async (e: Event) => {
+        <input id="csv-file" type="file" accept=".xlsx,.xlsm,.ods,.csv,.tsv,.txt,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.oasis.opendocument.spreadsheet" @change=${async (e: Event) => {
           const f = (e.target as HTMLInputElement).files?.[0];
           if (f) await load(f, f.name);
         }} />
