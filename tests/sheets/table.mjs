@@ -192,6 +192,12 @@ export async function sheetCases() {
       rows: [{ line: 2, user: lan }, { line: 3, problem: 'errorCell' }, { line: 4, problem: 'formula' }],
     },
     {
+      name: 'xlsx: an error or an uncalculated formula in a column that is no account field is a warning, not a row set aside',
+      file: 'grades.xlsx',
+      bytes: await workbook([{ rows: [[...VI, 'Điểm TB'], [...cellsOf(lan), { e: '#N/A' }], [...cellsOf(minh), { f: 'AVERAGE(X1:X9)' }]] }]),
+      rows: two,
+    },
+    {
       name: 'xlsx: a hidden first sheet is passed over',
       file: 'hidden.xlsx',
       bytes: await workbook([{ name: 'Ghi chú', hidden: true, rows: [['không đọc']] }, { name: 'Học viên', rows: [VI, cellsOf(lan), cellsOf(minh)] }]),
