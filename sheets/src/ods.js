@@ -29,7 +29,7 @@ function shown(body) {
   return out.join('\n');
 }
 
-const ROW = /<style:style\b([^>]*)>\s*<style:table-properties\b([^>]*)>|<table:table(?=[\s>])([^>]*)>|<\/table:table>|<table:table-row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/table:table-row>)/g;
+const ROW = /<style:style\b([^>]*)>\s*<style:table-properties\b([^>]*)>|<table:table(?=[\s>])([^>]*)>|<\/table:table>|<table:table-row(?=[\s/>])([^>]*?)(?:\/>|>([\s\S]*?)<\/table:table-row>)/g;
 const CELL = /<table:(table-cell|covered-table-cell)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/table:\1>)/g;
 
 /**
