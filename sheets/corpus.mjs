@@ -7,8 +7,7 @@
 //   node sheets/corpus.mjs [DIR] [--verbose] [--numfmt DIR] [--json]
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readTable } from './src/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,9 +19,9 @@ const verbose = flag('--verbose');
 
 let numberFormat;
 if (option('--numfmt')) {
-  const nf = createRequire(path.join(path.resolve(option('--numfmt')), 'x.js'))('numfmt');
-  const short = (code) => (code === 'dd/mm/yyyy' ? 'dd/mm/yyyy' : code);
-  numberFormat = (value, code, date1904) => nf.format(short(code ?? 'General'), value, { dateSystem: date1904 ? 2 : 1, nbsp: false, throws: false, invalid: String(value) });
+  // (numfmt 4's package names a CommonJS build it does not ship: its ES module is imported by path.)
+  const nf = await import(pathToFileURL(path.join(path.resolve(option('--numfmt')), 'node_modules/numfmt/dist/index.mjs')).href);
+  numberFormat = (value, code, date1904) => nf.format(code ?? 'General', value, { dateSystem: date1904 ? 2 : 1, nbsp: false, throws: false, invalid: String(value) });
 }
 
 /** Every record of a CSV as LibreOffice writes it (comma, quotes, LF), empty ones too. */
