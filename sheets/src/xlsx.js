@@ -156,7 +156,7 @@ export const colName = (col) => {
 };
 
 /** A part's target resolved against the folder of the part whose rels name it. */
-function resolve(base, target) {
+function resolve(base, target = '') {
   target = target.replace(/\\/g, '/');
   if (target.startsWith('/')) return target.slice(1);
   const parts = base.split('/').slice(0, -1);

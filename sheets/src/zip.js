@@ -39,6 +39,7 @@ export function zipEntries(bytes) {
     if (at + 46 > bytes.length || dv.getUint32(at, true) !== CENTRAL) throw notXlsx('damagedDirectory');
     const nameLength = dv.getUint16(at + 28, true);
     const extraLength = dv.getUint16(at + 30, true);
+    if (at + 46 + nameLength + extraLength > bytes.length) throw notXlsx('damagedDirectory');
     const entry = {
       name: utf8.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
       flags: dv.getUint16(at + 8, true),
@@ -55,7 +56,7 @@ export function zipEntries(bytes) {
       if (id === 1) {
         let y = x + 4;
         for (const key of ['usize', 'csize', 'local']) {
-          if (entry[key] !== 0xffffffff || y + 8 > x + 4 + size) continue;
+          if (entry[key] !== 0xffffffff || y + 8 > x + 4 + size || y + 8 > bytes.length) continue;
           const value = Number(dv.getBigUint64(y, true));
           if (value > bytes.length && key !== 'usize') throw notXlsx('damagedDirectory');
           entry[key] = value;
