@@ -8,12 +8,12 @@ export declare class SheetError extends Error {
 }
 export declare function message(code: string, params?: object, lang?: Lang): string;
 /** Why a file is not an .xlsx workbook: `notXlsx`'s `why`. */
-export type NotXlsxReason = 'notZip' | 'damagedZip' | 'damagedDirectory' | 'damagedPart' | 'truncatedPart' | 'compression' | 'noInflate' | 'word' | 'openDocument' | 'numbers' | 'noWorkbook' | 'noSheets' | 'sheetMissing';
+export type NotXlsxReason = 'notZip' | 'damagedZip' | 'damagedDirectory' | 'damagedPart' | 'truncatedPart' | 'compression' | 'noInflate' | 'word' | 'openDocument' | 'numbers' | 'damagedXls' | 'noWorkbook' | 'noSheets' | 'sheetMissing';
 /** The `tooBig` error of a file of `bytes` bytes, past `limit` bytes (MAX_BYTES): refused before it is read. */
 export declare function fileTooBig(bytes: number, limit: number): SheetError;
 export interface SheetRecord { cells: string[]; line: number; problems?: RowProblem[] }
 export interface Table {
-  format: 'csv' | 'xlsx' | 'ods';
+  format: 'csv' | 'xlsx' | 'ods' | 'xls';
   delimiter?: ',' | ';' | '\t';
   sheetName?: string;
   sheetNames?: string[];

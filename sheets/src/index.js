@@ -77,8 +77,12 @@ async function read(bytes, { name = '', sheet, numberFormat }) {
     const x = await readXlsx(bytes, { sheet, maxRows: MAX_RECORDS, numberFormat, entries });
     return { format: 'xlsx', ...x };
   }
-  if (isCompound(bytes)) throw new SheetError(encrypted(bytes) ? 'encrypted' : 'legacyXls');
-  if (isBiff(bytes)) throw new SheetError('legacyXls', { biff: 'old' });
+  if (isCompound(bytes)) {
+    if (encrypted(bytes)) throw new SheetError('encrypted');
+    const { readXls } = await import('./xls.js');
+    return { format: 'xls', ...(await readXls(bytes, { sheet, maxRows: MAX_RECORDS, numberFormat })) };
+  }
+  if (isBiff(bytes)) throw new SheetError('legacyXls');
   if (/\.(xlsx|xlsm)$/i.test(name)) throw new SheetError('notXlsx', { why: 'notZip' });
   const text = decodeText(bytes);
   const delimiter = detectDelimiter(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

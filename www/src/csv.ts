@@ -26,7 +26,7 @@ export interface Parsed {
   mapping: (Field | "")[];
   rows: SheetRow[];
   /** What was read: a CSV and its delimiter, or an .xlsx and its sheet. */
-  source: { format: "csv" | "xlsx" | "ods"; delimiter?: string; sheetName?: string };
+  source: { format: "csv" | "xlsx" | "ods" | "xls"; delimiter?: string; sheetName?: string };
   /** Two columns standing for one field (the second is ignored). */
   twice: { field: Field; first: string; second: string }[];
 }
