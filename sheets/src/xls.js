@@ -194,7 +194,8 @@ function read(bytes, { sheet, maxRows, numberFormat = formatValue }) {
   };
   const put = (r, c, text) => { if (text !== '') rowOf(r).cells[c] = text; };
   // A text cell shows through its format's text section (`;;;@`), as in an .xlsx.
-  const text = (r, c, xf, s) => put(r, c, s === '' ? s : formatText(s, formatOf(xf)));
+  // A line break written as CR LF is one, as in an .xlsx.
+  const text = (r, c, xf, s) => put(r, c, s === '' ? s : formatText(s.includes('\r\n') ? s.replace(/\r\n/g, '\n') : s, formatOf(xf)));
   const num = (r, c, xf, n) => put(r, c, numberFormat(n, formatOf(xf), date1904));
   const problem = (r, c, code, value) => rowOf(r).problems.push({ code, cell: `${colName(c)}${r + 1}`, col: c, ...(value === undefined ? {} : { value }) });
   let pending = null;
