@@ -4,7 +4,9 @@
 // agreement (files whose every cell is identical, cells identical) and, with --verbose, the cells
 // that differ. With --numfmt DIR (a folder where npm's numfmt is installed), numbers are shown by
 // numfmt instead of src/numfmt.js, for the choice in sheets/README.md.
-//   node sheets/corpus.mjs [DIR] [--verbose] [--numfmt DIR] [--json]
+// With --fields, the cells that differ under a header mapped to an account field (by the command
+// line's mapColumns: needs lpm-client-bulk built) are counted and listed apart.
+//   node sheets/corpus.mjs [DIR] [--verbose] [--numfmt DIR] [--fields] [--json]
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -55,6 +57,16 @@ function parseCsv(text) {
   }
   if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
   return rows;
+}
+
+const mapColumns = flag('--fields') ? (await import('../cli/src/lpm.js')).mapColumns : null;
+const fieldDiffs = [];
+
+/** The account field of each column of a reference sheet: its header, the first of the first ten
+ * records naming two fields (as table.js finds it), and the header's line. */
+function fieldsOf(ref) {
+  const at = ref.slice(0, 10).findIndex((r) => mapColumns(r.map((c) => c.trim())).filter(Boolean).length >= 2);
+  return at === -1 ? null : { line: at + 1, fields: mapColumns(ref[at].map((c) => c.trim())) };
 }
 
 const refDir = path.join(dir, 'ref');
@@ -124,6 +136,7 @@ for (const file of files) {
       for (let row = a.row; row <= b.row && out.length < 1e5; row++) for (let col = a.col; col <= b.col; col++) if (row !== a.row || col !== a.col) out.push(`${row}:${col}`);
       return out;
     }));
+    const header = mapColumns ? fieldsOf(ref) : null;
     const lines = Math.max(ref.length, ...[...ours.keys(), 0]);
     for (let line = 1; line <= lines; line++) {
       const a = ours.get(line) ?? [];
@@ -135,7 +148,12 @@ for (const file of files) {
         if (y === '' && covered.has(`${line}:${col}`)) continue;
         fileCells += 1;
         if (x === y) fileSame += 1;
-        else if (diffs.length < 2000) diffs.push({ sheet, cell: `${colName(col)}${line}`, ours: x, libreoffice: y });
+        else {
+          const d = { sheet, cell: `${colName(col)}${line}`, ours: x, libreoffice: y };
+          if (diffs.length < 2000) diffs.push(d);
+          const field = header && line > header.line ? header.fields[col] : null;
+          if (field) fieldDiffs.push({ file, field, ...d });
+        }
       }
     }
   }
@@ -150,11 +168,15 @@ for (const file of files) {
 }
 
 const pct = (a, b) => (b ? ((100 * a) / b).toFixed(1) : '-');
-if (flag('--json')) console.log(JSON.stringify({ total, byKind, report }, null, 1));
+if (flag('--json')) console.log(JSON.stringify({ total, byKind, report, fieldDiffs }, null, 1));
 else {
   console.log(`${dir}: ${total.files} workbooks, ${total.sheets} sheets${numberFormat ? ' (numbers by npm numfmt)' : ''}`);
   console.log(`every cell identical: ${total.same}/${total.files} files (${pct(total.same, total.files)}%), refused ${total.refused}; cells identical ${total.sameCells}/${total.cells} (${pct(total.sameCells, total.cells)}%)`);
   for (const [kind, v] of Object.entries(byKind)) console.log(`  .${kind}: ${v.same}/${v.files} files, refused ${v.refused}, cells ${pct(v.sameCells, v.cells)}%`);
+  if (mapColumns) {
+    console.log(`cells of an account field's column that differ: ${fieldDiffs.length}`);
+    for (const d of fieldDiffs) console.log(`  ${d.file} ${d.sheet}!${d.cell} (${d.field}): ${JSON.stringify(d.ours)}, LibreOffice ${JSON.stringify(d.libreoffice)}`);
+  }
   for (const r of report) {
     if (r.refused) console.log(`refused  ${r.file}: ${r.refused}${r.why ? ` (${r.why})` : ''}`);
     else {
