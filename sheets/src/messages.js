@@ -50,12 +50,14 @@ const TOO_BIG = {
   en: (p) => {
     const part = p.sheet !== undefined ? `the sheet "${p.sheet}"` : p.part;
     if (p.what === 'zip64') return 'a ZIP64 archive (at most 4 GB)';
+    if (p.what === 'cells') return `more than ${p.limit} cells once its repeated cells are counted`;
     if (p.what === 'part') return `${part} (at most ${p.limitMib} MiB uncompressed)`;
     return `${p.what === 'element' ? `an element of ${part}` : `${p.mib} MiB`} (at most ${p.limitMib} MiB)`;
   },
   vi: (p) => {
     const part = p.sheet !== undefined ? `trang tính "${p.sheet}"` : `phần ${p.part}`;
     if (p.what === 'zip64') return 'tệp nén ZIP64 (tối đa 4 GB)';
+    if (p.what === 'cells') return `hơn ${p.limit} ô khi tính cả các ô lặp lại`;
     if (p.what === 'part') return `${part} (tối đa ${p.limitMib} MiB khi giải nén)`;
     return `${p.what === 'element' ? `một phần tử của ${part}` : `${p.mib} MiB`} (tối đa ${p.limitMib} MiB)`;
   },

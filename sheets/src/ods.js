@@ -8,7 +8,7 @@ import { attr, colName, elements, spreadMerges, unescape } from './xlsx.js';
 import { inflateText, partName } from './zip.js';
 
 /** Limits (bytes once inflated): content.xml holds every sheet. */
-export const ODS_LIMITS = { contentBytes: 512 * 2 ** 20, maxColumns: 16_384 };
+export const ODS_LIMITS = { contentBytes: 512 * 2 ** 20, maxColumns: 16_384, cells: 5_000_000 };
 
 /** The text a cell shows: its paragraphs, one a line, with their spaces, tabs and line breaks. */
 function shown(body) {
@@ -49,6 +49,13 @@ export async function readOds(bytes, entries, { sheet, maxRows }) {
   let line = 0;
   const records = [];
   const areas = [];
+  // Cells kept, repeated ones counted each: a few bytes of XML may repeat a cell 16,384 times a
+  // row, and a row a million times.
+  let kept = 0;
+  const keep = (n) => {
+    kept += n;
+    if (kept > ODS_LIMITS.cells) throw new SheetError('tooBig', { what: 'cells', limit: ODS_LIMITS.cells });
+  };
 
   const readRow = (attrs, body) => {
     const repeat = Math.max(1, Number(attr(attrs, 'table:number-rows-repeated') ?? 1) || 1);
@@ -79,8 +86,10 @@ export async function readOds(bytes, entries, { sheet, maxRows }) {
     }
     if (cells.length === 0 && problems.length === 0) return;
     for (let i = 0; i < cells.length; i++) if (cells[i] === undefined) cells[i] = '';
+    keep(cells.length);
     // A row repeated with cells in it is that many rows (bounded by the row limit below).
     for (let r = 0; r < repeat; r++) {
+      if (r > 0) keep(cells.length);
       const record = { cells: r === 0 ? cells : cells.slice(), line: first + r };
       if (problems.length) record.problems = r === 0 ? problems : problems.map((p) => ({ ...p, cell: `${colName(p.col)}${first + r}` }));
       records.push(record);

@@ -336,8 +336,12 @@ export async function readXlsx(bytes, { sheet, maxRows, numberFormat = formatVal
 export function spreadMerges(records, areas) {
   if (areas.length) {
     const byLine = new Map(records.map((r) => [r.line, r]));
+    // Decision: merged areas are spread over 5 million cells at most in all (a sheet of many
+    // huge merges would otherwise cost memory its file's size does not bound); past it, not.
+    let budget = 5e6;
     for (const [a, b] of areas) {
-      if (b.row < a.row || b.col < a.col || (b.row - a.row + 1) * (b.col - a.col + 1) > 1e6) continue;
+      const size = (b.row - a.row + 1) * (b.col - a.col + 1);
+      if (b.row < a.row || b.col < a.col || size > 1e6 || (budget -= size) < 0) continue;
       const anchor = byLine.get(a.row);
       const value = anchor?.cells[a.col] ?? '';
       if (value === '') continue;

@@ -231,3 +231,11 @@ test('a damaged workbook is refused with the reader\'s own error: bytes of the c
     }
   }
 });
+
+test('an .ods whose few bytes repeat a cell millions of times is refused, its memory bounded', async () => {
+  const T = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+  const row = '<table:table-row table:number-rows-repeated="1000"><table:table-cell table:number-columns-repeated="16384" office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>';
+  const content = `${X}<office:document-content ${T}><office:body><office:spreadsheet><table:table table:name="S">${row}</table:table></office:spreadsheet></office:body></office:document-content>`;
+  const bytes = await zip([['mimetype', 'application/vnd.oasis.opendocument.spreadsheet'], ['content.xml', content]]);
+  await assert.rejects(readTable(bytes), (e) => e.code === 'tooBig' && e.params.what === 'cells' && /5000000 cells/.test(e.message) && /5000000 ô/.test(e.messageIn('vi')));
+});
