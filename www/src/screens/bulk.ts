@@ -26,6 +26,8 @@ interface Row {
   line: number;
   /** Why the sheet's row cannot be read as an account, until a cell of it is edited. */
   problem: RowProblem | null;
+  /** Cells of columns that are no account field showing an error: said, the row is read. */
+  warnings?: RowProblem[];
   /** Its password was generated here (it goes in the credentials download). */
   generated?: boolean;
 }
@@ -107,7 +109,7 @@ function applyMapping(): void {
     s.mapping.forEach((f, col) => {
       if (f) cells[f] = (src.cells[col] ?? "").trim();
     });
-    return { cells, include: true, line: src.line, problem: src.problem };
+    return { cells, include: true, line: src.line, problem: src.problem, warnings: src.warnings };
   });
 }
 
@@ -650,7 +652,7 @@ function editView() {
                 ${s.rows.map((r, i) => {
                   const list = issues.get(i) ?? [];
                   return html`<tr class=${!r.include ? "out" : blocking(list) ? "bad" : ""} data-line=${r.line}>
-                    <td data-label=${t("sheetLine")}>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${problemText(r.problem, getLang())}</span>` : nothing}</td>
+                    <td data-label=${t("sheetLine")}>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${problemText(r.problem, getLang())}</span>` : nothing}${r.include ? (r.warnings ?? []).map((w) => html`<span class="issue platform sheet-warning">${problemText(w, getLang())}</span>`) : nothing}</td>
                     <td data-label=${t("include")}><input type="checkbox" aria-label=${t("includeRow", { n: r.line })} .checked=${live(r.include)} @change=${(e: Event) => { r.include = (e.target as HTMLInputElement).checked; update(); }} /></td>
                     ${fields.map((f) => {
                       const cellIssues = list.filter((x) => x.path[1] === f);
