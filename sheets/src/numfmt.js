@@ -286,16 +286,26 @@ function compileFraction(items, slash) {
   return { items, fraction: true, whole, num, den, slash, fixedDen: fixedDen ? Number(fixedDen) : 0 };
 }
 
-/** The closest fraction to `x` (0 ≤ x < 1) with a denominator of at most `max`. */
+/** The closest fraction to `x` (0 ≤ x < 1) with a denominator of at most `max`: its continued
+ * fraction's last convergent within `max`, or the semiconvergent past it when closer. */
 function closest(x, max) {
-  let best = [0, 1];
-  let err = x;
-  for (let d = 1; d <= max; d++) {
-    const n = Math.round(x * d);
-    const e = Math.abs(x - n / d);
-    if (e < err - 1e-12) { best = [n, d]; err = e; }
+  let [h0, h1, k0, k1] = [0, 1, 1, 0];
+  let y = x;
+  for (let i = 0; i < 64; i++) {
+    const a = Math.floor(y);
+    const h2 = a * h1 + h0;
+    const k2 = a * k1 + k0;
+    if (k2 > max) {
+      const t = Math.floor((max - k0) / k1);
+      const hs = t * h1 + h0;
+      const ks = t * k1 + k0;
+      return Math.abs(x - hs / ks) < Math.abs(x - h1 / k1) ? [hs, ks] : [h1, k1];
+    }
+    [h0, h1, k0, k1] = [h1, h2, k1, k2];
+    if (y - a < 1e-12) break;
+    y = 1 / (y - a);
   }
-  return best;
+  return [h1, k1];
 }
 
 /** Digits placed into placeholders from the right (an integer part): the leftmost takes the rest. */

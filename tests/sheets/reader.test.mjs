@@ -98,6 +98,8 @@ test('sections for zero and text, conditions, fractions, elapsed time, General\'
   assert.equal(formatValue(-26, '[<-25]General;[>25]General;General'), '-26');
   assert.equal(formatValue(1.5, '# ?/?'), '1 1/2');
   assert.equal(formatValue(0.25, '?/4'), '1/4');
+  // (A denominator of ten digits is found in as many steps as its continued fraction has, not ten billion.)
+  assert.equal(formatValue(0.75, '?/??????????'), `3/4${' '.repeat(9)}`);
   assert.equal(formatValue(1.5, '[h]:mm:ss'), '36:00:00');
   assert.equal(formatValue(1e-11, 'General'), '1E-11');
   assert.equal(formatValue(123456789012345680, 'General'), '1.23456789012346E+17');
