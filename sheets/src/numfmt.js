@@ -359,6 +359,8 @@ function formatNumber(v, f) {
   if (f.fraction) return formatFraction(v, f);
   const { items, intAt, decAt, expAt, expDigits, grouping, scale, percent, inner } = f;
   v = (v * 100 ** percent) / 1000 ** scale;
+  // Excel keeps 15 significant digits: past them a number shows zeros, as in General.
+  if (expAt === -1 && v !== 0 && Number.isFinite(v)) v = Number(v.toPrecision(15));
   let exponent = 0;
   if (expAt !== -1) {
     // Engineering notation (`##0.0E+0`): the exponent a multiple of the integer placeholders.
