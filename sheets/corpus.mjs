@@ -69,6 +69,22 @@ function fieldsOf(ref) {
   return at === -1 ? null : { line: at + 1, fields: mapColumns(ref[at].map((c) => c.trim())) };
 }
 
+/**
+ * Why a cell differs where LibreOffice is not what Excel shows (undefined: a difference of the
+ * reader's): it recalculated a formula or lacks a function ('recalculated'), it shows an .xls
+ * boolean as 1 or 0 ('boolean'), or a date before 1 March 1900 (Excel shows a negative serial as
+ * its number and counts a 29 February 1900 that never was: 'before 1900').
+ */
+function fair(ours, lo) {
+  const error = /^(#NAME\?|#MACRO\?|#VALUE!|#REF!|#N\/A|#NULL!|#NUM!|#DIV\/0!|Err:\d+)$/;
+  if (error.test(lo) || error.test(ours)) return 'recalculated';
+  if ((ours === 'TRUE' && lo === '1') || (ours === 'FALSE' && lo === '0')) return 'boolean';
+  if (/18[0-9]{2}|1900/.test(lo) && (/^-/.test(ours) || /1900|^0?0[/-]/.test(ours) || /18[0-9]{2}/.test(lo))) return 'before 1900';
+  return undefined;
+}
+const fairCounts = {};
+let fairFiles = 0;
+
 const refDir = path.join(dir, 'ref');
 const refs = existsSync(refDir) ? readdirSync(refDir) : [];
 const files = readdirSync(dir).filter((f) => /\.(xlsx|xlsm|ods|xls)$/i.test(f)).sort();
@@ -104,6 +120,7 @@ for (const file of files) {
   const names = first.sheetNames ?? [];
   let fileCells = 0;
   let fileSame = 0;
+  let fileFair = 0;
   const diffs = [];
   for (const refName of mine) {
     const sheet = refName.slice(base.length + 1, -4);
@@ -149,7 +166,12 @@ for (const file of files) {
         fileCells += 1;
         if (x === y) fileSame += 1;
         else {
-          const d = { sheet, cell: `${colName(col)}${line}`, ours: x, libreoffice: y };
+          const why = fair(x, y);
+          if (why) {
+            fileFair += 1;
+            fairCounts[why] = (fairCounts[why] ?? 0) + 1;
+          }
+          const d = { sheet, cell: `${colName(col)}${line}`, ours: x, libreoffice: y, ...(why ? { fair: why } : {}) };
           if (diffs.length < 2000) diffs.push(d);
           const field = header && line > header.line ? header.fields[col] : null;
           if (field) fieldDiffs.push({ file, field, ...d });
@@ -161,6 +183,7 @@ for (const file of files) {
   total.sameCells += fileSame;
   k.cells += fileCells;
   k.sameCells += fileSame;
+  if (fileCells === fileSame + fileFair) fairFiles += 1;
   if (fileCells === fileSame) {
     total.same += 1;
     k.same += 1;
@@ -168,11 +191,12 @@ for (const file of files) {
 }
 
 const pct = (a, b) => (b ? ((100 * a) / b).toFixed(1) : '-');
-if (flag('--json')) console.log(JSON.stringify({ total, byKind, report, fieldDiffs }, null, 1));
+if (flag('--json')) console.log(JSON.stringify({ total, byKind, fairFiles, fairCounts, report, fieldDiffs }, null, 1));
 else {
   console.log(`${dir}: ${total.files} workbooks, ${total.sheets} sheets${numberFormat ? ' (numbers by npm numfmt)' : ''}`);
   console.log(`every cell identical: ${total.same}/${total.files} files (${pct(total.same, total.files)}%), refused ${total.refused}; cells identical ${total.sameCells}/${total.cells} (${pct(total.sameCells, total.cells)}%)`);
   for (const [kind, v] of Object.entries(byKind)) console.log(`  .${kind}: ${v.same}/${v.files} files, refused ${v.refused}, cells ${pct(v.sameCells, v.cells)}%`);
+  console.log(`identical but where LibreOffice is not Excel: ${fairFiles}/${total.files} files (${pct(fairFiles, total.files)}%); such cells: ${Object.entries(fairCounts).map(([w, n]) => `${w} ${n}`).join(', ') || 'none'}`);
   if (mapColumns) {
     console.log(`cells of an account field's column that differ: ${fieldDiffs.length}`);
     for (const d of fieldDiffs) console.log(`  ${d.file} ${d.sheet}!${d.cell} (${d.field}): ${JSON.stringify(d.ours)}, LibreOffice ${JSON.stringify(d.libreoffice)}`);
