@@ -124,7 +124,7 @@ function read(bytes, { sheet, maxRows, numberFormat = formatValue }) {
   const stream = streamOf(bytes, ['Workbook', 'Book']);
   if (!stream) throw new SheetError('notXlsx', { why: 'noWorkbook' });
   let biff8 = true;
-  let decoder = new TextDecoder('windows-1252');
+  let decoder = cp1252;
   let date1904 = false;
   const formats = new Map();
   const xfs = [];
@@ -152,7 +152,7 @@ function read(bytes, { sheet, maxRows, numberFormat = formatValue }) {
     else if (type === 0x002f) throw new SheetError('encrypted');
     else if (type === 0x0042 && d.length >= 2) {
       const cp = v.getUint16(0, true);
-      try { if (CODEPAGES[cp]) decoder = new TextDecoder(CODEPAGES[cp]); } catch { /* the default code page stays */ }
+      try { if (CODEPAGES[cp] && cp !== 1252) decoder = new TextDecoder(CODEPAGES[cp]); } catch { /* the default code page stays */ }
     } else if (type === 0x0022 && d.length >= 2) date1904 = v.getUint16(0, true) === 1;
     else if (type === 0x041e && d.length >= 3) formats.set(v.getUint16(0, true), str(d, 2, biff8 ? 2 : 1));
     else if (type === 0x00e0 && d.length >= 4) xfs.push(v.getUint16(2, true));
@@ -243,6 +243,11 @@ function read(bytes, { sheet, maxRows, numberFormat = formatValue }) {
   }).filter((r) => r.cells.length || r.problems);
   return { sheetName: chosen.name, sheetNames, records: spreadMerges(out, areas), merges: areas };
 }
+
+// Windows-1252's 0x80-0x9F (the rest is Latin-1). Node 20's TextDecoder('windows-1252') drops
+// these bytes, so the code page most BIFF5 files name is decoded here.
+const CP1252 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+const cp1252 = { decode: (b) => latin1(b).replace(/[\u0080-\u009f]/g, (c) => CP1252[c.charCodeAt(0) - 0x80]) };
 
 const latin1 = (b) => {
   let s = '';
