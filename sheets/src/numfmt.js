@@ -450,6 +450,9 @@ function render(part, v, value, date1904, sign) {
 /** The text Excel shows for number `value` under format `code`. */
 export function formatValue(value, code, date1904 = false) {
   if (!code || code === '@' || /^general$/i.test(code)) return general(value);
+  // Decision: the system's long date (`[$-F800]`, the viewer's locale) reads as LibreOffice's
+  // en-GB one, "Monday 18 May 1903".
+  if (code.startsWith('[$-F800]')) code = 'dddd d mmmm yyyy';
   const p = prepare(code);
   const [first, second, third] = p.numeric;
   if (p.conditional) {

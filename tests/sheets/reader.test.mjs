@@ -104,6 +104,7 @@ test('sections for zero and text, conditions, fractions, elapsed time, General\'
   assert.equal(formatValue(1e-11, 'General'), '1E-11');
   assert.equal(formatValue(123456789012345680, 'General'), '1.23456789012346E+17');
   assert.equal(formatValue(12345678901234567, '0'), '12345678901234600');
+  assert.equal(formatValue(1234, '[$-F800]dddd\\,\\ mmmm\\ dd\\,\\ yyyy'), 'Monday 18 May 1903');
   assert.equal(formatValue(2958466, 'yyyy-mm-dd'), '2958466');
   assert.equal(formatValue(1234567, '#,##0,'), '1,235');
   assert.equal(formatValue(12345, '0.00E+00'), '1.23E+04');
