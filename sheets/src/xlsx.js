@@ -328,6 +328,19 @@ export async function readXlsx(bytes, { sheet, maxRows, numberFormat = formatVal
   return { sheetName: chosen.name, sheetNames, records: spreadMerges(records, areas), merges: areas };
 }
 
+/** The columns of a row a merge filled sideways (`has(col)`), as ranges: one a merged area. */
+class Spread {
+  #ranges = [];
+  add(from, to) {
+    this.#ranges.push(from, to);
+  }
+
+  has(col) {
+    for (let i = 0; i < this.#ranges.length; i += 2) if (col >= this.#ranges[i] && col <= this.#ranges[i + 1]) return true;
+    return false;
+  }
+}
+
 /**
  * Merged areas (`[from, to]` cell refs): each cell of one shows the top-left cell's value. The
  * header is found by table.js, which needs to know which header cells a merge filled sideways
@@ -336,9 +349,9 @@ export async function readXlsx(bytes, { sheet, maxRows, numberFormat = formatVal
 export function spreadMerges(records, areas) {
   if (areas.length) {
     const byLine = new Map(records.map((r) => [r.line, r]));
-    // Decision: merged areas are spread over 5 million cells at most in all (a sheet of many
+    // Decision: merged areas are spread over 2 million cells at most in all (a sheet of many
     // huge merges would otherwise cost memory its file's size does not bound); past it, not.
-    let budget = 5e6;
+    let budget = 2e6;
     for (const [a, b] of areas) {
       const size = (b.row - a.row + 1) * (b.col - a.col + 1);
       if (b.row < a.row || b.col < a.col || size > 1e6 || (budget -= size) < 0) continue;
@@ -356,8 +369,8 @@ export function spreadMerges(records, areas) {
         for (let col = a.col; col <= b.col; col++) {
           if (row === a.row && col === a.col) continue;
           r.cells[col] = value;
-          if (col !== a.col) (r.spread ??= new Set()).add(col);
         }
+        if (b.col > a.col) (r.spread ??= new Spread()).add(a.col + 1, b.col);
         for (let i = 0; i < r.cells.length; i++) if (r.cells[i] === undefined) r.cells[i] = '';
       }
     }

@@ -243,3 +243,22 @@ test('an .ods whose few bytes repeat a cell millions of times is refused, its me
   const bytes = await zip([['mimetype', 'application/vnd.oasis.opendocument.spreadsheet'], ['content.xml', content]]);
   await assert.rejects(readTable(bytes), (e) => e.code === 'tooBig' && e.params.what === 'cells' && /5000000 cells/.test(e.message) && /5000000 ô/.test(e.messageIn('vi')));
 });
+
+test('merged areas are spread over 2 million cells at most in all', async () => {
+  // Three areas of a million cells each, side by side: a few bytes of XML each.
+  const merges = Array.from({ length: 3 }, (_, k) => `<mergeCell ref="${colOf(k * 1000)}1:${colOf(k * 1000 + 999)}1000"/>`).join('');
+  const anchors = Array.from({ length: 3 }, (_, k) => `<c r="${colOf(k * 1000)}1"><v>${k}</v></c>`).join('');
+  const xml = `${X}<worksheet ${NS}><sheetData><row r="1">${anchors}</row></sheetData><mergeCells>${merges}</mergeCells></worksheet>`;
+  const table = await readTable(await book({ sheets: [{ name: 'S', xml }] }));
+  let filled = 0;
+  for (const r of table.records) for (const c of r.cells) if (c !== '') filled += 1;
+  // (Two areas and the third's own anchor.)
+  assert.equal(filled, 2e6 + 1);
+  assert.equal(table.records.length, 1000);
+});
+
+function colOf(c) {
+  let s = '';
+  for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
