@@ -4,7 +4,7 @@
 // cells are expanded only where they hold something (a sheet ends in a million repeated empty
 // cells); merged areas and error cells as in an .xlsx. content.xml is read as it inflates.
 import { SheetError } from './messages.js';
-import { attr, colName, elements, spreadMerges, unescape } from './xlsx.js';
+import { attr, colName, elements, own, spreadMerges, unescape } from './xlsx.js';
 import { inflateText, partName } from './zip.js';
 
 /** Limits (bytes once inflated): content.xml holds every sheet. */
@@ -72,7 +72,8 @@ export async function readOds(bytes, entries, { sheet, maxRows }) {
       const inner = m[3] ?? '';
       if (m[1] === 'table-cell' && inner !== '' || /office:value-type/.test(a)) {
         const kind = attr(a, 'calcext:value-type') ?? attr(a, 'office:value-type');
-        let text = shown(inner);
+        // (A string of its own: a slice would keep its whole chunk of content.xml alive.)
+        let text = own(shown(inner));
         if (text === '' && !/<text:p\b/.test(inner)) text = attr(a, 'office:string-value') ?? attr(a, 'office:value') ?? attr(a, 'office:date-value') ?? attr(a, 'office:time-value') ?? '';
         const spanCols = Number(attr(a, 'table:number-columns-spanned') ?? 1) || 1;
         const spanRows = Number(attr(a, 'table:number-rows-spanned') ?? 1) || 1;

@@ -46,7 +46,7 @@ export const attr = (attrs, name) => {
  * concatenation is copied into one string of its own when first read (`charCodeAt` flattens it);
  * an engine that does not copy keeps the view, as before.
  */
-const own = (s) => {
+export const own = (s) => {
   if (s.length < 13) return s;
   const copy = s[0] + s.slice(1);
   copy.charCodeAt(0);
