@@ -274,7 +274,7 @@ function rk(x) {
 function readSst(parts, out) {
   let p = 0;
   let at = 8;
-  const left = () => parts[p].length - at;
+  const left = () => (p < parts.length ? parts[p].length - at : 0);
   const next = () => { p += 1; at = 0; return p < parts.length; };
   const byte = () => {
     while (left() <= 0) if (!next()) throw damaged();

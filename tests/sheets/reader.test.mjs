@@ -262,3 +262,12 @@ function colOf(c) {
   for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
   return s;
 }
+
+test('an .xls whose shared string runs past the last record is read, not thrown over', async () => {
+  const { readFileSync } = await import('node:fs');
+  // calamine's tests/biff5-rich-text-string.xls (MIT: corpus/LICENSE-calamine-MIT.md) with bytes
+  // changed at random: a string's rich-text runs reach past the end of its SST and CONTINUE records.
+  const bytes = readFileSync(new URL('fixtures/damaged-sst.xls', import.meta.url));
+  const table = await readTable(bytes, { name: 'damaged-sst.xls' });
+  assert.equal(table.format, 'xls');
+});
