@@ -341,10 +341,10 @@ function formatFraction(v, f) {
   const denDigits = fixedDen ? '' : String(d);
   den.forEach((i, k) => { fill[i] = blank ? ' ' : denDigits[k] ?? (items[i].digit === '?' ? ' ' : items[i].digit === '0' ? '0' : ''); });
   let out = '';
-  items.forEach((x, i) => {
+  items.forEach((t, i) => {
     if (fill[i] !== undefined) out += fill[i];
-    else if (x.sym === '/') out += blank ? ' ' : '/';
-    else if (x.lit !== undefined) out += blank && i > f.slash && /^\d+$/.test(x.lit) ? ' '.repeat(x.lit.length) : x.lit;
+    else if (t.sym === '/') out += blank ? ' ' : '/';
+    else if (t.lit !== undefined) out += blank && i > f.slash && /^\d+$/.test(t.lit) ? ' '.repeat(t.lit.length) : t.lit;
   });
   return out;
 }
@@ -426,7 +426,7 @@ function prepare(code) {
       const date = isDateCode(toks);
       return { ...base, date: date && compileDate(toks), number: !date && compileNumber(toks) };
     });
-    p = { numeric: all.slice(0, 3), textSection: all[3] ?? (all.length === 1 && all[0].text ? all[0] : undefined), conditional: all.some((s) => s.cond), count: all.length };
+    p = { numeric: all.slice(0, 3), textSection: all[3] ?? (all.length === 1 && all[0].text ? all[0] : undefined), conditional: all.some((s) => s.cond) };
     if (prepared.size < 1000) prepared.set(code, p);
   }
   return p;
