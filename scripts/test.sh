@@ -47,6 +47,9 @@ node --test tests/js-bulk/
 bash tests/pack/check.sh pkg-bulk
 bash tests/frameworks/check.sh pkg-bulk
 
+step "lpm-sheets: the reader's cases and the corpus subset against LibreOffice's text"
+node --test tests/sheets/
+
 step "cli: the lpm command line against the emulator (sheets, exports, 1,000 rows, 24 SIGKILL points)"
 bash cli/test.sh
 
@@ -61,5 +64,6 @@ step "benchmarks (figures only; peers fails only if the clients disagree on what
 bash bench/run.sh
 bash bench/peers/run.sh
 node sheets/bench.mjs 3   # lpm-sheets: read time and peak RSS of 10,000 rows, .xlsx and CSV
+node sheets/corpus.mjs    # lpm-sheets: agreement with LibreOffice on the corpus subset
 
 step "all tests passed"

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workbook } from '../tests/sheets/table.mjs';
 import { toCsv } from './src/write.js';
+import { zip } from './src/zip.js';
 
 const peak = `import { peakKiB } from ${JSON.stringify(new URL('../tests/peak-rss.mjs', import.meta.url).href)};`;
 
@@ -22,6 +23,14 @@ const header = ['Họ và tên', 'Tên đăng nhập', 'Email', 'Mật khẩu', 
 const rows = Array.from({ length: count }, (_, i) => [`Nguyễn Văn Học Viên ${i}`, `hv${i}`, `hv${i}@truong.edu.vn`, `Matkhau-${i}`, { n: 900000000 + i, fmt: '0000000000' }, ['Hà Nội', 'Huế', 'Đà Nẵng'][i % 3], { n: 38000 + (i % 3000), fmt: 14 }]);
 const xlsx = path.join(dir, 'sheet.xlsx');
 writeFileSync(xlsx, await workbook([{ name: 'Học viên', rows: [header, ...rows] }]));
+// The same rows as an .ods, as LibreOffice writes one: each cell's shown text in <text:p>.
+const esc = (v) => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const odsCell = (c) => (typeof c === 'object'
+  ? `<table:table-cell office:value-type="float" office:value="${c.n}"><text:p>${c.fmt === 14 ? '' : String(c.n).padStart(10, '0')}</text:p></table:table-cell>`
+  : `<table:table-cell office:value-type="string"><text:p>${esc(c)}</text:p></table:table-cell>`);
+const odsXml = `<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet><table:table table:name="Học viên">${[header, ...rows].map((r) => `<table:table-row>${r.map(odsCell).join('')}</table:table-row>`).join('')}</table:table></office:spreadsheet></office:body></office:document-content>`;
+const ods = path.join(dir, 'sheet.ods');
+writeFileSync(ods, await zip([['mimetype', 'application/vnd.oasis.opendocument.spreadsheet'], ['content.xml', odsXml]]));
 const csv = path.join(dir, 'sheet.csv');
 writeFileSync(csv, `\uFEFF${toCsv([header, ...rows.map((r) => r.map((c) => (typeof c === 'object' ? String(c.n).padStart(10, '0') : c)))])}`);
 
@@ -64,6 +73,7 @@ console.log(`${count} rows, median of ${rounds} fresh processes; Node's own peak
 console.log('reader'.padEnd(28) + 'read (ms)'.padStart(10) + 'peak RSS (MiB)'.padStart(16));
 const line = (name, r) => console.log(name.padEnd(28) + r.ms.toFixed(0).padStart(10) + r.mib.toFixed(0).padStart(16));
 line('lpm-sheets, .xlsx', measure(ours, xlsx, here));
+line('lpm-sheets, .ods', measure(ours, ods, here));
 line('lpm-sheets, CSV', measure(ours, csv, here));
 const where = process.env.CANDIDATES;
 if (where) {

@@ -8,21 +8,23 @@ export declare class SheetError extends Error {
 }
 export declare function message(code: string, params?: object, lang?: Lang): string;
 /** Why a file is not an .xlsx workbook: `notXlsx`'s `why`. */
-export type NotXlsxReason = 'notZip' | 'damagedZip' | 'damagedDirectory' | 'damagedPart' | 'truncatedPart' | 'compression' | 'noInflate' | 'word' | 'openDocument' | 'noWorkbook' | 'noSheets' | 'sheetMissing';
+export type NotXlsxReason = 'notZip' | 'damagedZip' | 'damagedDirectory' | 'damagedPart' | 'truncatedPart' | 'compression' | 'noInflate' | 'word' | 'openDocument' | 'numbers' | 'damagedXls' | 'noWorkbook' | 'noSheets' | 'sheetMissing';
 /** The `tooBig` error of a file of `bytes` bytes, past `limit` bytes (MAX_BYTES): refused before it is read. */
 export declare function fileTooBig(bytes: number, limit: number): SheetError;
 export interface SheetRecord { cells: string[]; line: number; problems?: RowProblem[] }
 export interface Table {
-  format: 'csv' | 'xlsx';
+  format: 'csv' | 'xlsx' | 'ods' | 'xls';
   delimiter?: ',' | ';' | '\t';
   sheetName?: string;
   sheetNames?: string[];
   records: SheetRecord[];
+  /** The merged areas of an .xlsx or .ods sheet (0-based columns, rows as `line`). */
+  merges?: [{ row: number; col: number }, { row: number; col: number }][];
 }
 export type RowProblem =
   | { code: 'cells'; cells: number; columns: number }
-  | { code: 'errorCell'; cell: string; value: string }
-  | { code: 'formula'; cell: string };
+  | { code: 'errorCell'; cell: string; col: number; value: string }
+  | { code: 'formula'; cell: string; col: number };
 export interface AccountRow<F extends string> {
   line: number;
   /** Read from the row's record each time (a new array for a CSV line). */
@@ -32,6 +34,8 @@ export interface AccountRow<F extends string> {
   /** `user` when it was made, else a new one that is not kept. */
   account(): Partial<Record<F, string>>;
   problem: RowProblem | null;
+  /** Cells of columns that are no account field showing an error or an uncalculated formula. */
+  warnings?: RowProblem[];
 }
 export interface Accounts<F extends string> {
   headers: string[];

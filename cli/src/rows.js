@@ -43,6 +43,7 @@ export function rowIssues(sheet, lang, sliceRows = SLICE_ROWS) {
   }
   rows.forEach((r, i) => {
     if (r.problem) issues[i] = [problemIssue(r.problem, lang)];
+    else if (r.warnings) issues[i] = [...(issues[i] === none ? [] : issues[i]), ...r.warnings.map((w) => problemIssue(w, lang, 'warning'))];
   });
   return issues;
 }
@@ -69,8 +70,9 @@ export function engineIssues(sheet, listed, lang) {
       : all;
   }
   for (let i = 0; i < sheet.rows.length; i++) {
-    const { problem } = sheet.rows[i];
+    const { problem, warnings } = sheet.rows[i];
     if (problem) issues[i] = [problemIssue(problem, lang)];
+    else if (warnings) issues[i] = [...issues[i], ...warnings.map((w) => problemIssue(w, lang, 'warning'))];
   }
   return issues;
 }

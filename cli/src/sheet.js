@@ -66,7 +66,8 @@ export async function readSheet(file, { sheet, passwords = false } = {}) {
   return { ...accounts, format: table.format, delimiter: table.delimiter, sheetName: table.sheetName };
 }
 
-/** The issue of a row that cannot be read (`problem` of readSheet), in the validators' shape. */
-export function problemIssue(problem, lang) {
-  return { path: [], code: problem.code, level: 'contract', message: problemMessage(problem, lang) };
+/** The issue of a row that cannot be read (`problem` of readSheet), in the validators' shape; a
+ * `warning` (a cell of a column that is no account field) sets no row aside but with --strict. */
+export function problemIssue(problem, lang, level = 'contract') {
+  return { path: [], code: problem.code, level, message: problemMessage(problem, lang) };
 }

@@ -18,7 +18,7 @@ const cases = await sheetCases();
 const SAYS = {
   notXlsx: /not an \.xlsx workbook \(.+\): save it from Excel as "Excel Workbook \(\.xlsx\)" or "CSV UTF-8"/,
   encrypted: /the workbook is protected by a password: open it in Excel, remove the password/,
-  legacyXls: /an Excel 97-2003 workbook \(\.xls\) is not read/,
+  legacyXls: /an Excel 2\.x-4\.0 worksheet \(\.xls, from before 1995\) is not read/,
   notUtf8: /not UTF-8 text: in Excel, save it as "CSV UTF-8/,
   empty: /the sheet is empty/,
   badQuote: /not readable as CSV \(line 2\): a quoted cell opened on line 2 is never closed/,

@@ -5,7 +5,7 @@
 import { csvRecords, decodeText, detectDelimiter } from './csv.js';
 import { SheetError, fileTooBig, message } from './messages.js';
 import { MAX_ROWS } from './table.js';
-import { isCompound, isZip } from './zip.js';
+import { isBiff, isCompound, isZip, partName, partText, zipEntries } from './zip.js';
 
 export { SheetError, fileTooBig, message } from './messages.js';
 export { accountRows, MAX_ROWS, REQUIRED } from './table.js';
@@ -47,14 +47,42 @@ export async function readTable(bytes, options = {}) {
   }
 }
 
-async function read(bytes, { name = '', sheet }) {
+/**
+ * What a zip holds: 'xlsx' (an Office Open XML workbook, or what may be one), 'ods' (an OpenDocument
+ * spreadsheet), or why it is no workbook: 'openDocument' (another OpenDocument: text, slides),
+ * 'word', 'numbers' (an Apple Numbers document).
+ */
+async function zipKind(bytes, entries) {
+  const has = (name) => entries.has(partName(name));
+  if (has('content.xml') && !has('xl/workbook.xml')) {
+    const mime = has('mimetype') ? await partText(bytes, entries.get('mimetype'), 1024, { part: 'mimetype' }) : '';
+    return mime === '' || mime.includes('opendocument.spreadsheet') ? 'ods' : 'openDocument';
+  }
+  if (has('index/document.iwa') || has('index.zip') || [...entries.keys()].some((n) => n.endsWith('.iwa'))) return 'numbers';
+  if (has('word/document.xml') && !has('xl/workbook.xml')) return 'word';
+  return 'xlsx';
+}
+
+async function read(bytes, { name = '', sheet, numberFormat }) {
   if (bytes.length > MAX_BYTES) throw fileTooBig(bytes.length, MAX_BYTES);
   if (isZip(bytes)) {
+    const entries = zipEntries(bytes);
+    const kind = await zipKind(bytes, entries);
+    if (kind === 'ods') {
+      const { readOds } = await import('./ods.js');
+      return { format: 'ods', ...(await readOds(bytes, entries, { sheet, maxRows: MAX_RECORDS })) };
+    }
+    if (kind !== 'xlsx') throw new SheetError('notXlsx', { why: kind });
     const { readXlsx } = await import('./xlsx.js');
-    const x = await readXlsx(bytes, { sheet, maxRows: MAX_RECORDS });
+    const x = await readXlsx(bytes, { sheet, maxRows: MAX_RECORDS, numberFormat, entries });
     return { format: 'xlsx', ...x };
   }
-  if (isCompound(bytes)) throw new SheetError(encrypted(bytes) ? 'encrypted' : 'legacyXls');
+  if (isCompound(bytes)) {
+    if (encrypted(bytes)) throw new SheetError('encrypted');
+    const { readXls } = await import('./xls.js');
+    return { format: 'xls', ...(await readXls(bytes, { sheet, maxRows: MAX_RECORDS, numberFormat })) };
+  }
+  if (isBiff(bytes)) throw new SheetError('legacyXls');
   if (/\.(xlsx|xlsm)$/i.test(name)) throw new SheetError('notXlsx', { why: 'notZip' });
   const text = decodeText(bytes);
   const delimiter = detectDelimiter(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -14,6 +14,8 @@ const NOT_XLSX = {
     word: () => 'a Word document',
     openDocument: () => 'an OpenDocument file',
     noWorkbook: () => 'a zip file without a workbook',
+    damagedXls: () => 'a damaged .xls file',
+    numbers: () => 'an Apple Numbers document: in Numbers, choose File > Export To > Excel',
     noSheets: () => 'a workbook without a sheet',
     sheetMissing: (p) => `the sheet "${p.sheet}" is missing`,
   },
@@ -28,6 +30,8 @@ const NOT_XLSX = {
     word: () => 'một tài liệu Word',
     openDocument: () => 'một tệp OpenDocument',
     noWorkbook: () => 'một tệp zip không có sổ làm việc',
+    damagedXls: () => 'tệp .xls bị hỏng',
+    numbers: () => 'một tài liệu Apple Numbers: trong Numbers, chọn Tệp > Xuất sang > Excel',
     noSheets: () => 'một sổ làm việc không có trang tính nào',
     sheetMissing: (p) => `thiếu trang tính "${p.sheet}"`,
   },
@@ -46,12 +50,14 @@ const TOO_BIG = {
   en: (p) => {
     const part = p.sheet !== undefined ? `the sheet "${p.sheet}"` : p.part;
     if (p.what === 'zip64') return 'a ZIP64 archive (at most 4 GB)';
+    if (p.what === 'cells') return `more than ${p.limit} cells once its repeated cells are counted`;
     if (p.what === 'part') return `${part} (at most ${p.limitMib} MiB uncompressed)`;
     return `${p.what === 'element' ? `an element of ${part}` : `${p.mib} MiB`} (at most ${p.limitMib} MiB)`;
   },
   vi: (p) => {
     const part = p.sheet !== undefined ? `trang tính "${p.sheet}"` : `phần ${p.part}`;
     if (p.what === 'zip64') return 'tệp nén ZIP64 (tối đa 4 GB)';
+    if (p.what === 'cells') return `hơn ${p.limit} ô khi tính cả các ô lặp lại`;
     if (p.what === 'part') return `${part} (tối đa ${p.limitMib} MiB khi giải nén)`;
     return `${p.what === 'element' ? `một phần tử của ${part}` : `${p.mib} MiB`} (tối đa ${p.limitMib} MiB)`;
   },
@@ -69,7 +75,7 @@ const MESSAGES = {
     closingQuote: (p) => `not readable as CSV (line ${p.line}): a quoted cell is followed by "${p.after}" (a quote inside a quoted cell is written twice: "")`,
     notXlsx: (p) => `not an .xlsx workbook (${reason('en', p)}): save it from Excel as "Excel Workbook (.xlsx)" or "CSV UTF-8"`,
     encrypted: () => 'the workbook is protected by a password: open it in Excel, remove the password (File > Info > Protect Workbook), and save it again',
-    legacyXls: () => 'an Excel 97-2003 workbook (.xls) is not read: save it as "Excel Workbook (.xlsx)" or "CSV UTF-8"',
+    legacyXls: () => 'an Excel 2.x-4.0 worksheet (.xls, from before 1995) is not read: open it in Excel or LibreOffice and save it as "Excel Workbook (.xlsx)" or "CSV UTF-8"',
     tooBig: (p) => `too large to read: ${TOO_BIG.en(p)}; split the sheet into smaller files`,
     tooManyRows: (p) => `more than ${p.limit} rows: split the sheet into files of at most ${p.limit} rows`,
     noSheet: (p) => `no sheet named "${p.name}" (the workbook's sheets: ${p.names.join(', ')})`,
@@ -87,7 +93,7 @@ const MESSAGES = {
     closingQuote: (p) => `không đọc được dạng CSV (dòng ${p.line}): sau ô trong ngoặc kép còn "${p.after}" (dấu ngoặc kép trong ô phải viết hai lần: "")`,
     notXlsx: (p) => `không phải sổ làm việc .xlsx (${reason('vi', p)}): hãy lưu từ Excel thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"`,
     encrypted: () => 'sổ làm việc được bảo vệ bằng mật khẩu: mở trong Excel, bỏ mật khẩu (Tệp > Thông tin > Bảo vệ sổ làm việc) rồi lưu lại',
-    legacyXls: () => 'không đọc tệp Excel 97-2003 (.xls): hãy lưu thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"',
+    legacyXls: () => 'không đọc bảng tính Excel 2.x-4.0 (.xls, từ trước năm 1995): hãy mở trong Excel hoặc LibreOffice rồi lưu thành "Excel Workbook (.xlsx)" hoặc "CSV UTF-8"',
     tooBig: (p) => `tệp quá lớn: ${TOO_BIG.vi(p)}; hãy chia bảng thành các tệp nhỏ hơn`,
     tooManyRows: (p) => `nhiều hơn ${p.limit} dòng: hãy chia bảng thành các tệp tối đa ${p.limit} dòng`,
     noSheet: (p) => `không có trang tính tên "${p.name}" (các trang tính: ${p.names.join(', ')})`,

@@ -38,9 +38,10 @@ class AccountRow {
   #record;
   #used;
   #user;
-  constructor(record, used, problem) {
+  constructor(record, used, problem, warnings) {
     this.line = record.line;
     this.problem = problem;
+    if (warnings) this.warnings = warnings;
     this.#record = record;
     this.#used = used;
   }
@@ -75,7 +76,8 @@ class AccountRow {
  * header, `rows` one per data row: `{ line, cells, user, problem }`, `user` NewUser-shaped (cells
  * trimmed: a space around a spreadsheet value is never meant; a line break inside a cell read as
  * a space; an empty optional cell left out rather than sent as ""), `problem` set when the row cannot be read as an account (a cell
- * showing an error, more cells than the header has columns). Rows whose every cell is blank are
+ * of an account field's column showing an error or holding a formula never calculated, more
+ * cells than the header has columns), `warnings` (absent: none) such cells of the other columns. Rows whose every cell is blank are
  * left out: a spreadsheet writes them for formatted empty rows. Throws a SheetError for an empty
  * sheet or more than MAX_ROWS data rows.
  */
@@ -112,13 +114,21 @@ export function accountRows(table, mapColumns) {
   // once a row, up to MAX_ROWS).
   const used = [];
   fields.forEach((f, i) => { if (f !== null && seen.get(f) === i) used.push([i, f, REQUIRED.includes(f)]); });
+  // Decision: a cell that shows an error or a formula never calculated sets its row aside only
+  // in a column read into the account; elsewhere (a grade, a fee) it is the row's warning.
+  const read = new Set(used.map(([i]) => i));
   const rows = new Array(data.length);
   for (let k = 0; k < data.length; k++) {
     const record = data[k];
     const cells = record.cells;
-    let problem = record.problems?.[0] ?? null;
+    let problem = null;
+    let warnings;
+    for (const p of record.problems ?? []) {
+      if (read.has(p.col)) problem ??= p;
+      else (warnings ??= []).push(p);
+    }
     if (!problem && cells.length > headers.length && cells.slice(headers.length).some((c) => c.trim() !== '')) problem = { code: 'cells', cells: cells.length, columns: headers.length };
-    rows[k] = new AccountRow(record, used, problem);
+    rows[k] = new AccountRow(record, used, problem, warnings);
   }
   return { headers, fields, ignored, missing, twice, skipped: records.slice(0, at).map((r) => r.line), rows };
 }

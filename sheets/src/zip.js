@@ -10,12 +10,17 @@ const LOCAL = 0x04034b50;
 const utf8 = new TextDecoder();
 
 export const isZip = (b) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 3 && b[3] === 4;
+/** A legacy Excel 2.x, 3.0 or 4.0 worksheet (BIFF2-4): a BOF record at the start, no container. */
+export const isBiff = (b) => b.length >= 8 && b[0] === 0x09 && (b[1] === 0x00 || b[1] === 0x02 || b[1] === 0x04) && b[3] === 0 && b[2] >= 4 && b[2] <= 16;
 /** An OLE compound file: a legacy .xls, or an encrypted (password-protected) .xlsx. */
 export const isCompound = (b) => b.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1].every((x, i) => b[i] === x);
 
 const notXlsx = (why, params) => new SheetError('notXlsx', { why, ...params });
 
-/** The parts of the archive by name: `{ name, flags, method, csize, usize, local }`. */
+/** A part's name as the archive is searched by it: any case, `\` read as `/`, no leading `/`. */
+export const partName = (name) => name.replace(/\\/g, '/').replace(/^\//, '').toLowerCase();
+
+/** The parts of the archive by `partName`: `{ name, flags, method, csize, usize, local }`. */
 export function zipEntries(bytes) {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let eocd = -1;
@@ -34,6 +39,7 @@ export function zipEntries(bytes) {
     if (at + 46 > bytes.length || dv.getUint32(at, true) !== CENTRAL) throw notXlsx('damagedDirectory');
     const nameLength = dv.getUint16(at + 28, true);
     const extraLength = dv.getUint16(at + 30, true);
+    if (at + 46 + nameLength + extraLength > bytes.length) throw notXlsx('damagedDirectory');
     const entry = {
       name: utf8.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
       flags: dv.getUint16(at + 8, true),
@@ -50,7 +56,7 @@ export function zipEntries(bytes) {
       if (id === 1) {
         let y = x + 4;
         for (const key of ['usize', 'csize', 'local']) {
-          if (entry[key] !== 0xffffffff || y + 8 > x + 4 + size) continue;
+          if (entry[key] !== 0xffffffff || y + 8 > x + 4 + size || y + 8 > bytes.length) continue;
           const value = Number(dv.getBigUint64(y, true));
           if (value > bytes.length && key !== 'usize') throw notXlsx('damagedDirectory');
           entry[key] = value;
@@ -59,7 +65,7 @@ export function zipEntries(bytes) {
       }
       x += 4 + size;
     }
-    parts.set(entry.name, entry);
+    parts.set(partName(entry.name), entry);
     at += 46 + nameLength + extraLength + dv.getUint16(at + 32, true);
   }
   return parts;
@@ -77,6 +83,14 @@ function dataOf(bytes, entry) {
 
 const SLICE = 1 << 16;
 
+/** The decoder of a part's text, told by its first bytes: UTF-16 (Excel Mobile writes it, with or
+ * without a byte order mark) or UTF-8. */
+function decoderFor(b) {
+  if ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0x3c && b[1] === 0)) return new TextDecoder('utf-16le');
+  if ((b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0 && b[1] === 0x3c)) return new TextDecoder('utf-16be');
+  return new TextDecoder();
+}
+
 /**
  * Inflates one part, giving its text to `onText(chunk)` as it comes; throws a SheetError once
  * more than `limit` bytes came out (`what` names the part for the message: `{ part }` or
@@ -86,11 +100,11 @@ const SLICE = 1 << 16;
 export async function inflateText(bytes, entry, { limit, what, onText }) {
   if (entry.flags & 1) throw new SheetError('encrypted');
   const data = dataOf(bytes, entry);
-  const decoder = new TextDecoder();
+  let decoder;
   const tooBig = () => new SheetError('tooBig', { what: 'part', ...what, limitMib: Math.round(limit / 2 ** 20) });
   if (entry.method === 0) {
     if (data.length > limit) throw tooBig();
-    onText(decoder.decode(data));
+    onText(decoderFor(data).decode(data));
     return;
   }
   if (entry.method !== 8) throw notXlsx('compression', { part: entry.name, method: entry.method });
@@ -109,9 +123,11 @@ export async function inflateText(bytes, entry, { limit, what, onText }) {
       if (done) break;
       total += value.length;
       if (total > limit) throw tooBig();
+      // (The first chunk of an inflated part holds far more than the two bytes the decoder is told by.)
+      decoder ??= decoderFor(value);
       onText(decoder.decode(value, { stream: true }));
     }
-    onText(decoder.decode());
+    if (decoder) onText(decoder.decode());
     await feeding;
   } catch (e) {
     reader.cancel().catch(() => {});

@@ -192,6 +192,12 @@ export async function sheetCases() {
       rows: [{ line: 2, user: lan }, { line: 3, problem: 'errorCell' }, { line: 4, problem: 'formula' }],
     },
     {
+      name: 'xlsx: an error or an uncalculated formula in a column that is no account field is a warning, not a row set aside',
+      file: 'grades.xlsx',
+      bytes: await workbook([{ rows: [[...VI, 'Điểm TB'], [...cellsOf(lan), { e: '#N/A' }], [...cellsOf(minh), { f: 'AVERAGE(X1:X9)' }]] }]),
+      rows: two,
+    },
+    {
       name: 'xlsx: a hidden first sheet is passed over',
       file: 'hidden.xlsx',
       bytes: await workbook([{ name: 'Ghi chú', hidden: true, rows: [['không đọc']] }, { name: 'Học viên', rows: [VI, cellsOf(lan), cellsOf(minh)] }]),
@@ -200,7 +206,7 @@ export async function sheetCases() {
     { name: 'a file of another kind renamed .xlsx', file: 'renamed.xlsx', bytes: enc(csv([VI, cellsOf(lan)])), error: 'notXlsx' },
     { name: 'a Word document renamed .xlsx', file: 'word.xlsx', bytes: await zip([['word/document.xml', '<w:document/>'], ['[Content_Types].xml', '<Types/>']]), error: 'notXlsx' },
     { name: 'a workbook encrypted with a password', file: 'locked.xlsx', bytes: compound('EncryptionInfo'), error: 'encrypted' },
-    { name: 'an Excel 97-2003 .xls', file: 'old.xls', bytes: compound('Workbook'), error: 'legacyXls' },
+    { name: 'an Excel 4.0 worksheet (BIFF4) .xls', file: 'old.xls', bytes: new Uint8Array([0x09, 0x04, 0x06, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00]), error: 'legacyXls' },
     { name: 'a legacy code page (Windows-1258)', file: 'cp1258.csv', bytes: new Uint8Array([...enc('Name,Username,Email,Password\nNguy'), 0xea, 0x6e, ...enc(',a,b@c.d,pw\n')]), error: 'notUtf8' },
     { name: 'an empty file', file: 'empty.csv', bytes: new Uint8Array(0), error: 'empty' },
     { name: 'a quoted cell never closed', file: 'unclosed.csv', bytes: enc('Name,Username,Email,Password\n"unclosed,a,b,c\n'), error: 'badQuote' },

@@ -16,6 +16,8 @@ export interface SheetRow {
   cells: string[];
   /** Why the row cannot be read as an account (a cell showing #REF!, more cells than columns). */
   problem: RowProblem | null;
+  /** Cells of columns that are no account field showing an error (the row is read all the same). */
+  warnings?: RowProblem[];
 }
 
 export interface Parsed {
@@ -24,7 +26,7 @@ export interface Parsed {
   mapping: (Field | "")[];
   rows: SheetRow[];
   /** What was read: a CSV and its delimiter, or an .xlsx and its sheet. */
-  source: { format: "csv" | "xlsx"; delimiter?: string; sheetName?: string };
+  source: { format: "csv" | "xlsx" | "ods" | "xls"; delimiter?: string; sheetName?: string };
   /** Two columns standing for one field (the second is ignored). */
   twice: { field: Field; first: string; second: string }[];
 }
@@ -62,7 +64,7 @@ export async function readSheet(bytes: Uint8Array, name: string): Promise<Parsed
     return {
       headers: accounts.headers,
       mapping: accounts.fields.map((f, i) => (f && first.get(f) === i ? f : "")),
-      rows: accounts.rows.map((r) => ({ line: r.line, cells: r.cells, problem: r.problem })),
+      rows: accounts.rows.map((r) => ({ line: r.line, cells: r.cells, problem: r.problem, warnings: r.warnings })),
       source: { format: table.format, delimiter: table.delimiter, sheetName: table.sheetName },
       twice: accounts.twice,
     };

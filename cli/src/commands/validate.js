@@ -9,7 +9,7 @@ import { PLACEHOLDER } from '../passwords.js';
 export function describeSheet(file, sheet) {
   const names = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
   const columns = sheet.headers.map((h, i) => (sheet.fields[i] ? `${h} -> ${sheet.fields[i]}` : null)).filter(Boolean);
-  const kind = sheet.format === 'xlsx' ? `sheet "${sheet.sheetName}"` : `${names[sheet.delimiter]}-separated`;
+  const kind = sheet.format === 'csv' ? `${names[sheet.delimiter]}-separated` : `sheet "${sheet.sheetName}"`;
   let text = `${file}: ${count(sheet.rows.length, 'row')}, ${kind}; columns: ${columns.join(', ')}\n`;
   if (sheet.skipped.length) text += `line${sheet.skipped.length > 1 ? 's' : ''} ${sheet.skipped.join(', ')} above the header skipped\n`;
   if (sheet.ignored.length) text += `ignored columns (not account fields): ${sheet.ignored.join(', ')}\n`;

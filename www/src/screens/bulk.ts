@@ -26,6 +26,8 @@ interface Row {
   line: number;
   /** Why the sheet's row cannot be read as an account, until a cell of it is edited. */
   problem: RowProblem | null;
+  /** Cells of columns that are no account field showing an error: said, the row is read. */
+  warnings?: RowProblem[];
   /** Its password was generated here (it goes in the credentials download). */
   generated?: boolean;
 }
@@ -107,7 +109,7 @@ function applyMapping(): void {
     s.mapping.forEach((f, col) => {
       if (f) cells[f] = (src.cells[col] ?? "").trim();
     });
-    return { cells, include: true, line: src.line, problem: src.problem };
+    return { cells, include: true, line: src.line, problem: src.problem, warnings: src.warnings };
   });
 }
 
@@ -414,7 +416,7 @@ function downloadFailed(format: "csv" | "xlsx"): void {
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
 /** "hoc-vien.xlsx: .xlsx “Học viên”", "rows.csv: CSV (;)" in the screen's language. */
 const readAsText = ({ name, source }: NonNullable<typeof s.readAs>) =>
-  `${name}: ${source.format === "xlsx" ? `.xlsx “${source.sheetName}”` : `CSV (${source.delimiter === "\t" ? t("tabDelimiter") : source.delimiter})`}`;
+  `${name}: ${source.format !== "csv" ? `.${source.format} “${source.sheetName}”` : `CSV (${source.delimiter === "\t" ? t("tabDelimiter") : source.delimiter})`}`;
 
 /** Gives every included row without a password a random one (lpm-sheets: the command line's). */
 async function generatePasswords(): Promise<void> {
@@ -596,7 +598,7 @@ function editView() {
       </div>
       <div>
         <label for="csv-file">${t("uploadCsv")}</label>
-        <input id="csv-file" type="file" accept=".xlsx,.csv,.tsv,.txt,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" @change=${async (e: Event) => {
+        <input id="csv-file" type="file" accept=".xlsx,.xlsm,.ods,.csv,.tsv,.txt,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.oasis.opendocument.spreadsheet" @change=${async (e: Event) => {
           const f = (e.target as HTMLInputElement).files?.[0];
           if (f) await load(f, f.name);
         }} />
@@ -650,7 +652,7 @@ function editView() {
                 ${s.rows.map((r, i) => {
                   const list = issues.get(i) ?? [];
                   return html`<tr class=${!r.include ? "out" : blocking(list) ? "bad" : ""} data-line=${r.line}>
-                    <td data-label=${t("sheetLine")}>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${problemText(r.problem, getLang())}</span>` : nothing}</td>
+                    <td data-label=${t("sheetLine")}>${r.line}${r.problem && r.include ? html`<span class="issue contract sheet-problem">${problemText(r.problem, getLang())}</span>` : nothing}${r.include ? (r.warnings ?? []).map((w) => html`<span class="issue platform sheet-warning">${problemText(w, getLang())}</span>`) : nothing}</td>
                     <td data-label=${t("include")}><input type="checkbox" aria-label=${t("includeRow", { n: r.line })} .checked=${live(r.include)} @change=${(e: Event) => { r.include = (e.target as HTMLInputElement).checked; update(); }} /></td>
                     ${fields.map((f) => {
                       const cellIssues = list.filter((x) => x.path[1] === f);
