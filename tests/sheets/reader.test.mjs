@@ -265,7 +265,7 @@ function colOf(c) {
 
 test('an .xls whose shared string runs past the last record is read, not thrown over', async () => {
   const { readFileSync } = await import('node:fs');
-  // calamine's tests/biff5-rich-text-string.xls (MIT: corpus/LICENSE-calamine-MIT.md) with bytes
+  // tafia/calamine/tests/biff5-rich-text-string.xls (MIT: corpus/LICENSE-calamine-MIT.md) with bytes
   // changed at random: a string's rich-text runs reach past the end of its SST and CONTINUE records.
   const bytes = readFileSync(new URL('fixtures/damaged-sst.xls', import.meta.url));
   const table = await readTable(bytes, { name: 'damaged-sst.xls' });
