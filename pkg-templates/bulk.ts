@@ -174,13 +174,14 @@ async function loadJournal(journal: JournalStore): Promise<string> {
  * What `runJob` asks of the client. `hold()` resolves when the client's interval store lets the
  * next create go (ms, NaN: now); asked only when the job may plan a create (`mayPlan`), so a
  * file store is read once a chunk. `send(create, signal)` sends the request the job handed out
- * (`create`: the job's create, not a look-up or a grant) and resolves `{status, body}` or
- * rejects with the package's error.
+ * (`create`: the job's create, not a look-up or a grant) and resolves `{status, body, date}`
+ * (`date`: the answer's `Date` header, the platform's clock, when the runtime shows it) or rejects
+ * with the package's error.
  */
 interface JobIo {
   hold(): Promise<number>;
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
-  send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array }>;
+  send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array; date: string | undefined }>;
 }
 
 /** Drives `job` to its end through `io`; an answer handed back runs in `core` (what the job
@@ -257,7 +258,7 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
           if (kind === 'abort') throw await aborted(signal ? signal.reason : undefined);
           continue;
         }
-        core(() => job.handleResponse(Date.now(), answer.status, answer.body));
+        core(() => job.handleResponse(Date.now(), answer.status, answer.body, answer.date));
       } else if (next === 'wait') {
         await persist();
         await io.sleep(job.until - now, signal);
@@ -328,7 +329,14 @@ export default (async (wasm, cfg, kind, name, input, options) => {
           throw storeError('set', e, String);
         }
       }
-      return run(cfg, () => pending, { signal: sig }, ANSWER);
+      const answer = await run(cfg, () => pending, { signal: sig }, ANSWER);
+      let date: string | null | undefined;
+      try {
+        date = answer.headers && answer.headers.get('date');
+      } catch {
+        // A custom fetch's headers that throw: the platform's clock is not known.
+      }
+      return { status: answer.status, body: answer.body, date: typeof date === 'string' ? date : undefined };
     },
   };
   return runJob(job, io, { journal, onProgress, signal }, name);

@@ -56,8 +56,27 @@ fn iso(ms: u64) -> String {
     format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{sec:02}.{milli:03}Z")
 }
 
+/// `ms` as an HTTP `Date` (IMF-fixdate: whole seconds).
+fn http_date(ms: u64) -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let iso = iso(ms);
+    let month: usize = iso[5..7].parse().unwrap();
+    let weekday = DAYS[(ms / 86_400_000 % 7) as usize];
+    format!(
+        "{weekday}, {} {} {} {} GMT",
+        &iso[8..10],
+        MONTHS[month - 1],
+        &iso[0..4],
+        &iso[11..19]
+    )
+}
+
 #[test]
 fn the_fakes_timestamps() {
+    assert_eq!(http_date(784_111_777_000), "Sun, 06 Nov 1994 08:49:37 GMT");
     assert_eq!(iso(1_725_523_831_207), "2024-09-05T08:10:31.207Z");
     assert_eq!(iso(951_825_600_000), "2000-02-29T12:00:00.000Z");
 }
@@ -310,6 +329,10 @@ struct World {
     waits: Vec<u64>,
     /// Faults for the next requests, in order; then none.
     faults: Vec<Fault>,
+    /// How far the platform's clock is ahead of the job's (ms; negative: behind).
+    ahead: i64,
+    /// Whether answers carry a `Date` header (a browser's CORS may hide it).
+    dated: bool,
 }
 
 impl World {
@@ -321,7 +344,19 @@ impl World {
             progress: Vec::new(),
             waits: Vec::new(),
             faults: Vec::new(),
+            ahead: 0,
+            dated: false,
         }
+    }
+
+    /// The platform's clock now.
+    fn server_now(&self) -> u64 {
+        self.clock.saturating_add_signed(self.ahead)
+    }
+
+    /// The `Date` header of an answer now, if answers carry one.
+    fn date(&self) -> Option<String> {
+        self.dated.then(|| http_date(self.server_now()))
     }
 
     /// Persists as JSON lines, as a store would.
@@ -446,8 +481,11 @@ fn request_then_answer<R>(
         }
         None => {
             let fault = w.next_fault();
-            match w.fake.answer(w.clock, req, fault) {
-                Some((status, body)) => job.handle_response(w.clock, status, &body).unwrap(),
+            let date = w.date();
+            match w.fake.answer(w.server_now(), req, fault) {
+                Some((status, body)) => job
+                    .handle_response(w.clock, status, &body, date.as_deref())
+                    .unwrap(),
                 None => job.handle_failure(w.clock, Failure::Timeout).unwrap(),
             }
             true
@@ -603,7 +641,7 @@ fn kill_and_resume_at_every_step() {
                 let (s, b) = reference
                     .fake
                     .serve(reference.clock, r.url(), r.body(), None);
-                job.handle_response(reference.clock, s, &b).unwrap();
+                job.handle_response(reference.clock, s, &b, None).unwrap();
             }
             Action::Wait { until } => {
                 batches.push(0);
@@ -690,10 +728,15 @@ fn a_lost_answer_is_resolved_by_look_ups_before_anything_is_sent_again() {
 #[test]
 fn a_create_committed_after_its_look_up_is_still_recognised() {
     // The answer is lost and the server commits late: the look-up finds nothing, the row is sent
-    // again, fails with "already in use", and a second look-up recognises it as created.
+    // again, fails with "already in use", and a second look-up recognises it as created (made
+    // within the lost send's window: its give-up and the platform's late commit after it).
     let (rows, good) = rows_with_bad(3, &[]);
     let mut w = World::new();
-    let mut job = ImportJob::from_values(api(), rows.clone(), opts(100)).unwrap();
+    let o = ImportOptions {
+        interval_ms: MIN,
+        ..opts(100)
+    };
+    let mut job = ImportJob::from_values(api(), rows.clone(), o).unwrap();
     let Action::Persist(e) = job.poll(w.clock) else {
         panic!()
     };
@@ -707,22 +750,24 @@ fn a_create_committed_after_its_look_up_is_still_recognised() {
     };
     job.handle_failure(w.clock, Failure::Network).unwrap();
     // Look-ups: nothing yet.
+    let mut looked_up_at = 0;
     let again = loop {
         match job.poll(w.clock) {
             Action::Persist(e) => w.persist(&e),
             Action::Lookup(r) => {
                 let (s, b) = w.fake.serve(w.clock, r.url(), r.body(), None);
-                job.handle_response(w.clock, s, &b).unwrap();
+                job.handle_response(w.clock, s, &b, None).unwrap();
+                looked_up_at = w.clock;
             }
             Action::Wait { until } => w.clock = until,
             Action::Send(again) => break again,
             other => panic!("{other:?}"),
         }
     };
-    // Now the first call lands on the server, then the resent one.
-    w.fake.serve(w.clock, late.url(), late.body(), None);
+    // Now the first call lands on the server, right after the look-ups; then the resent one.
+    w.fake.serve(looked_up_at, late.url(), late.body(), None);
     let (s, b) = w.fake.serve(w.clock, again.url(), again.body(), None);
-    job.handle_response(w.clock, s, &b).unwrap();
+    job.handle_response(w.clock, s, &b, None).unwrap();
     let report = drive(&mut job, &mut w, None).unwrap();
     assert_exactly_once(&rows, &good, &w.fake, &report);
 }
@@ -746,13 +791,13 @@ fn conflicts_are_reported_and_never_overwritten() {
                     w.fake.add("other@example.com", "user2");
                 }
                 match w.fake.answer(w.clock, &r, fault) {
-                    Some((s, b)) => job.handle_response(w.clock, s, &b).unwrap(),
+                    Some((s, b)) => job.handle_response(w.clock, s, &b, None).unwrap(),
                     None => job.handle_failure(w.clock, Failure::Network).unwrap(),
                 }
             }
             Action::Lookup(r) => {
                 let (s, b) = w.fake.serve(w.clock, r.url(), r.body(), None);
-                job.handle_response(w.clock, s, &b).unwrap();
+                job.handle_response(w.clock, s, &b, None).unwrap();
             }
             Action::Wait { until } => w.clock = until,
             Action::Done(report) => break report,
@@ -889,10 +934,10 @@ fn the_interval_is_kept_across_a_resume_and_can_be_shortened() {
 }
 
 /// A journal whose tail was lost at a line boundary (a disk that dropped its last writes, a copy
-/// restored): the rows this job created in the lost lines are sent again, and the platform's
-/// "already in use" for them is looked up, not reported as a failure.
+/// restored): the rows the journal never sent are never claimed as the job's (issue 34's rule:
+/// the job cannot show it made those accounts), but reported as the platform answers them.
 #[test]
-fn after_a_lost_tail_an_already_in_use_row_is_looked_up_not_failed() {
+fn after_a_lost_tail_a_row_the_journal_never_sent_is_not_claimed() {
     let (rows, good) = rows_with_bad(30, &[]);
     let mut w = World::new();
     let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
@@ -907,8 +952,12 @@ fn after_a_lost_tail_an_already_in_use_row_is_looked_up_not_failed() {
     w.journal.truncate(cut);
     let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
     let report = drive(&mut resumed, &mut w, None).unwrap();
-    assert_eq!(report.counts.failed, 0, "{:?}", report.rows.last());
-    assert_exactly_once(&rows, &good, &w.fake, &report);
+    assert_eq!((report.counts.created, report.counts.failed), (20, 10));
+    assert!(
+        matches!(&report.rows[29].result, RowResult::Failed { status } if status == "Email already in use")
+    );
+    assert_eq!(w.fake.accounts.len(), good.len(), "nothing made twice");
+    assert_eq!(w.fake.searches, 0);
     // A row this job never sent is still reported as the platform answered.
     let mut other = rows.clone();
     other.push(serde_json::to_value(new_user(0)).unwrap());
@@ -921,8 +970,8 @@ fn after_a_lost_tail_an_already_in_use_row_is_looked_up_not_failed() {
 }
 
 /// A job stopped before it sent anything and resumed (the dashboard's Pause, then Resume): a
-/// row whose e-mail and username belong to an account that existed long before is that
-/// account's conflict, as the platform's "already in use" says, not an account the job created.
+/// row whose e-mail and username belong to an account that existed long before fails as the
+/// platform's "already in use" says, as a plain run reports it, not an account the job created.
 #[test]
 fn a_resumed_job_does_not_take_an_older_account_for_its_own() {
     let mut w = World::new();
@@ -937,16 +986,17 @@ fn a_resumed_job_does_not_take_an_older_account_for_its_own() {
     let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
     let report = drive(&mut resumed, &mut w, None).unwrap();
     assert_eq!(
-        (report.counts.created, report.counts.conflicts),
+        (report.counts.created, report.counts.failed),
         (2, 1),
         "{:?}",
         report.rows
     );
     assert!(
-        matches!(&report.rows[1].result, RowResult::Conflict { existing } if existing.user_id == theirs),
+        matches!(&report.rows[1].result, RowResult::Failed { status } if status == "Email already in use"),
         "{:?}",
         report.rows[1]
     );
+    assert_eq!(w.fake.accounts[0].id, theirs);
 }
 
 /// A job that died once its create was served, resumed days later: the accounts it created are
@@ -1165,7 +1215,7 @@ fn an_echoed_token_reaches_neither_the_journal_nor_the_report() {
                     item(3, None, "Success created".into()),
                 ];
                 let body = json!({"respCode": "00", "users": users, "msg": "2 success, 2 error"});
-                job.handle_response(clock, 200, body.to_string().as_bytes())
+                job.handle_response(clock, 200, body.to_string().as_bytes(), None)
                     .unwrap();
             }
             Action::Lookup(_) => {
@@ -1173,7 +1223,7 @@ fn an_echoed_token_reaches_neither_the_journal_nor_the_report() {
                     "_id": format!("u-{pct}"), "createdAt": "2024-09-05T08:10:31.207Z",
                     "profile": {"name": "x"}, "username": format!("{}{TOKEN}", rows[3].username),
                     "emails": [{"address": rows[3].email}, {"address": format!("{TOKEN}@x.io")}]}});
-                job.handle_response(clock, 200, body.to_string().as_bytes())
+                job.handle_response(clock, 200, body.to_string().as_bytes(), None)
                     .unwrap();
             }
             Action::Wait { until } => clock = until,
@@ -1198,7 +1248,7 @@ fn an_echoed_token_reaches_neither_the_journal_nor_the_report() {
 fn answers_without_a_request_out_are_refused() {
     let mut job = ImportJob::new(api(), vec![new_user(0)], opts(10)).unwrap();
     assert_eq!(
-        job.handle_response(START, 200, b"{}"),
+        job.handle_response(START, 200, b"{}", None),
         Err(BulkError::NothingInFlight)
     );
     assert_eq!(
@@ -1235,7 +1285,7 @@ fn drive_grant(
                 }
                 let fault = w.next_fault();
                 match w.fake.answer(w.clock, &r, fault) {
-                    Some((s, b)) => job.handle_response(w.clock, s, &b).unwrap(),
+                    Some((s, b)) => job.handle_response(w.clock, s, &b, None).unwrap(),
                     None => job.handle_failure(w.clock, Failure::Network).unwrap(),
                 }
             }
@@ -1561,7 +1611,7 @@ fn bench_engine_against_a_hand_loop_of_the_same_chunks() {
                 }
                 Action::Send(req) => {
                     let body = echo_create(req.body().unwrap(), &mut next_id);
-                    job.handle_response(START, 200, &body).unwrap();
+                    job.handle_response(START, 200, &body, None).unwrap();
                 }
                 Action::Done(report) => break report,
                 other => panic!("{other:?}"),
@@ -1631,4 +1681,139 @@ fn row_issues_are_what_the_report_sets_aside_and_warns() {
         assert_eq!(aside.len(), if strict { 8 } else { 6 });
         assert!(listed.windows(2).all(|w| w[0].row < w[1].row));
     }
+}
+
+// ------------------------------------------------------------------------------------------
+// Whose account a look-up finds (issue 34, defect 1): a row the journal never sent is never the
+// job's; a row in doubt is the job's only when the account was made inside its send's window.
+
+/// Polls `job` (persisting) until it hands out a create; `None` when it ends first.
+fn until_send(job: &mut ImportJob, w: &mut World) -> Option<Request<lpm_client::CreateUsersReply>> {
+    loop {
+        match job.poll(w.clock) {
+            Action::Persist(e) => w.persist(&e),
+            Action::Send(r) => return Some(r),
+            Action::Wait { until } => w.clock = until,
+            Action::Lookup(r) => {
+                let (s, b) = w.fake.serve(w.clock, r.url(), r.body(), None);
+                job.handle_response(w.clock, s, &b, None).unwrap();
+            }
+            Action::Done(_) => return None,
+            Action::Busy => panic!("busy"),
+        }
+    }
+}
+
+#[test]
+fn a_resumed_import_never_claims_a_strangers_account_for_a_row_it_never_sent() {
+    let rows = rows_with_bad(40, &[]).0;
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    // Two chunks of four served, then the job is stopped.
+    for _ in 0..2 {
+        let r = until_send(&mut job, &mut w).unwrap();
+        let (s, b) = w.fake.serve(w.clock, r.url(), r.body(), None);
+        job.handle_response(w.clock, s, &b, None).unwrap();
+    }
+    if let Action::Persist(e) = job.poll(w.clock) {
+        w.persist(&e);
+    }
+    drop(job);
+    // Meanwhile another actor makes accounts with three unsent rows' e-mail and username.
+    w.clock += 30 * MIN;
+    let theirs: Vec<String> = (25..28)
+        .map(|i| {
+            let (e, u) = (
+                rows[i]["email"].as_str().unwrap(),
+                rows[i]["username"].as_str().unwrap(),
+            );
+            w.fake.add_at(e, u, w.clock)
+        })
+        .collect();
+    w.clock += MIN;
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
+    let report = drive(&mut resumed, &mut w, None).unwrap();
+    for (k, i) in (25..28).enumerate() {
+        assert_eq!(
+            report.rows[i].result,
+            RowResult::Failed {
+                status: "Email already in use".into()
+            },
+            "row {i}: as a plain run says, not the stranger's {}",
+            theirs[k]
+        );
+    }
+    assert_eq!((report.counts.created, report.counts.failed), (37, 3));
+    assert_eq!(w.fake.searches, 0, "a row never sent is not looked up");
+}
+
+#[test]
+fn a_row_in_doubt_is_the_jobs_only_when_made_inside_its_sends_window() {
+    let rows = rows_with_bad(4, &[]).0;
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    // The create never reaches the server and the process dies with it in doubt.
+    let _lost = until_send(&mut job, &mut w).unwrap();
+    let sent_at = w.clock;
+    drop(job);
+    // An hour later, another actor makes accounts with rows 0 and 1's e-mail and username.
+    w.clock += 60 * MIN;
+    let e = |i: usize, k: &str| rows[i][k].as_str().unwrap().to_owned();
+    let theirs0 = w.fake.add_at(&e(0, "email"), &e(0, "username"), w.clock);
+    let theirs1 = w.fake.add_at(&e(1, "email"), &e(1, "username"), w.clock);
+    w.clock += MIN;
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
+    let report = drive(&mut resumed, &mut w, None).unwrap();
+    // Made long after the send: not the job's. Without the platform's clock (no Date header) the
+    // job cannot rule it out either: in doubt, naming the account to check.
+    for (i, theirs) in [(0, &theirs0), (1, &theirs1)] {
+        match &report.rows[i].result {
+            RowResult::InDoubt { reason, .. } => {
+                assert!(reason.contains(theirs.as_str()), "{reason}")
+            }
+            other => panic!("row {i}: {other:?} (sent at {sent_at})"),
+        }
+    }
+    assert_eq!(report.counts.created, 2);
+    assert_eq!(report.counts.in_doubt, 2);
+}
+
+#[test]
+fn with_the_platforms_clock_a_stranger_is_a_conflict_and_the_jobs_own_account_is_its_own() {
+    let rows = rows_with_bad(4, &[]).0;
+    // The platform's clock two days ahead of this machine's, told by its Date header.
+    let ahead = 2 * 24 * 60 * MIN as i64;
+    let mut w = World::new();
+    (w.ahead, w.dated) = (ahead, true);
+    // Row 0's create is served and its answer lost; row 2 and 3 go in the next chunk.
+    w.faults = vec![Fault::DropAfter];
+    let mut job = ImportJob::from_values(api(), rows[..2].to_vec(), opts(1)).unwrap();
+    let report = drive(&mut job, &mut w, None).unwrap();
+    assert_eq!(report.counts.created, 2, "{:?}", report.rows);
+    assert_eq!(
+        w.fake.create_calls.len(),
+        2,
+        "row 0 was looked up, not sent again"
+    );
+
+    // A send that never reached the server, the process dead; a stranger's account an hour on.
+    let mut w = World::new();
+    (w.ahead, w.dated) = (ahead, true);
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    let _lost = until_send(&mut job, &mut w).unwrap();
+    drop(job);
+    w.clock += 60 * MIN;
+    let e = |i: usize, k: &str| rows[i][k].as_str().unwrap().to_owned();
+    let theirs = w
+        .fake
+        .add_at(&e(0, "email"), &e(0, "username"), w.server_now());
+    w.clock += MIN;
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
+    let report = drive(&mut resumed, &mut w, None).unwrap();
+    assert!(
+        matches!(&report.rows[0].result, RowResult::Conflict { existing } if existing.user_id == theirs),
+        "{:?}",
+        report.rows[0]
+    );
+    assert_eq!((report.counts.created, report.counts.conflicts), (3, 1));
 }

@@ -5,10 +5,9 @@ use core::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use super::answer::{self, Found};
-use super::journal::{
-    push_created, DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow,
-};
+use super::answer;
+use super::journal::{push_created, DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
+use super::judge::{self, RowKey};
 use super::ledger::{result, Ledger, State};
 use super::{
     check_chunk_size, repeat_issue, Action, BulkError, Counts, Failure, ImportAction, Progress,
@@ -160,20 +159,11 @@ pub struct ImportJob {
     slot_cap: Option<usize>,
     ready: Option<InFlight>,
     in_flight: Option<InFlight>,
-    /// Resumed from a journal that held events: a run before may have sent any row without an
-    /// outcome in lines the journal then lost (a tail lost at a line boundary), so an "already
-    /// in use" answer for a row is looked up before it is reported as a failure.
-    resumed: bool,
-    /// This run's first poll: when the job began if its journal holds no send ([`ImportJob::began`]).
-    first_poll: Option<u64>,
+    /// Whether this run has polled (its first poll settles a call the journal left open).
+    polled: bool,
+    /// The platform's clock less this machine's (ms), from the last answer's `Date` header.
+    offset: Option<i64>,
 }
-
-/// How much older than the job ([`ImportJob::began`], the host's clock) an account found with a
-/// row's e-mail and username may be and still count as created by the job (the server's clock).
-// Decision: a day, so that a computer whose clock is set in the wrong time zone (hours off) or a
-// job resumed the next day still recognises its own accounts; an account older than that
-// belongs to someone else, however alike (a sheet run again, with students who already exist).
-const OWN_ACCOUNT_SLACK_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// The one call into validation: a row's findings, platform rules included.
 fn validate_row(row: &impl JsonView, lang: Lang) -> Report {
@@ -192,30 +182,6 @@ fn text(v: &impl JsonView, key: &str) -> String {
         .map(str::trim)
         .unwrap_or_default()
         .to_owned()
-}
-
-/// Compares a found account with a row: the same e-mail (any of its addresses) and username,
-/// both ignoring case and surrounding spaces (the platform's accounts match both so), is the
-/// account the job created, unless the account existed well before the job (`began`, less
-/// [`OWN_ACCOUNT_SLACK_MS`]): then it is someone else's, a conflict.
-fn judge(slot: &Slot, user: Found, began: Option<u64>) -> LookupOutcome {
-    let email = user.emails.iter().any(|e| fold(e.trim()) == slot.email_key);
-    let username = fold(user.username.trim()) == fold(&slot.username);
-    let older = match (user.created_by, began) {
-        (Some(existed), Some(began)) => existed.saturating_add(OWN_ACCOUNT_SLACK_MS) < began,
-        _ => false,
-    };
-    if email && username && !older {
-        LookupOutcome::Created { user_id: user.id }
-    } else {
-        LookupOutcome::Conflict {
-            existing: Existing {
-                user_id: user.id,
-                username: user.username,
-                emails: user.emails,
-            },
-        }
-    }
 }
 
 /// The rows written out as JSON texts, one after the other, and each one's range.
@@ -414,25 +380,11 @@ impl ImportJob {
             slot_cap: None,
             ready: None,
             in_flight: None,
-            resumed: !journal.is_empty(),
-            first_poll: None,
+            polled: false,
+            offset: None,
         };
         job.push_progress(0);
         Ok(job)
-    }
-
-    /// When the job began, as far as it knows: its first send on record (the journal's, or this
-    /// run's), or this run's first poll if that came first. An account a look-up finds that was
-    /// created well before cannot be one this job created ([`judge`]). (A journal that lost every
-    /// `ChunkSending` and is resumed days later takes the job's own accounts for conflicts: the
-    /// side that hands out no wrong password.)
-    fn began(&self) -> Option<u64> {
-        self.ledger
-            .pacer
-            .first_send_at
-            .into_iter()
-            .chain(self.first_poll)
-            .min()
     }
 
     /// Holds the next create call until `at` (ms) at least: for a create this job does not know
@@ -481,7 +433,10 @@ impl ImportJob {
     /// [`ImportJob::poll`] without building the report at the end (the wasm hands JS
     /// [`ImportJob::report_json`]).
     pub fn next(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
-        self.first_poll.get_or_insert(now);
+        if !self.polled {
+            self.polled = true;
+            self.ledger.restarted(now);
+        }
         loop {
             if let Some(events) = self.ledger.take_journal() {
                 return Action::Persist(events);
@@ -572,19 +527,36 @@ impl ImportJob {
         }
     }
 
-    /// Hands back the HTTP answer of the request the last action handed out.
-    pub fn handle_response(&mut self, now: u64, status: u16, body: &[u8]) -> Result<(), BulkError> {
-        match self.in_flight.take().ok_or(BulkError::NothingInFlight)? {
+    /// Hands back the HTTP answer of the request the last action handed out, with its `Date`
+    /// header (`None` when the answer had none, or the runtime hides it): the platform's clock,
+    /// against which a found account's creation is read ([`judge`]).
+    pub fn handle_response(
+        &mut self,
+        now: u64,
+        status: u16,
+        body: &[u8],
+        date: Option<&str>,
+    ) -> Result<(), BulkError> {
+        let in_flight = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
+        if let Some(offset) = judge::offset_from(date, now) {
+            self.offset = Some(offset);
+        }
+        match in_flight {
             InFlight::Create {
                 chunk,
                 rows,
                 request,
             } => match request.check(status, body).map(|_| answer::tree(body)) {
                 Ok(Some(answer)) => {
+                    self.ledger.ended(chunk, now);
                     self.created(chunk, &rows, &answer::created(&answer), request.secret())
                 }
-                Err(Error::Api(e)) => self.refused(now, chunk, &rows, &e),
+                Err(Error::Api(e)) => {
+                    self.ledger.ended(chunk, now);
+                    self.refused(now, chunk, &rows, &e)
+                }
                 Ok(None) | Err(_) => {
+                    self.ledger.ended(chunk, now);
                     self.lost(now, chunk, rows, DoubtReason::Unreadable { status })
                 }
             },
@@ -598,7 +570,13 @@ impl ImportJob {
             {
                 Ok(Some(user)) => {
                     self.lookup_failures = 0;
-                    let result = judge(&self.slots[row], user, self.began());
+                    let slot = &self.slots[row];
+                    let key = RowKey {
+                        email_key: &slot.email_key,
+                        username: &slot.username,
+                    };
+                    let windows = self.ledger.doubt_windows(row);
+                    let result = judge::whose(key, user, &windows, self.offset);
                     self.ledger.record(Event::LookupResult { row, result });
                 }
                 Ok(None) => {
@@ -626,6 +604,7 @@ impl ImportJob {
     pub fn handle_failure(&mut self, now: u64, failure: Failure) -> Result<(), BulkError> {
         match self.in_flight.take().ok_or(BulkError::NothingInFlight)? {
             InFlight::Create { chunk, rows, .. } => {
+                self.ledger.ended(chunk, now);
                 self.lost(now, chunk, rows, DoubtReason::Transport { failure })
             }
             InFlight::Lookup { .. } => {
@@ -673,7 +652,9 @@ impl ImportJob {
                     );
                     let status = answer::kept(it.status, secret);
                     // (Its look-up finding nothing reports the status: no loop.)
-                    let may_be_ours = self.ledger.doubted.contains(&row) || self.resumed;
+                    // A row the journal never sent in doubt is never the job's: "already in use"
+                    // is the platform's answer, as a plain run reports it.
+                    let may_be_ours = self.ledger.doubted.contains(&row);
                     if in_use && may_be_ours {
                         Some(DoubtReason::AlreadyInUse { status })
                     } else {
@@ -865,15 +846,6 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    fn user(id: &str, username: &str, emails: &[&str]) -> Found {
-        Found {
-            id: id.into(),
-            username: username.into(),
-            emails: emails.iter().map(|e| (*e).to_owned()).collect(),
-            created_by: None,
-        }
-    }
-
     fn rows(values: Vec<Value>) -> Vec<Slot> {
         let (_, json) = row_texts(&values);
         check_rows(&values, &json, &ImportOptions::default())
@@ -881,56 +853,6 @@ mod tests {
 
     fn row(email: &str, username: &str) -> Value {
         json!({"name": "Some One", "username": username, "email": email, "password": "secret-1"})
-    }
-
-    #[test]
-    fn a_found_account_is_ours_only_with_the_same_email_and_username() {
-        let slot = &rows(vec![row(" An@X.io ", "anh")])[0];
-        let same = user("u1", "ANH", &["old@x.io", "an@x.io"]);
-        assert_eq!(
-            judge(slot, same, Some(1_000)),
-            LookupOutcome::Created {
-                user_id: "u1".into()
-            }
-        );
-        for other in [user("u2", "someone", &["an@x.io"]), user("u3", "anh", &[])] {
-            assert!(matches!(
-                judge(slot, other, None),
-                LookupOutcome::Conflict { .. }
-            ));
-        }
-    }
-
-    #[test]
-    fn a_found_account_older_than_the_job_is_someone_elses() {
-        let slot = &rows(vec![row("an@x.io", "anh")])[0];
-        let began = 1_700_000_000_000;
-        let existed_by = |at: u64| Found {
-            created_by: Some(at),
-            ..user("u1", "anh", &["an@x.io"])
-        };
-        // Made by the job, or within the slack before it began (another clock): the job's.
-        for at in [began + 5, began - OWN_ACCOUNT_SLACK_MS] {
-            assert!(matches!(
-                judge(slot, existed_by(at), Some(began)),
-                LookupOutcome::Created { .. }
-            ));
-        }
-        // Older: an account that existed before the job, however alike.
-        let old = existed_by(began - OWN_ACCOUNT_SLACK_MS - 1);
-        assert!(matches!(
-            judge(slot, old.clone(), Some(began)),
-            LookupOutcome::Conflict { .. }
-        ));
-        // Without either time, the e-mail and username decide.
-        assert!(matches!(
-            judge(slot, old, None),
-            LookupOutcome::Created { .. }
-        ));
-        assert!(matches!(
-            judge(slot, user("u1", "anh", &["an@x.io"]), Some(began)),
-            LookupOutcome::Created { .. }
-        ));
     }
 
     #[test]

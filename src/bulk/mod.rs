@@ -7,7 +7,8 @@
 //!
 //! Like quinn-proto, an engine does no I/O and reads no clock: the caller passes `now`
 //! (milliseconds since the epoch) into [`ImportJob::poll`], performs the [`Action`] it gets, and
-//! hands the answer back with `handle_response(now, status, body)` or
+//! hands the answer back with `handle_response(now, status, body, date)` (`date`: the answer's
+//! `Date` header, the platform's clock) or
 //! `handle_failure(now, failure)`. The same inputs always give the same outputs.
 //!
 //! # Rules
@@ -77,7 +78,7 @@
 //!         Action::Send(request) => {
 //!             // POST request.url() with request.body(); here the server created the account:
 //!             let body = br#"{"respCode":"00","msg":"1 success, 0 error","users":[{"email":"lan@example.com","username":"lananh","userId":"u1","success":true,"status":"Success created"}]}"#;
-//!             job.handle_response(now, 200, body).unwrap();
+//!             job.handle_response(now, 200, body, None).unwrap();
 //!         }
 //!         Action::Lookup(_request) => unreachable!("nothing is in doubt here"),
 //!         Action::Wait { until } => unreachable!("one chunk never waits: {until}"),
@@ -101,6 +102,7 @@ mod answer;
 mod grant;
 mod import;
 mod journal;
+mod judge;
 mod ledger;
 pub mod read;
 
@@ -187,11 +189,16 @@ pub enum RowResult {
         /// That account.
         existing: Existing,
     },
-    /// Import: sent, outcome unknown and not resolved in this run. Never sent again before a
-    /// look-up: resume to look it up.
+    /// Import: sent, outcome unknown and not resolved in this run (never sent again before a
+    /// look-up: resume to look it up), or an account found with the row's data that the job
+    /// cannot show it made (`existing`: check it).
     InDoubt {
         /// Why it is unresolved.
         reason: String,
+        /// The account found, when one was: a person checks whether it is the row's.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "wasm", tsify(optional))]
+        existing: Option<Existing>,
     },
     /// Not sent because the run stopped (the report's `halted`); resume to send it.
     NotSent {
@@ -479,6 +486,15 @@ mod tests {
             RowResult::Conflict { existing },
             RowResult::InDoubt {
                 reason: "timeout".into(),
+                existing: None,
+            },
+            RowResult::InDoubt {
+                reason: "check".into(),
+                existing: Some(Existing {
+                    user_id: "u8".into(),
+                    username: "an".into(),
+                    emails: vec![],
+                }),
             },
             RowResult::NotSent {
                 reason: "halted".into(),

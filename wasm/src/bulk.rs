@@ -357,12 +357,20 @@ impl BulkJob {
         }
     }
 
-    /// The answer of the request handed out.
+    /// The answer of the request handed out, with its `Date` header (`undefined`: none, or hidden
+    /// from the page by CORS): the platform's clock, against which the job reads when a found
+    /// account was made.
     #[wasm_bindgen(js_name = handleResponse)]
-    pub fn handle_response(&mut self, now: f64, status: u16, body: &[u8]) -> Result<(), String> {
+    pub fn handle_response(
+        &mut self,
+        now: f64,
+        status: u16,
+        body: &[u8],
+        date: Option<String>,
+    ) -> Result<(), String> {
         let r = match &mut self.job {
-            Job::Import(j) => j.handle_response(ms(now), status, body),
-            Job::Grant(j) => j.handle_response(ms(now), status, body),
+            Job::Import(j) => j.handle_response(ms(now), status, body, date.as_deref()),
+            Job::Grant(j) => j.handle_response(ms(now), status, body, date.as_deref()),
         };
         r.map_err(misuse)
     }
