@@ -1817,3 +1817,107 @@ fn with_the_platforms_clock_a_stranger_is_a_conflict_and_the_jobs_own_account_is
     );
     assert_eq!((report.counts.created, report.counts.conflicts), (3, 1));
 }
+
+/// Issue 34, defect 4: the platform counts the interval from when it handled a create; one it
+/// held 25 s must not have the next arrive 99 ms after it finished.
+#[test]
+fn the_interval_counts_from_the_answer_however_long_the_platform_took() {
+    let rows = rows_with_bad(30, &[]).0;
+    let interval = 5_000;
+    let o = ImportOptions {
+        interval_ms: interval,
+        retry_delay_ms: 100,
+        ..opts(10)
+    };
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), o.clone()).unwrap();
+    let first = until_send(&mut job, &mut w).unwrap();
+    // The platform holds it 25 s before it answers.
+    w.clock += 25_000;
+    let (s, b) = w.fake.serve(w.clock, first.url(), first.body(), None);
+    job.handle_response(w.clock, s, &b, None).unwrap();
+    let answered = w.clock;
+    let p = job.progress(w.clock);
+    assert_eq!(p.next_send_at, Some(answered + interval));
+    let second = until_send(&mut job, &mut w).unwrap();
+    assert_eq!(
+        w.clock,
+        answered + interval,
+        "the next create leaves the interval after the answer"
+    );
+    // Given up (no answer in time) counts the same: from the give-up.
+    let gave_up = w.clock + 30_000;
+    job.handle_failure(gave_up, Failure::Timeout).unwrap();
+    drop(second);
+    let until = loop {
+        match job.poll(gave_up) {
+            Action::Persist(e) => w.persist(&e),
+            Action::Wait { until } => break until,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(
+        until,
+        gave_up + interval,
+        "look-ups, then the send, after the interval"
+    );
+    // Resumed after the process died with a create out: from the restart.
+    let mut w2 = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), o.clone()).unwrap();
+    let _out = until_send(&mut job, &mut w2).unwrap();
+    drop(job);
+    w2.clock += 3_000;
+    let restart = w2.clock;
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), o, &w2.events()).unwrap();
+    let _ = resumed.poll(restart);
+    assert_eq!(
+        resumed.progress(restart).next_send_at,
+        Some(restart + interval)
+    );
+}
+
+/// Issue 34, defect 5: the platform commits a create 2 s after it arrived and the runner dies
+/// with it out; resumed a second later, the rows are looked up right before their re-send
+/// (after the interval's wait), when the accounts exist: found, not sent again.
+#[test]
+fn rows_in_doubt_are_looked_up_right_before_their_resend_not_at_the_restart() {
+    let rows = rows_with_bad(5, &[]).0;
+    let o = ImportOptions {
+        interval_ms: 10_000,
+        ..opts(10)
+    };
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), o.clone()).unwrap();
+    let out = until_send(&mut job, &mut w).unwrap();
+    let commits_at = w.clock + 2_000;
+    drop(job);
+    w.clock += 1_000;
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), o, &w.events()).unwrap();
+    let mut committed = false;
+    let report = loop {
+        if !committed && w.clock >= commits_at {
+            committed = true;
+            w.fake.serve(commits_at, out.url(), out.body(), None);
+        }
+        match resumed.poll(w.clock) {
+            Action::Persist(e) => w.persist(&e),
+            Action::Wait { until } => w.clock = until,
+            Action::Lookup(r) => {
+                let (s, b) = w.fake.serve(w.clock, r.url(), r.body(), None);
+                resumed.handle_response(w.clock, s, &b, None).unwrap();
+            }
+            Action::Send(r) => {
+                let (s, b) = w.fake.serve(w.clock, r.url(), r.body(), None);
+                resumed.handle_response(w.clock, s, &b, None).unwrap();
+            }
+            Action::Done(report) => break report,
+            Action::Busy => panic!(),
+        }
+    };
+    assert_eq!(report.counts.created, 5, "{:?}", report.rows);
+    assert_eq!(
+        w.fake.create_calls.len(),
+        1,
+        "found by the look-ups, never sent again"
+    );
+}

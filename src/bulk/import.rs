@@ -397,8 +397,8 @@ impl ImportJob {
     /// Whether a poll at `now` may plan the next chunk (and record its `ChunkSending`): the one
     /// moment a caller sharing the create interval with others (an interval store read by other
     /// processes) needs to ask it and pass its time to [`ImportJob::hold_until`] before polling.
-    /// When this is false, `poll(now)` plans no chunk. (Conservative: with rows in doubt whose
-    /// look-ups are due it says true, as a look-up that cannot be planned lets the poll go on.)
+    /// When this is false, `poll(now)` plans no chunk. (Rows in doubt are looked up right before
+    /// the next send may go: with their look-ups due it says true, so the hold applies to them.)
     pub fn may_plan(&self, now: u64) -> bool {
         let ledger = &self.ledger;
         !ledger.has_unpersisted()
@@ -406,7 +406,7 @@ impl ImportJob {
             && self.in_flight.is_none()
             && ledger.halted.is_none()
             && (ledger.in_doubt.is_empty() || now >= self.lookup_not_before)
-            && !ledger.pending.is_empty()
+            && !(ledger.pending.is_empty() && ledger.in_doubt.is_empty())
             && now >= ledger.pacer.next_send_at()
     }
 
@@ -455,25 +455,25 @@ impl ImportJob {
             if self.ledger.halted.is_some() {
                 return Action::Done(());
             }
-            // Every doubt is resolved before anything is sent again.
+            // Every doubt is resolved before anything is sent again, by look-ups made right
+            // before the next send may go (after the interval's wait): a create the platform
+            // was still committing has landed by then, so it is found rather than sent again.
             let first_in_doubt = self.ledger.in_doubt.iter().next();
-            if let Some(row) = first_in_doubt {
-                if now < self.lookup_not_before {
-                    return Action::Wait {
-                        until: self.lookup_not_before,
-                    };
-                }
-                self.plan_lookup(row, true);
-                continue;
-            }
-            if self.ledger.pending.is_empty() {
+            if first_in_doubt.is_none() && self.ledger.pending.is_empty() {
                 return Action::Done(());
             }
             let at = self.ledger.pacer.next_send_at();
+            let at = match first_in_doubt {
+                Some(_) => at.max(self.lookup_not_before),
+                None => at,
+            };
             if now < at {
                 return Action::Wait { until: at };
             }
-            self.plan_chunk(now);
+            match first_in_doubt {
+                Some(row) => self.plan_lookup(row, true),
+                None => self.plan_chunk(now),
+            }
         }
     }
 
