@@ -92,6 +92,9 @@ enum Fault {
     DropAfter,
     /// The server does the work, a proxy answers 502 with HTML.
     Garbage,
+    /// The server does the work and answers its items in reverse order, without the e-mail and
+    /// username echo.
+    Reordered,
     /// The server refuses the call before processing it (invalid token).
     Refuse,
     /// The server refuses with a code that may pass on a retry.
@@ -311,6 +314,18 @@ impl Fake {
             Fault::Garbage => {
                 served(self, None);
                 Some((502, b"<html>Bad Gateway</html>".to_vec()))
+            }
+            Fault::Reordered => {
+                let (status, body) = served(self, None);
+                let mut v: Value = serde_json::from_slice(&body).expect("json");
+                if let Some(items) = v["users"].as_array_mut() {
+                    items.reverse();
+                    for it in items.iter_mut().filter_map(Value::as_object_mut) {
+                        it.remove("email");
+                        it.remove("username");
+                    }
+                }
+                Some((status, v.to_string().into_bytes()))
             }
             Fault::Refuse => Some(served(self, Some(false))),
             Fault::RefuseRetryable => Some(served(self, Some(true))),
@@ -1417,6 +1432,7 @@ fn arb_fault() -> impl Strategy<Value = Fault> {
         1 => Just(Fault::Garbage),
         1 => Just(Fault::Refuse),
         1 => Just(Fault::RefuseRetryable),
+        1 => Just(Fault::Reordered),
     ]
 }
 
@@ -1920,4 +1936,26 @@ fn rows_in_doubt_are_looked_up_right_before_their_resend_not_at_the_restart() {
         1,
         "found by the look-ups, never sent again"
     );
+}
+
+/// Issue 34, defect 6: a 200 whose items come back in another order and without the e-mail and
+/// username echo: no row takes another's account id; rows no item can be proven to be are in
+/// doubt and looked up.
+#[test]
+fn answer_items_are_matched_by_their_echo_not_by_position() {
+    let (rows, good) = rows_with_bad(10, &[]);
+    let mut w = World::new();
+    w.faults = vec![Fault::Reordered];
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    let report = drive(&mut job, &mut w, None).unwrap();
+    assert_exactly_once(&rows, &good, &w.fake, &report);
+    assert_eq!(w.fake.create_calls.len(), 1, "looked up, never sent again");
+    assert_eq!(w.fake.searches, 10);
+    // Reordered with the echo: matched without a look-up.
+    let mut w = World::new();
+    w.faults = vec![Fault::Reordered];
+    let mut job = ImportJob::from_values(api(), rows[..1].to_vec(), opts(10)).unwrap();
+    let report = drive(&mut job, &mut w, None).unwrap();
+    assert_exactly_once(&rows[..1], &[0], &w.fake, &report);
+    assert_eq!(w.fake.searches, 0, "one item for one row needs no echo");
 }

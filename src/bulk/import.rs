@@ -410,6 +410,13 @@ impl ImportJob {
             && now >= ledger.pacer.next_send_at()
     }
 
+    /// When the last create call ended (its answer, or its give-up; its send while it is out),
+    /// on this machine's clock: what an interval store shared with other clients keeps, since
+    /// the platform counts the interval from when it handled the call.
+    pub fn last_call_at(&self) -> Option<u64> {
+        self.ledger.pacer.last_call_at
+    }
+
     /// Rows per chunk now.
     fn chunk_size(&self) -> usize {
         self.slot_cap
@@ -626,13 +633,8 @@ impl ImportJob {
         self.ledger.failures = 0;
         let mut doubts: Vec<(DoubtReason, Vec<usize>)> = Vec::new();
         let (mut done, mut outcomes) = (Vec::new(), Vec::new());
-        for (i, &row) in rows.iter().enumerate() {
-            let slot = &self.slots[row];
-            // Items are matched by position, and must echo the row's e-mail and username.
-            let item = items.get(i).filter(|it| {
-                it.email.is_none_or(|e| fold(e.trim()) == slot.email_key)
-                    && it.username.is_none_or(|u| u.trim() == slot.username)
-            });
+        let matched = self.match_items(rows, items);
+        for (&row, item) in rows.iter().zip(matched) {
             let doubt = match item {
                 None => Some(DoubtReason::NoMatchingItem),
                 Some(it) if it.success => match it.user_id.filter(|id| !id.is_empty()) {
@@ -685,6 +687,48 @@ impl ImportJob {
                 reason,
             });
         }
+    }
+
+    /// Each row's item of a create's answer, matched by the item's e-mail and username echo
+    /// (the platform does not promise its items' order): an item echoing a row's e-mail (folded)
+    /// or username (trimmed), and nothing of another row, is that row's; both are unique across
+    /// the rows sent (repeats are set aside). A row no item can be proven to be (no echo, or two
+    /// items claiming it) gets none: in doubt, looked up. A chunk of one row takes its one item.
+    fn match_items<'i, 'v>(
+        &self,
+        rows: &[usize],
+        items: &'i [answer::Created<'v>],
+    ) -> Vec<Option<&'i answer::Created<'v>>> {
+        let is_row = |it: &answer::Created<'_>, row: usize| {
+            let slot = &self.slots[row];
+            (it.email.is_some() || it.username.is_some())
+                && it.email.is_none_or(|e| fold(e.trim()) == slot.email_key)
+                && it.username.is_none_or(|u| u.trim() == slot.username)
+        };
+        if let ([_], [item]) = (rows, items) {
+            let echoes_other =
+                (item.email.is_some() || item.username.is_some()) && !is_row(item, rows[0]);
+            return vec![(!echoes_other).then_some(item)];
+        }
+        let mut out: Vec<Option<&answer::Created<'v>>> = vec![None; rows.len()];
+        let mut claimed = vec![false; rows.len()];
+        for (i, item) in items.iter().enumerate() {
+            // The item at its row's place first: answers usually keep the order sent.
+            let at = match rows.get(i) {
+                Some(&row) if is_row(item, row) => Some(i),
+                _ => rows.iter().position(|&row| is_row(item, row)),
+            };
+            if let Some(k) = at {
+                if claimed[k] {
+                    // Two items for one row: neither is proven.
+                    out[k] = None;
+                } else {
+                    claimed[k] = true;
+                    out[k] = Some(item);
+                }
+            }
+        }
+        out
     }
 
     fn refused(&mut self, now: u64, chunk: u32, rows: &[usize], e: &ApiError) {
