@@ -1164,7 +1164,7 @@ fn a_short_capacity_sends_what_fits_then_stops() {
 #[test]
 fn the_interval_store_is_asked_only_before_a_chunk_is_planned() {
     // A driver sharing the interval with other processes asks its store when `may_plan` says
-    // so; another process created at START + 2 min.
+    // so; another process created at START + 30 s (its clock a little ahead).
     let (rows, good) = rows_with_bad(50, &[]);
     let mut w = World::new();
     let short = ImportOptions {
@@ -1172,7 +1172,7 @@ fn the_interval_store_is_asked_only_before_a_chunk_is_planned() {
         ..opts(20)
     };
     let mut job = ImportJob::from_values(api(), rows.clone(), short).unwrap();
-    let other = START + 2 * MIN;
+    let other = START + MIN / 2;
     let (mut asked, mut polls) = (0, 0);
     let report = loop {
         if job.may_plan(w.clock) {
@@ -1190,7 +1190,7 @@ fn the_interval_store_is_asked_only_before_a_chunk_is_planned() {
     };
     assert_exactly_once(&rows, &good, &w.fake, &report);
     // Asked once a chunk when it is due, and once more for the first, which the store held
-    // until 3 min; not before each of the other polls.
+    // until 1.5 min; not before each of the other polls.
     let calls: Vec<u64> = w.fake.create_calls.iter().map(|c| c.0).collect();
     assert_eq!(calls[0], other + MIN);
     assert_spaced(&w.fake, MIN);
@@ -1958,4 +1958,166 @@ fn answer_items_are_matched_by_their_echo_not_by_position() {
     let report = drive(&mut job, &mut w, None).unwrap();
     assert_exactly_once(&rows[..1], &[0], &w.fake, &report);
     assert_eq!(w.fake.searches, 0, "one item for one row needs no echo");
+}
+
+/// Issue 34, defect 8: a clock two days behind on resume, or an interval store written by a
+/// clock two days ahead: the stored time is refused as damaged with a warning, and the job waits
+/// one interval from now, not for days.
+#[test]
+fn a_stored_time_days_ahead_is_refused_as_damaged_not_waited_on() {
+    let rows = rows_with_bad(30, &[]).0;
+    let days2 = 2 * 24 * 60 * MIN;
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    let r = until_send(&mut job, &mut w).unwrap();
+    let (s, b) = w.fake.serve(w.clock, r.url(), r.body(), None);
+    job.handle_response(w.clock, s, &b, None).unwrap();
+    if let Action::Persist(e) = job.poll(w.clock) {
+        w.persist(&e);
+    }
+    drop(job);
+    // Resumed on a clock two days behind.
+    w.clock -= days2;
+    let mut resumed = ImportJob::resume_values(api(), rows.clone(), opts(10), &w.events()).unwrap();
+    let Action::Wait { until } = resumed.poll(w.clock) else {
+        panic!("waits")
+    };
+    assert_eq!(
+        until,
+        w.clock + DEFAULT_CREATE_INTERVAL_MS,
+        "one interval, not two days"
+    );
+    let told: Vec<Progress> = std::iter::from_fn(|| resumed.poll_event()).collect();
+    assert!(
+        told.iter().any(|p| p
+            .warning
+            .as_deref()
+            .is_some_and(|w| w.contains("2880 min ahead"))),
+        "{told:?}"
+    );
+    // A hold from a store written by a clock two days ahead.
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), opts(10)).unwrap();
+    job.hold_until(w.clock + days2);
+    let mut waited = None;
+    while waited.is_none() {
+        match job.poll(w.clock) {
+            Action::Persist(e) => w.persist(&e),
+            Action::Wait { until } => waited = Some(until),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(waited, Some(w.clock + DEFAULT_CREATE_INTERVAL_MS));
+    assert!(job.progress(w.clock).warning.is_some());
+}
+
+/// Issue 38 items 1-3, issue 37 item 3: progress says what the engine is doing: a chunk out
+/// (its rows, since when; no countdown, no end guessed), rows in doubt and the one looked up
+/// now, the failure in a row and its note, the next send counted from the answer; a time that
+/// is not known is absent.
+#[test]
+fn progress_carries_what_a_screen_shows() {
+    let rows = rows_with_bad(12, &[]).0;
+    let o = ImportOptions {
+        interval_ms: MIN,
+        retry_delay_ms: 1_000,
+        ..opts(5)
+    };
+    let mut w = World::new();
+    let mut job = ImportJob::from_values(api(), rows.clone(), o).unwrap();
+    assert_eq!(
+        job.poll_event(),
+        None,
+        "nothing told before the first poll's time"
+    );
+    let first = until_send(&mut job, &mut w).unwrap();
+    let told: Vec<Progress> = std::iter::from_fn(|| job.poll_event()).collect();
+    let start = &told[0];
+    assert_eq!(
+        (start.next_send_at, start.remaining),
+        (None, 12),
+        "nothing waits: {start:?}"
+    );
+    assert_eq!(start.estimated_end_at, Some(START + 2 * MIN));
+    let out = told.last().unwrap();
+    let sending = out.sending.as_ref().expect("a chunk out");
+    assert_eq!(
+        (sending.rows.clone(), sending.since),
+        (vec![0, 1, 2, 3, 4], START)
+    );
+    assert_eq!((out.next_send_at, out.estimated_end_at), (None, None));
+    // Held 20 s, answered: the rows count at once, the next send from the answer.
+    w.clock += 20_000;
+    let (s, b) = w.fake.serve(w.clock, first.url(), first.body(), None);
+    job.handle_response(w.clock, s, &b, None).unwrap();
+    let p = job.poll_event().unwrap();
+    assert_eq!((p.done, p.sending.is_none()), (5, true));
+    assert_eq!(p.next_send_at, Some(w.clock + MIN));
+    // The next create's answer is lost: in doubt, a retry noted; then looked up, one at a time.
+    let _second = until_send(&mut job, &mut w).unwrap();
+    job.handle_failure(w.clock, Failure::Timeout).unwrap();
+    let p = std::iter::from_fn(|| job.poll_event()).last().unwrap();
+    assert_eq!((p.in_doubt, p.retries), (5, 1));
+    assert_eq!(
+        p.last_error.as_deref(),
+        Some("create calls got no readable answer")
+    );
+    assert!(
+        p.next_send_at.is_some(),
+        "the look-ups wait for the interval: {p:?}"
+    );
+    let lookup = loop {
+        match job.poll(w.clock) {
+            Action::Persist(e) => w.persist(&e),
+            Action::Wait { until } => w.clock = until,
+            Action::Lookup(r) => break r,
+            other => panic!("{other:?}"),
+        }
+    };
+    let p = std::iter::from_fn(|| job.poll_event()).last().unwrap();
+    assert_eq!((p.looking_up, p.next_send_at), (Some(5), None), "{p:?}");
+    drop(lookup);
+    // Every progress event's text has no null.
+    for p in &told {
+        assert!(!lpm_client::json::ser::to_string(p).contains("null"));
+    }
+}
+
+#[test]
+fn grant_progress_counts_what_the_platform_did_as_soon_as_the_answer_says() {
+    let mut w = World::new();
+    let ids: Vec<String> = (0..150)
+        .map(|i| w.fake.add(&format!("g{i}@x.io"), &format!("g{i}")))
+        .collect();
+    let users: Vec<Value> = ids.iter().map(|i| json!(i)).collect();
+    let mut job = GrantJob::resume_values(
+        api(),
+        users,
+        vec!["c1".into()],
+        GrantOptions::default(),
+        &[],
+    )
+    .unwrap();
+    let mut seen = Vec::new();
+    loop {
+        match job.poll(w.clock) {
+            Action::Persist(e) => w.persist(&e),
+            Action::Send(r) => {
+                while let Some(p) = job.poll_event() {
+                    seen.push(p);
+                }
+                assert!(
+                    seen.last().unwrap().sending.is_some(),
+                    "the chunk out is shown"
+                );
+                let (s, b) = w.fake.serve(w.clock, r.url(), r.body(), None);
+                job.handle_response(w.clock, s, &b, None).unwrap();
+                let p = job.poll_event().unwrap();
+                assert_eq!(p.done, w.fake.enrolments.len(), "counted at the answer");
+            }
+            Action::Done(_) => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(seen.len() >= 2);
 }

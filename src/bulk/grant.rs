@@ -267,7 +267,7 @@ impl GrantJob {
             true,
         );
         ledger.start(journal)?;
-        let mut job = GrantJob {
+        let job = GrantJob {
             api,
             opts,
             courses,
@@ -278,7 +278,6 @@ impl GrantJob {
             in_flight: None,
             polled: false,
         };
-        job.push_progress(0);
         Ok(job)
     }
 
@@ -288,9 +287,19 @@ impl GrantJob {
 
     /// What to do next at `now` (ms). Persist what [`Action::Persist`] hands out first.
     pub fn poll(&mut self, now: u64) -> GrantAction {
-        if !self.polled {
+        let first = !self.polled;
+        if first {
             self.polled = true;
             self.ledger.restarted(now);
+        }
+        let warning = self.ledger.pacer.refuse_future(now);
+        let warned = warning.is_some();
+        if warned {
+            self.ledger.warning = warning;
+        }
+        if first || warned {
+            // (Told at the first poll, with its time: none before, when the time was unknown.)
+            self.push_progress(now);
         }
         loop {
             if let Some(events) = self.ledger.take_journal() {

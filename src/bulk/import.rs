@@ -155,6 +155,8 @@ pub struct ImportJob {
     /// Look-ups wait until then (after a failure, or to let a lost create settle).
     lookup_not_before: u64,
     lookup_failures: u32,
+    /// The last failed look-up's reason, for progress.
+    lookup_error: Option<String>,
     /// A cap on the chunk from a "only n free slots" refusal.
     slot_cap: Option<usize>,
     ready: Option<InFlight>,
@@ -369,7 +371,7 @@ impl ImportJob {
             false,
         );
         ledger.start(journal)?;
-        let mut job = ImportJob {
+        let job = ImportJob {
             api,
             opts,
             texts,
@@ -377,21 +379,28 @@ impl ImportJob {
             ledger,
             lookup_not_before: 0,
             lookup_failures: 0,
+            lookup_error: None,
             slot_cap: None,
             ready: None,
             in_flight: None,
             polled: false,
             offset: None,
         };
-        job.push_progress(0);
         Ok(job)
     }
 
     /// Holds the next create call until `at` (ms) at least: for a create this job does not know
     /// of, e.g. one the client's interval guard ([`crate::interval::IntervalGuard`]) recorded.
+    /// `at` is on the platform's clock as the store keeps it ([`ImportJob::last_call_at`]),
+    /// read on this machine's through the measured offset; one beyond a sane bound ahead is
+    /// refused as damaged at the next poll, with a warning.
     pub fn hold_until(&mut self, at: u64) {
+        let at = match self.offset {
+            Some(offset) => at.saturating_add_signed(offset.saturating_neg()),
+            None => at,
+        };
         let pacer = &mut self.ledger.pacer;
-        pacer.not_before = pacer.not_before.max(at);
+        pacer.held_until = pacer.held_until.max(at);
     }
 
     /// Whether a poll at `now` may plan the next chunk (and record its `ChunkSending`): the one
@@ -413,8 +422,14 @@ impl ImportJob {
     /// When the last create call ended (its answer, or its give-up; its send while it is out),
     /// on this machine's clock: what an interval store shared with other clients keeps, since
     /// the platform counts the interval from when it handled the call.
+    /// On the platform's clock when the offset is measured (a machine whose clock is off
+    /// writes the store's other readers a true time).
     pub fn last_call_at(&self) -> Option<u64> {
-        self.ledger.pacer.last_call_at
+        let at = self.ledger.pacer.last_call_at?;
+        Some(match self.offset {
+            Some(offset) => at.saturating_add_signed(offset),
+            None => at,
+        })
     }
 
     /// Rows per chunk now.
@@ -424,8 +439,8 @@ impl ImportJob {
     }
 
     fn push_progress(&mut self, now: u64) {
-        let size = self.chunk_size();
-        self.ledger.push_progress(now, size);
+        let p = self.progress(now);
+        self.ledger.progress.push_back(p);
     }
 
     /// What to do next at `now` (ms). Persist what [`Action::Persist`] hands out before polling
@@ -440,10 +455,22 @@ impl ImportJob {
     /// [`ImportJob::poll`] without building the report at the end (the wasm hands JS
     /// [`ImportJob::report_json`]).
     pub fn next(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
-        if !self.polled {
+        let first = !self.polled;
+        if first {
             self.polled = true;
             self.ledger.restarted(now);
         }
+        if let Some(warning) = self.ledger.pacer.refuse_future(now) {
+            self.ledger.warning = Some(warning);
+        } else if !first {
+            return self.step(now);
+        }
+        // (Told at the first poll, with its time: none before, when the time was unknown.)
+        self.push_progress(now);
+        self.step(now)
+    }
+
+    fn step(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
         loop {
             if let Some(events) = self.ledger.take_journal() {
                 return Action::Persist(events);
@@ -478,7 +505,10 @@ impl ImportJob {
                 return Action::Wait { until: at };
             }
             match first_in_doubt {
-                Some(row) => self.plan_lookup(row, true),
+                Some(row) => {
+                    self.plan_lookup(row, true);
+                    self.push_progress(now);
+                }
                 None => self.plan_chunk(now),
             }
         }
@@ -765,6 +795,7 @@ impl ImportJob {
 
     fn lookup_failed(&mut self, now: u64, reason: String) {
         self.lookup_failures += 1;
+        self.lookup_error = Some(reason.clone());
         if self.lookup_failures >= self.opts.attempts {
             let n = super::num(self.lookup_failures as usize);
             let line = [&n, " look-ups in a row failed; the last: ", &reason].concat();
@@ -781,7 +812,23 @@ impl ImportJob {
 
     /// Where the job stands at `now`.
     pub fn progress(&self, now: u64) -> Progress {
-        self.ledger.progress_at(now, self.chunk_size())
+        let mut p = self.ledger.progress_at(now, self.chunk_size());
+        let lookup = match (&self.in_flight, &self.ready) {
+            (Some(InFlight::Lookup { row, .. }), _) | (_, Some(InFlight::Lookup { row, .. })) => {
+                Some(*row)
+            }
+            _ => None,
+        };
+        if let Some(row) = lookup {
+            p.looking_up = Some(row);
+            // The send follows the look-ups: nothing waits.
+            p.next_send_at = None;
+        }
+        if self.lookup_failures > 0 {
+            p.retries = p.retries.max(self.lookup_failures);
+            p.last_error = self.lookup_error.clone();
+        }
+        p
     }
 
     /// Every row with issues or warnings, in input order, as the job judged them when it started

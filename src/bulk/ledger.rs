@@ -119,7 +119,17 @@ pub(super) struct Pacer {
     pub last_call_at: Option<u64>,
     /// An extra gate (a retry delay after a failure).
     pub not_before: u64,
+    /// The hold of creates this job does not know of (a shared interval store), on this
+    /// machine's clock.
+    pub held_until: u64,
 }
+
+/// How far past `now` a stored time (the journal's last call, the interval store's hold beyond
+/// one interval) may lie before it is taken for damage, in ms.
+// Decision: a minute: the journal and the store are written by this machine's clock, so a time
+// further ahead is a damaged store or a clock set back (days, in the field); the job then waits
+// one interval from now, with a warning, rather than for days.
+pub(super) const FUTURE_BOUND_MS: u64 = 60_000;
 
 impl Pacer {
     /// The earliest time the next chunk may go.
@@ -127,7 +137,25 @@ impl Pacer {
         let by_interval = self
             .last_call_at
             .map_or(0, |at| at.saturating_add(self.interval_ms));
-        by_interval.max(self.not_before)
+        by_interval.max(self.not_before).max(self.held_until)
+    }
+
+    /// Refuses stored times beyond [`FUTURE_BOUND_MS`] ahead of `now`: the last call is taken as
+    /// now and a hold as one interval from now. The warning when it did.
+    pub fn refuse_future(&mut self, now: u64) -> Option<String> {
+        let bound = now.saturating_add(FUTURE_BOUND_MS);
+        let ahead = |t: u64| super::num(((t - now) / 60_000) as usize);
+        let mut warning = None;
+        if let Some(last) = self.last_call_at.filter(|&t| t > bound) {
+            warning = Some(["the journal's last create call is ", &ahead(last), " min ahead of this computer's clock: taken as damaged (or the clock was set back); the next create waits one interval from now"].concat());
+            self.last_call_at = Some(now);
+        }
+        let hold = bound.saturating_add(self.interval_ms);
+        if self.held_until > hold {
+            warning = Some(["the interval store's last create is ", &ahead(self.held_until - self.interval_ms), " min ahead of this computer's clock: taken as damaged (or another computer's clock is ahead); the next create waits one interval from now"].concat());
+            self.held_until = now.saturating_add(self.interval_ms);
+        }
+        warning
     }
 
     /// The estimated end of `chunks` more chunks, the first at `next_send_at`, one interval
@@ -202,6 +230,10 @@ pub(super) struct Ledger {
     pub halted_by: Option<crate::codes::Category>,
     /// Calls in a row that failed in a way that may pass.
     pub failures: u32,
+    /// The last warning of this run (a stored time refused as damaged), for progress.
+    pub warning: Option<String>,
+    /// The last failure that may pass, in words, for progress while failures are in a row.
+    pub last_error: Option<String>,
 }
 
 /// Which of a [`Tally`]'s counts, in its order, a row in `state` adds to.
@@ -271,7 +303,10 @@ impl Ledger {
                 interval_ms,
                 last_call_at: None,
                 not_before: 0,
+                held_until: 0,
             },
+            warning: None,
+            last_error: None,
             journal: Vec::new(),
             progress: VecDeque::new(),
             halted: None,
@@ -642,6 +677,7 @@ impl Ledger {
     /// waits `delay_ms` more.
     pub fn failed_once(&mut self, now: u64, attempts: u32, delay_ms: u64, reason: String) {
         self.failures += 1;
+        self.last_error = Some(reason.clone());
         if self.failures >= attempts {
             self.halted = Some(
                 [
@@ -674,16 +710,37 @@ impl Ledger {
     pub fn progress_at(&self, now: u64, chunk_size: usize) -> Progress {
         let t = self.tally();
         let to_send = self.pending.len() + self.in_doubt.len();
+        let sending = self.open.and_then(|chunk| {
+            let rows = self
+                .last_chunk
+                .as_ref()
+                .filter(|(c, _)| *c == chunk)?
+                .1
+                .clone();
+            let since = self.sent.last().filter(|s| s.chunk == chunk)?.at;
+            Some(super::Sending { rows, since })
+        });
+        let next = self.pacer.next_send_at();
+        let waits = sending.is_none() && to_send > 0 && next > now;
         Progress {
             done: t.done,
             failed: t.failed,
             set_aside: t.set_aside,
             unresolved: t.unresolved,
             remaining: t.remaining,
-            next_send_at: (!self.pending.is_empty()).then(|| self.pacer.next_send_at().max(now)),
-            estimated_end_at: self
-                .pacer
-                .estimate_end(now, chunks_for(to_send, chunk_size)),
+            in_doubt: self.in_doubt.len(),
+            looking_up: None,
+            retries: self.failures,
+            last_error: self.last_error.clone().filter(|_| self.failures > 0),
+            next_send_at: waits.then_some(next),
+            estimated_end_at: match sending {
+                Some(_) => None,
+                None => self
+                    .pacer
+                    .estimate_end(now, chunks_for(to_send, chunk_size)),
+            },
+            sending,
+            warning: self.warning.clone(),
         }
     }
 
@@ -959,6 +1016,7 @@ mod tests {
             interval_ms: 600,
             last_call_at: None,
             not_before: 0,
+            held_until: 0,
         };
         assert_eq!(p.next_send_at(), 0);
         assert_eq!(p.estimate_end(10, 0), None);

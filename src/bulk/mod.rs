@@ -254,25 +254,67 @@ impl Failure {
     }
 }
 
-/// Where a job stands, for a progress bar.
+/// Where a job stands, for a progress bar and a screen that shows what the engine is doing:
+/// the counts, a chunk out and since when, rows in doubt and the one looked up now, failures in
+/// a row, and when the next send may go. A member that is not known is absent (never `null`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
-    /// Rows finished well (created, or granted).
+    /// Rows finished well (created, or granted): counted as soon as an answer or a look-up says.
     pub done: usize,
     /// Rows the platform refused, and conflicts.
     pub failed: usize,
     /// Rows set aside before sending.
     pub set_aside: usize,
-    /// Rows in doubt that could not be resolved in this run.
+    /// Rows whose outcome this run could not settle (reported in doubt), and accounts found that
+    /// the job cannot show it made.
     pub unresolved: usize,
     /// Rows still to send or to look up.
     pub remaining: usize,
-    /// When the next chunk may go (ms), if one is waiting.
+    /// Import: rows sent whose outcome is unknown, to be looked up (by this run, right before
+    /// its next send) before anything is sent again.
+    pub in_doubt: usize,
+    /// The chunk sent and waiting for its answer, if one is out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    pub sending: Option<Sending>,
+    /// Import: the row being looked up now (0-based), if a look-up is out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    pub looking_up: Option<usize>,
+    /// Calls in a row that failed in a way that may pass (each is tried again after the retry
+    /// delay; the run stops after the `attempts` option's number).
+    pub retries: u32,
+    /// The last such failure, in words, while failures are in a row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    pub last_error: Option<String>,
+    /// When the next call (a chunk, or the look-ups right before it) may go (ms), counted from
+    /// the last call's answer; absent when nothing waits (a call is out, or may go now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
     pub next_send_at: Option<u64>,
-    /// When the job should end (ms): next chunk time plus the remaining chunks' intervals.
+    /// When the job should end (ms): the next chunk's time plus the remaining chunks'
+    /// intervals; absent when nothing is left or a call is out (its answer's time is unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
     pub estimated_end_at: Option<u64>,
+    /// A stored time refused as damaged (a clock set back, a store written by a clock ahead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    pub warning: Option<String>,
+}
+
+/// A chunk out: sent, its answer awaited.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Sending {
+    /// Its rows (0-based).
+    pub rows: Vec<usize>,
+    /// When it left (ms).
+    pub since: u64,
 }
 
 /// Why a job could not be set up or resumed.
@@ -536,7 +578,21 @@ mod tests {
                 ..Progress::default()
             };
             assert_eq!(value_json(&p), serde_json::to_string(&p).unwrap());
+            assert!(!value_json(&p).contains("null"), "absent, never null");
         }
+        let busy = Progress {
+            sending: Some(Sending {
+                rows: vec![3, 4],
+                since: 7,
+            }),
+            looking_up: Some(2),
+            retries: 1,
+            last_error: Some("no answer in time".into()),
+            estimated_end_at: Some(9),
+            warning: Some("clock".into()),
+            ..Progress::default()
+        };
+        assert_eq!(value_json(&busy), serde_json::to_string(&busy).unwrap());
         let warned = RowReport {
             row: 0,
             email: "a@x.vn".into(),
