@@ -15,7 +15,8 @@ import { configError, core, jsonBytes, optionsJson, toJson } from './options.js'
 import type { JournalStore } from './journal.js';
 import type { BulkFn } from './internal.js';
 import { ANSWER, pause, run } from './driver.js';
-import { lastSent, seen, storeError } from './stores.js';
+import { lastSent, later, seen, storeError, time } from './stores.js';
+import { log } from './hooks.js';
 
 /** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
 export interface BulkDriverOptions {
@@ -180,6 +181,9 @@ async function loadJournal(journal: JournalStore): Promise<string> {
  */
 interface JobIo {
   hold(): Promise<number>;
+  /** After a create's answer (or failure) is handed back: the job's end of that call into the
+   * client's interval store. */
+  ended(): Promise<void>;
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
   send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array; date: string | undefined }>;
 }
@@ -255,10 +259,12 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
           const kind = failureKind(e);
           if (kind === undefined) throw e;
           core(() => job.handleFailure(Date.now(), kind));
+          if (next === 'request') await io.ended();
           if (kind === 'abort') throw await aborted(signal ? signal.reason : undefined);
           continue;
         }
         core(() => job.handleResponse(Date.now(), answer.status, answer.body, answer.date));
+        if (next === 'request') await io.ended();
       } else if (next === 'wait') {
         await persist();
         await io.sleep(job.until - now, signal);
@@ -309,6 +315,19 @@ export default (async (wasm, cfg, kind, name, input, options) => {
         throw storeError('get', e, String);
       }
       return core(() => wasm.nextCreateAllowedAt(Date.now(), last));
+    },
+    // The platform counts the interval from when it handled the create: the store keeps the
+    // call's end as the job counts it, not only its send. After the answer a store that fails
+    // is only logged: the answer is not lost.
+    ended: async () => {
+      const at = kind === 'import' ? job.lastCallAt : Number.NaN;
+      if (Number.isNaN(at)) return;
+      seen.set(key, later(time(seen.get(key)), at));
+      try {
+        if (cfg.store) await cfg.store.set(key, at);
+      } catch (e) {
+        log(cfg, 'error', storeError('set', e, String).message);
+      }
     },
     // The client's own wait (timers beyond 2^31 ms cut and polled again); an abort ends it early
     // and the loop's next turn reports it.

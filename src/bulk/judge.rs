@@ -66,9 +66,16 @@ pub(super) struct RowKey<'a> {
 /// The platform's clock less this machine's (ms), from an answer's `Date` header received at
 /// `now`; `None` when the header is absent or not an HTTP date.
 // Decision: the middle of the header's second: the platform wrote a time in [date, date + 1 s).
+// Decision: an offset within the tolerance is taken as none: the header cannot tell better, and
+// times written to a store shared with other clients stay this machine's.
 pub(super) fn offset_from(date: Option<&str>, now: u64) -> Option<i64> {
     let server = i64::try_from(http_date(date?)?).ok()?.saturating_add(500);
-    Some(server.saturating_sub(i64::try_from(now).ok()?))
+    let offset = server.saturating_sub(i64::try_from(now).ok()?);
+    Some(if offset.unsigned_abs() <= CLOCK_TOLERANCE_MS {
+        0
+    } else {
+        offset
+    })
 }
 
 /// Whose `user` is, found for `row` whose sends in doubt are `sends` (empty: the journal never
@@ -309,6 +316,11 @@ mod tests {
         assert_eq!(
             offset_from(Some("Sun, 06 Nov 1994 08:49:37 GMT"), now),
             Some(10_500)
+        );
+        // Within the tolerance: the clocks agree as far as the header can tell.
+        assert_eq!(
+            offset_from(Some("Sun, 06 Nov 1994 08:49:37 GMT"), now + 9_000),
+            Some(0)
         );
         assert_eq!(offset_from(None, now), None);
     }

@@ -348,6 +348,16 @@ impl BulkJob {
         }
     }
 
+    /// When the import's last create call ended (ms; NaN: none yet, or a grant): what the driver
+    /// writes to the client's interval store once the call's answer is handed back.
+    #[wasm_bindgen(getter, js_name = lastCallAt)]
+    pub fn last_call_at(&self) -> f64 {
+        match &self.job {
+            Job::Import(j) => j.last_call_at().map_or(f64::NAN, |at| at as f64),
+            Job::Grant(_) => f64::NAN,
+        }
+    }
+
     /// The next create is held until `at` (ms) at least: a create this job does not know of
     /// (the client's interval store) counts too.
     #[wasm_bindgen(js_name = holdUntil)]
