@@ -22,27 +22,40 @@
 //!   are set aside with their issues; platform-level findings are reported as warnings and, with
 //!   [`ImportOptions::set_aside_platform`], set aside too. The other rows go on.
 //! - **Chunks and interval.** At most [`ImportOptions::chunk_size`] rows a call, one call per
-//!   [`ImportOptions::interval_ms`] (the contract's 10 minutes by default), counted from the last
-//!   `ChunkSending` in the journal, so a resumed job keeps the interval too.
+//!   [`ImportOptions::interval_ms`] (the contract's 10 minutes by default), counted from when the
+//!   last call *ended* (`ChunkEnded`: its answer, or its give-up), since the platform counts from
+//!   when it handled the call; a call the journal shows sent and never ended counts from the
+//!   restart. A stored time more than a minute ahead of `now` (the journal's, or a hold from a
+//!   shared store, [`ImportJob::hold_until`]) is refused as damaged with a warning in
+//!   [`Progress`]: the next call waits one interval from now.
 //! - **In doubt, look before sending again.** A chunk whose answer was lost (network error,
-//!   timeout, abort, an unreadable reply, or a process killed after `ChunkSending`) is in doubt.
-//!   Before anything is sent again each of its rows is looked up (`search-user` by e-mail, then by
-//!   username): the same e-mail and username means created; other data is a conflict, reported
-//!   and never overwritten; not found means sent again in a later chunk. A row sent again after a
-//!   doubt that fails with "already in use" is looked up once more, so a create that was still
-//!   being committed when it was first looked up is recognised as created. So is any "already
-//!   in use" of a job resumed from a journal that held events: a run before may have sent the row
-//!   in lines the journal then lost (a tail lost at a line boundary). A found account created
-//!   more than a day before the job began (its first `ChunkSending`, else its run's first poll)
-//!   is not the job's, however alike: it is reported as a conflict.
+//!   timeout, abort, an unreadable reply, or a process killed after `ChunkSending`) is in doubt,
+//!   as is a row no item of an answer can be proven to be (items are matched by their e-mail and
+//!   username echo, not by position). Right before the next send may go (after the interval's
+//!   wait) each row in doubt is looked up (`search-user` by e-mail, then by username); not found
+//!   means sent again. A row sent again after a doubt that fails with "already in use" is looked
+//!   up once more.
+//! - **Whose account** (one judge, `judge.rs`, for every engine): a found account is the job's
+//!   only when it has the row's e-mail and username and its `createdAt` falls inside the window
+//!   of one of the row's sends in doubt (from `ChunkSending` to `ChunkEnded`, plus 2 minutes
+//!   after a lost answer's give-up), read on this machine's clock through the offset measured
+//!   from the answers' `Date` headers, within 2 s. A row the journal never sent is never the
+//!   job's ("already in use" is reported as the platform said it). An account outside every
+//!   window is a conflict, reported and never overwritten, or, when the clocks cannot be
+//!   compared (no `Date`) or it gives no time, in doubt with the account to check. The report
+//!   says `created` only for an account the job can show it made.
 //! - **Resume.** [`ImportJob::resume`] rebuilds the state from the same input and the journal:
-//!   finished rows are skipped, in-doubt rows are looked up. A journal that names rows the input
+//!   finished rows are skipped, in-doubt rows are looked up (right before the next send). A journal that names rows the input
 //!   does not hold (another file) is refused with [`JournalError`]. Rows the journal does not name
 //!   may change between runs (fixing set-aside rows is the expected workflow).
 //! - **One request at a time.** Each `Send`/`Lookup` gets exactly one `handle_*` call; polling
 //!   in between answers [`Action::Busy`].
 //! - **Cancel** by no longer driving the job (an aborted request in flight may be handed back as
 //!   [`Failure::Aborted`] first); the journal resumes it.
+//! - **Progress** ([`Progress`], after every change; the first at the first poll) says what a
+//!   screen shows: the counts, the chunk out and since when, rows in doubt and the row looked up
+//!   now, failures in a row and the last one's note, the next send counted from the answer; a
+//!   time not known is absent.
 //! - **Failures in a row.** Lost answers, refusals that may pass and failed look-ups are tried
 //!   again after [`ImportOptions::retry_delay_ms`]; after [`ImportOptions::attempts`] in a row,
 //!   and at once on a refusal that cannot pass (invalid token, no permission), the run stops with
