@@ -176,8 +176,8 @@ async function loadJournal(journal: JournalStore): Promise<string> {
  * next create go (ms, NaN: now); asked only when the job may plan a create (`mayPlan`), so a
  * file store is read once a chunk. `send(create, signal)` sends the request the job handed out
  * (`create`: the job's create, not a look-up or a grant) and resolves `{status, body, date}`
- * (`date`: the answer's `Date` header, the platform's clock, when the runtime shows it) or rejects
- * with the package's error.
+ * (`date`: the answer's `Date` header in ms, the platform's clock; NaN when the runtime hides it)
+ * or rejects with the package's error.
  */
 interface JobIo {
   hold(): Promise<number>;
@@ -185,7 +185,7 @@ interface JobIo {
    * client's interval store. */
   ended(): Promise<void>;
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
-  send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array; date: string | undefined }>;
+  send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array; date: number }>;
 }
 
 /** Drives `job` to its end through `io`; an answer handed back runs in `core` (what the job
@@ -349,13 +349,14 @@ export default (async (wasm, cfg, kind, name, input, options) => {
         }
       }
       const answer = await run(cfg, () => pending, { signal: sig }, ANSWER);
-      let date: string | null | undefined;
+      let date = Number.NaN;
       try {
-        date = answer.headers && answer.headers.get('date');
+        const text = answer.headers && answer.headers.get('date');
+        if (typeof text === 'string') date = Date.parse(text);
       } catch {
         // A custom fetch's headers that throw: the platform's clock is not known.
       }
-      return { status: answer.status, body: answer.body, date: typeof date === 'string' ? date : undefined };
+      return { status: answer.status, body: answer.body, date };
     },
   };
   return runJob(job, io, { journal, onProgress, signal }, name);

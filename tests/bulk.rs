@@ -369,9 +369,12 @@ impl World {
         self.clock.saturating_add_signed(self.ahead)
     }
 
-    /// The `Date` header of an answer now, if answers carry one.
-    fn date(&self) -> Option<String> {
-        self.dated.then(|| http_date(self.server_now()))
+    /// The `Date` header of an answer now (ms, as the engine takes it: read from the header's
+    /// text), if answers carry one.
+    fn date(&self) -> Option<u64> {
+        self.dated
+            .then(|| lpm_client::bulk::http_date(&http_date(self.server_now())))
+            .flatten()
     }
 
     /// Persists as JSON lines, as a store would.
@@ -498,9 +501,7 @@ fn request_then_answer<R>(
             let fault = w.next_fault();
             let date = w.date();
             match w.fake.answer(w.server_now(), req, fault) {
-                Some((status, body)) => job
-                    .handle_response(w.clock, status, &body, date.as_deref())
-                    .unwrap(),
+                Some((status, body)) => job.handle_response(w.clock, status, &body, date).unwrap(),
                 None => job.handle_failure(w.clock, Failure::Timeout).unwrap(),
             }
             true

@@ -353,7 +353,7 @@ impl GrantJob {
         now: u64,
         status: u16,
         body: &[u8],
-        _date: Option<&str>,
+        _date: Option<u64>,
     ) -> Result<(), BulkError> {
         let f = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
         self.ledger.ended(f.chunk, now);

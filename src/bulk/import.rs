@@ -460,17 +460,15 @@ impl ImportJob {
             self.polled = true;
             self.ledger.restarted(now);
         }
-        if let Some(warning) = self.ledger.pacer.refuse_future(now) {
-            self.ledger.warning = Some(warning);
-        } else if !first {
-            return self.step(now);
+        let warning = self.ledger.pacer.refuse_future(now);
+        let warned = warning.is_some();
+        if warned {
+            self.ledger.warning = warning;
         }
-        // (Told at the first poll, with its time: none before, when the time was unknown.)
-        self.push_progress(now);
-        self.step(now)
-    }
-
-    fn step(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
+        if first || warned {
+            // (Told at the first poll, with its time: none before, when the time was unknown.)
+            self.push_progress(now);
+        }
         loop {
             if let Some(events) = self.ledger.take_journal() {
                 return Action::Persist(events);
@@ -565,14 +563,15 @@ impl ImportJob {
     }
 
     /// Hands back the HTTP answer of the request the last action handed out, with its `Date`
-    /// header (`None` when the answer had none, or the runtime hides it): the platform's clock,
-    /// against which a found account's creation is read ([`judge`]).
+    /// header in ms since the epoch ([`super::http_date`]; `None` when the answer had none, or
+    /// the runtime hides it): the platform's clock, against which a found account's creation is
+    /// read ([`judge`]).
     pub fn handle_response(
         &mut self,
         now: u64,
         status: u16,
         body: &[u8],
-        date: Option<&str>,
+        date: Option<u64>,
     ) -> Result<(), BulkError> {
         let in_flight = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
         if let Some(offset) = judge::offset_from(date, now) {

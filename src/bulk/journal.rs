@@ -72,7 +72,7 @@ pub enum Outcome {
     /// Import: a look-up found an account with the row's e-mail and username whose creation the
     /// job cannot tie to its sends (no time, or clocks that cannot be compared): in doubt, to be
     /// checked by a person; never claimed as created.
-    Unclear {
+    InDoubt {
         /// The account found.
         existing: Existing,
     },
@@ -131,8 +131,8 @@ pub enum LookupOutcome {
         existing: Existing,
     },
     /// An account with the row's e-mail and username that the job cannot show it made
-    /// ([`Outcome::Unclear`]).
-    Unclear {
+    /// ([`Outcome::InDoubt`]).
+    InDoubt {
         /// The account found.
         existing: Existing,
     },

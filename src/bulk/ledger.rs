@@ -144,18 +144,18 @@ impl Pacer {
     /// now and a hold as one interval from now. The warning when it did.
     pub fn refuse_future(&mut self, now: u64) -> Option<String> {
         let bound = now.saturating_add(FUTURE_BOUND_MS);
-        let ahead = |t: u64| super::num(((t - now) / 60_000) as usize);
-        let mut warning = None;
-        if let Some(last) = self.last_call_at.filter(|&t| t > bound) {
-            warning = Some(["the journal's last create call is ", &ahead(last), " min ahead of this computer's clock: taken as damaged (or the clock was set back); the next create waits one interval from now"].concat());
+        let last = self.last_call_at.filter(|&t| t > bound);
+        let held = (self.held_until > bound.saturating_add(self.interval_ms))
+            .then(|| self.held_until - self.interval_ms);
+        let ahead = last.max(held)?;
+        if last.is_some() {
             self.last_call_at = Some(now);
         }
-        let hold = bound.saturating_add(self.interval_ms);
-        if self.held_until > hold {
-            warning = Some(["the interval store's last create is ", &ahead(self.held_until - self.interval_ms), " min ahead of this computer's clock: taken as damaged (or another computer's clock is ahead); the next create waits one interval from now"].concat());
+        if held.is_some() {
             self.held_until = now.saturating_add(self.interval_ms);
         }
-        warning
+        let min = super::num(((ahead - now) / 60_000) as usize);
+        Some(["a stored create time ", &min, " min ahead of this clock was refused as damaged: the next waits one interval from now"].concat())
     }
 
     /// The estimated end of `chunks` more chunks, the first at `next_send_at`, one interval
@@ -240,7 +240,7 @@ pub(super) struct Ledger {
 fn count(state: &State) -> usize {
     match state {
         State::Done(Outcome::Created { .. } | Outcome::Granted) => 0,
-        State::Done(Outcome::Unclear { .. }) => 3,
+        State::Done(Outcome::InDoubt { .. }) => 3,
         State::Done(_) => 1,
         State::SetAside => 2,
         State::Unresolved(_) => 3,
@@ -578,7 +578,7 @@ impl Ledger {
                     (LookupOutcome::Conflict { existing }, _) => State::Done(Outcome::Conflict {
                         existing: existing.clone(),
                     }),
-                    (LookupOutcome::Unclear { existing }, _) => State::Done(Outcome::Unclear {
+                    (LookupOutcome::InDoubt { existing }, _) => State::Done(Outcome::InDoubt {
                         existing: existing.clone(),
                     }),
                     (LookupOutcome::NotFound, Some(status)) => State::Done(Outcome::Failed {
@@ -779,7 +779,7 @@ fn unclear_reason(existing: &super::journal::Existing) -> String {
     [
         "in doubt: check account ",
         &existing.user_id,
-        ": it has this row's e-mail and username, and this job cannot show it made it (its creation time cannot be tied to the job's sends)",
+        ": the job cannot show it made it",
     ]
     .concat()
 }
@@ -820,7 +820,7 @@ pub(super) fn result(state: &State, stop: &str, issues: &[Issue], c: &mut Counts
                 existing: existing.clone(),
             }
         }
-        State::Done(Outcome::Unclear { existing }) => {
+        State::Done(Outcome::InDoubt { existing }) => {
             c.in_doubt += 1;
             RowResult::InDoubt {
                 reason: unclear_reason(existing),

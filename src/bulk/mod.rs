@@ -8,7 +8,7 @@
 //! Like quinn-proto, an engine does no I/O and reads no clock: the caller passes `now`
 //! (milliseconds since the epoch) into [`ImportJob::poll`], performs the [`Action`] it gets, and
 //! hands the answer back with `handle_response(now, status, body, date)` (`date`: the answer's
-//! `Date` header, the platform's clock) or
+//! `Date` header in ms since the epoch, [`http_date`]: the platform's clock) or
 //! `handle_failure(now, failure)`. The same inputs always give the same outputs.
 //!
 //! # Rules
@@ -122,6 +122,7 @@ pub mod read;
 pub use grant::{GrantJob, GrantOptions, GrantReport, GrantRowReport};
 pub use import::{ImportJob, ImportOptions, ImportReport, RowIssues, RowReport};
 pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
+pub use judge::http_date;
 
 /// The contract's interval between two create calls, in whole milliseconds (from
 /// [`crate::interval::CREATE_INTERVAL_MS`]).

@@ -102,7 +102,7 @@ fn outcome(v: &impl JsonView) -> Option<Outcome> {
         },
         "granted" => Outcome::Granted,
         "noResult" => Outcome::NoResult,
-        "unclear" => Outcome::Unclear {
+        "inDoubt" => Outcome::InDoubt {
             existing: existing(v)?,
         },
         _ => return None,
@@ -144,7 +144,7 @@ fn lookup(v: &impl JsonView) -> Option<LookupOutcome> {
         "conflict" => LookupOutcome::Conflict {
             existing: existing(v)?,
         },
-        "unclear" => LookupOutcome::Unclear {
+        "inDoubt" => LookupOutcome::InDoubt {
             existing: existing(v)?,
         },
         "notFound" => LookupOutcome::NotFound,
@@ -415,7 +415,7 @@ mod tests {
             },
             Outcome::Granted,
             Outcome::NoResult,
-            Outcome::Unclear {
+            Outcome::InDoubt {
                 existing: existing.clone(),
             },
         ];
@@ -431,7 +431,7 @@ mod tests {
             LookupOutcome::Conflict {
                 existing: existing.clone(),
             },
-            LookupOutcome::Unclear { existing },
+            LookupOutcome::InDoubt { existing },
             LookupOutcome::NotFound,
         ] {
             out.push(Event::LookupResult { row: 8, result });

@@ -367,20 +367,21 @@ impl BulkJob {
         }
     }
 
-    /// The answer of the request handed out, with its `Date` header (`undefined`: none, or hidden
-    /// from the page by CORS): the platform's clock, against which the job reads when a found
-    /// account was made.
+    /// The answer of the request handed out, with its `Date` header in ms since the epoch (the
+    /// host's `Date.parse`; NaN or absent: none, or hidden from the page by CORS): the
+    /// platform's clock, against which the job reads when a found account was made.
     #[wasm_bindgen(js_name = handleResponse)]
     pub fn handle_response(
         &mut self,
         now: f64,
         status: u16,
         body: &[u8],
-        date: Option<String>,
+        date: Option<f64>,
     ) -> Result<(), String> {
+        let date = date.filter(|d| *d > 0.0).map(|d| d as u64);
         let r = match &mut self.job {
-            Job::Import(j) => j.handle_response(ms(now), status, body, date.as_deref()),
-            Job::Grant(j) => j.handle_response(ms(now), status, body, date.as_deref()),
+            Job::Import(j) => j.handle_response(ms(now), status, body, date),
+            Job::Grant(j) => j.handle_response(ms(now), status, body, date),
         };
         r.map_err(misuse)
     }
