@@ -305,8 +305,11 @@ function declared(name) {
 function conforms(value, name, where) {
   const members = declared(name);
   for (const key of Object.keys(value)) assert.ok(members.has(key), `${where}: ${key} is not declared in ${name}`);
-  for (const [key, { optional, type }] of members) {
+  for (const [key, declaredAs] of members) {
     const v = value[key];
+    // `T | undefined` (a member that may be absent) is held as `T`, optional.
+    const type = declaredAs.type.replace(/ \| undefined$/, '');
+    const optional = declaredAs.optional || type !== declaredAs.type;
     if (v === undefined) { assert.ok(optional, `${where}: ${name}.${key} is declared required but absent`); continue; }
     assert.notEqual(v, null, `${where}: ${name}.${key} is null`);
     if (type === 'number') assert.equal(typeof v, 'number', `${where}: ${name}.${key}`);
