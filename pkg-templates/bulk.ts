@@ -314,7 +314,10 @@ export default (async (wasm, cfg, kind, name, input, options) => {
       } catch (e) {
         throw storeError('get', e, String);
       }
-      return core(() => wasm.nextCreateAllowedAt(Date.now(), last));
+      // The store's last create plus the interval, as the store's clock says (not compared with
+      // this machine's: the job reads it through the offset it measured, and refuses one far
+      // ahead as damaged).
+      return core(() => wasm.nextCreateAllowedAt(0, last));
     },
     // The platform counts the interval from when it handled the create: the store keeps the
     // call's end as the job counts it, not only its send. After the answer a store that fails

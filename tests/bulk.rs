@@ -2122,3 +2122,38 @@ fn grant_progress_counts_what_the_platform_did_as_soon_as_the_answer_says() {
     }
     assert!(seen.len() >= 2);
 }
+
+/// Issue 34, defect 8: on a machine whose clock is two days ahead, a hold from a store written
+/// on the platform's clock (a right one) is read through the measured offset: the create waits
+/// for it, rather than taking it for a time long past.
+#[test]
+fn a_stores_hold_is_read_through_the_measured_offset() {
+    let rows = rows_with_bad(20, &[]).0;
+    let o = ImportOptions {
+        interval_ms: MIN,
+        ..opts(10)
+    };
+    let mut w = World::new();
+    // This machine's clock is two days ahead of the platform's.
+    (w.ahead, w.dated) = (-(2 * 24 * 60 * MIN as i64), true);
+    let mut job = ImportJob::from_values(api(), rows, o).unwrap();
+    let first = until_send(&mut job, &mut w).unwrap();
+    let (s, b) = w
+        .fake
+        .serve(w.server_now(), first.url(), first.body(), None);
+    job.handle_response(w.clock, s, &b, w.date()).unwrap();
+    // 30 s on, another client creates; the store (the platform's clock) holds the next create
+    // an interval after it.
+    w.clock += MIN / 2;
+    job.hold_until(w.server_now() + MIN);
+    let until = loop {
+        match job.poll(w.clock) {
+            Action::Persist(e) => w.persist(&e),
+            Action::Wait { until } => break until,
+            other => panic!("{other:?}"),
+        }
+    };
+    let waited = until - w.clock;
+    assert!((MIN - 1_000..=MIN + 1_000).contains(&waited), "{waited}");
+    assert!(job.progress(w.clock).warning.is_none());
+}
