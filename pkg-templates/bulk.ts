@@ -15,7 +15,8 @@ import { configError, core, jsonBytes, optionsJson, toJson } from './options.js'
 import type { JournalStore } from './journal.js';
 import type { BulkFn } from './internal.js';
 import { ANSWER, pause, run } from './driver.js';
-import { lastSent, seen, storeError } from './stores.js';
+import { lastSent, later, seen, storeError, time } from './stores.js';
+import { log } from './hooks.js';
 
 /** Options of a bulk job besides its engine's (`chunkSize`, `lang`, ...). */
 export interface BulkDriverOptions {
@@ -174,13 +175,17 @@ async function loadJournal(journal: JournalStore): Promise<string> {
  * What `runJob` asks of the client. `hold()` resolves when the client's interval store lets the
  * next create go (ms, NaN: now); asked only when the job may plan a create (`mayPlan`), so a
  * file store is read once a chunk. `send(create, signal)` sends the request the job handed out
- * (`create`: the job's create, not a look-up or a grant) and resolves `{status, body}` or
- * rejects with the package's error.
+ * (`create`: the job's create, not a look-up or a grant) and resolves `{status, body, date}`
+ * (`date`: the answer's `Date` header in ms, the platform's clock; NaN when the runtime hides it)
+ * or rejects with the package's error.
  */
 interface JobIo {
   hold(): Promise<number>;
+  /** After a create's answer (or failure) is handed back: the job's end of that call into the
+   * client's interval store. */
+  ended(): Promise<void>;
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
-  send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array }>;
+  send(create: boolean, signal: AbortSignal | undefined): Promise<{ status: number; body: Uint8Array; date: number }>;
 }
 
 /** Drives `job` to its end through `io`; an answer handed back runs in `core` (what the job
@@ -254,10 +259,12 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
           const kind = failureKind(e);
           if (kind === undefined) throw e;
           core(() => job.handleFailure(Date.now(), kind));
+          if (next === 'request') await io.ended();
           if (kind === 'abort') throw await aborted(signal ? signal.reason : undefined);
           continue;
         }
-        core(() => job.handleResponse(Date.now(), answer.status, answer.body));
+        core(() => job.handleResponse(Date.now(), answer.status, answer.body, answer.date));
+        if (next === 'request') await io.ended();
       } else if (next === 'wait') {
         await persist();
         await io.sleep(job.until - now, signal);
@@ -307,7 +314,23 @@ export default (async (wasm, cfg, kind, name, input, options) => {
       } catch (e) {
         throw storeError('get', e, String);
       }
-      return core(() => wasm.nextCreateAllowedAt(Date.now(), last));
+      // The store's last create plus the interval, as the store's clock says (not compared with
+      // this machine's: the job reads it through the offset it measured, and refuses one far
+      // ahead as damaged).
+      return core(() => wasm.nextCreateAllowedAt(0, last));
+    },
+    // The platform counts the interval from when it handled the create: the store keeps the
+    // call's end as the job counts it, not only its send. After the answer a store that fails
+    // is only logged: the answer is not lost.
+    ended: async () => {
+      const at = kind === 'import' ? job.lastCallAt : Number.NaN;
+      if (Number.isNaN(at)) return;
+      seen.set(key, later(time(seen.get(key)), at));
+      try {
+        if (cfg.store) await cfg.store.set(key, at);
+      } catch (e) {
+        log(cfg, 'error', storeError('set', e, String).message);
+      }
     },
     // The client's own wait (timers beyond 2^31 ms cut and polled again); an abort ends it early
     // and the loop's next turn reports it.
@@ -328,7 +351,15 @@ export default (async (wasm, cfg, kind, name, input, options) => {
           throw storeError('set', e, String);
         }
       }
-      return run(cfg, () => pending, { signal: sig }, ANSWER);
+      const answer = await run(cfg, () => pending, { signal: sig }, ANSWER);
+      let date = Number.NaN;
+      try {
+        const text = answer.headers && answer.headers.get('date');
+        if (typeof text === 'string') date = Date.parse(text);
+      } catch {
+        // A custom fetch's headers that throw: the platform's clock is not known.
+      }
+      return { status: answer.status, body: answer.body, date };
     },
   };
   return runJob(job, io, { journal, onProgress, signal }, name);

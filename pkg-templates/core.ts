@@ -50,6 +50,11 @@ export class Pending {
   handleFailure(now: number, timedOut: boolean, jitter: number): number | null {
     return this.#c.handleFailure(now, timedOut, jitter) ?? null;
   }
+  /** The attempt was given up (aborted, or its answer too large): final; the next poll finishes,
+   * recording a guarded call's end. */
+  giveUp(now: number): void {
+    this.#c.giveUp(now);
+  }
   /** Checks the final answer: the body as the text JSON.parse reads (the core's ASCII form of it
    * when it has other characters: a one-byte string, parsed much faster) and the derived fields
    * as JSON text, or nothing; throws the error's data. */

@@ -200,7 +200,15 @@ class Call {
       const f = thrown as Failed;
       const durationMs = Date.now() - started;
       log(this.cfg, 'debug', this.line(`attempt ${tries}: ${f.failure} after ${durationMs} ms`));
-      if (f.failure === 'abort' || f.failure === 'tooLarge') throw this.hostError(f.failure, f.cause);
+      if (f.failure === 'abort' || f.failure === 'tooLarge') {
+        // A guarded create given up counts its interval from now: the platform may have
+        // handled it until then. (A store that fails here leaves the send's time.)
+        if (this.key !== undefined) {
+          this.pending.giveUp(Date.now());
+          await this.poll().catch(() => undefined);
+        }
+        throw this.hostError(f.failure, f.cause);
+      }
       const timedOut = f.failure === 'timeout';
       const delayMs = this.pending.handleFailure(Date.now(), timedOut, Math.random());
       if (delayMs !== null) return this.retrying({ ...this.view, attempt: tries, failure: f.failure, durationMs }, delayMs);

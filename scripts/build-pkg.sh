@@ -160,7 +160,9 @@ for (const f of maps) {
 # goal stays 45 KB, aim 40, reached by design), and lpm-client-bulk's figure then + 2 KB. How
 # the sizes moved is in CHANGELOG.md and docs/performance.md.
 budget_kb=47.0
-bulk_budget_kb=72.3
+# Issue 34's engine decisions (the judge of whose account, each call's end journaled for the
+# interval, progress carrying what screens show) cost lpm-client-bulk 3.2 KB: 72,905 -> 76,149 B.
+bulk_budget_kb=74.5
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb

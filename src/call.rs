@@ -216,6 +216,16 @@ impl Call {
         self.settle(now, outcome, None)
     }
 
+    /// The attempt in flight was given up (the caller aborted it, or its answer was refused as
+    /// too large): final. A guarded call counts its interval from now, as from an answer: the
+    /// platform may have handled it until then.
+    pub fn give_up(&mut self, now: f64) {
+        if self.guard.is_some() {
+            self.answered = Some(now);
+        }
+        self.state = State::Done;
+    }
+
     /// Full jitter for the retry the next `handle_*` may schedule: its doubling delay is scaled
     /// by `r` in [0, 1) (the shell draws it, so this machine stays deterministic). A server's
     /// `Retry-After` is honoured as sent. Without it (native default) delays are not jittered.

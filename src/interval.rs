@@ -3,6 +3,11 @@
 //! Sans-IO: the caller passes the time (`now`, milliseconds since the epoch) and a key that names
 //! the account the calls count against (base URL and token). The contract has no error code for
 //! a violation, so the server would not say: the client must not send one.
+//!
+//! The platform counts the interval from when it handled a call, which may be long after the
+//! call left: a guarded call is recorded when it leaves (a create whose answer is lost may still
+//! have been handled) and again when it ends, at its answer or when it was given up
+//! ([`crate::call::Call`]), so the next one leaves the interval after the answer.
 
 /// The contract's interval between two create-multi-user calls: 10 minutes (the default of the
 /// `createInterval` option, [`crate::options`]).
@@ -46,7 +51,7 @@ impl IntervalGuard {
         self.last.iter().find(|(k, _)| k == key).map(|(_, at)| *at)
     }
 
-    /// Records that `key` sent a create at `now`.
+    /// Records that `key`'s last create left, or ended, at `now`.
     pub fn record(&mut self, key: &str, now: f64) {
         self.forget(key);
         self.last.push((key.to_owned(), now));

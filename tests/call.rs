@@ -270,3 +270,18 @@ fn full_jitter_scales_the_doubling_delay_but_not_retry_after() {
     call.handle_response(T0 + 30.0, 500, None);
     assert_eq!(call.poll(T0 + 30.0, &mut guard), Next::Wait { ms: 600.0 });
 }
+
+/// Issue 34, defect 4: a guarded create given up (aborted, or its answer too large) counts its
+/// interval from the give-up, as an answered one counts from its answer: the platform may have
+/// handled it until then.
+#[test]
+fn a_guarded_create_given_up_counts_its_interval_from_the_give_up() {
+    let key = "k".to_owned();
+    let mut guard = IntervalGuard::new();
+    let spec = GuardSpec::register(key.clone(), GuardMode::Reject);
+    let mut call = Call::guarded(Policy::default(), spec, false);
+    assert_eq!(call.poll(T0, &mut guard), Next::Send { attempt: 0 });
+    call.give_up(T0 + 4_000.0);
+    assert_eq!(call.poll(T0 + 4_001.0, &mut guard), Next::Finish);
+    assert_eq!(guard.last(&key), Some(T0 + 4_000.0));
+}

@@ -58,7 +58,7 @@ macro_rules! drive {
                     let _ = match pick % 8 {
                         6 => $job.handle_failure(now, Failure::Network),
                         7 => $job.handle_failure(now, Failure::Timeout),
-                        i => $job.handle_response(now, if i == 5 { 502 } else { 200 }, BODIES[usize::from(i) % BODIES.len()]),
+                        i => $job.handle_response(now, if i == 5 { 502 } else { 200 }, BODIES[usize::from(i) % BODIES.len()], None),
                     };
                 }
                 Action::Wait { until } => now = until.max(now + 1),

@@ -100,6 +100,8 @@ pub struct GrantJob {
     ledger: Ledger,
     ready: Option<InFlight>,
     in_flight: Option<InFlight>,
+    /// Whether this run has polled (its first poll settles a call the journal left open).
+    polled: bool,
 }
 
 /// The one call into validation for a grant: the contract-level findings of the account list
@@ -265,7 +267,7 @@ impl GrantJob {
             true,
         );
         ledger.start(journal)?;
-        let mut job = GrantJob {
+        let job = GrantJob {
             api,
             opts,
             courses,
@@ -274,8 +276,8 @@ impl GrantJob {
             ledger,
             ready: None,
             in_flight: None,
+            polled: false,
         };
-        job.push_progress(0);
         Ok(job)
     }
 
@@ -285,6 +287,20 @@ impl GrantJob {
 
     /// What to do next at `now` (ms). Persist what [`Action::Persist`] hands out first.
     pub fn poll(&mut self, now: u64) -> GrantAction {
+        let first = !self.polled;
+        if first {
+            self.polled = true;
+            self.ledger.restarted(now);
+        }
+        let warning = self.ledger.pacer.refuse_future(now);
+        let warned = warning.is_some();
+        if warned {
+            self.ledger.warning = warning;
+        }
+        if first || warned {
+            // (Told at the first poll, with its time: none before, when the time was unknown.)
+            self.push_progress(now);
+        }
         loop {
             if let Some(events) = self.ledger.take_journal() {
                 return Action::Persist(events);
@@ -330,9 +346,17 @@ impl GrantJob {
         }
     }
 
-    /// Hands back the HTTP answer of the request the last action handed out.
-    pub fn handle_response(&mut self, now: u64, status: u16, body: &[u8]) -> Result<(), BulkError> {
+    /// Hands back the HTTP answer of the request the last action handed out, with its `Date`
+    /// header as every engine takes it (a grant judges no account: unused).
+    pub fn handle_response(
+        &mut self,
+        now: u64,
+        status: u16,
+        body: &[u8],
+        _date: Option<u64>,
+    ) -> Result<(), BulkError> {
         let f = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
+        self.ledger.ended(f.chunk, now);
         match f.request.check(status, body).map(|_| answer::tree(body)) {
             Ok(Some(answer)) => {
                 self.ledger.failures = 0;
@@ -378,6 +402,7 @@ impl GrantJob {
     /// Hands back a request that got no answer.
     pub fn handle_failure(&mut self, now: u64, failure: Failure) -> Result<(), BulkError> {
         let f = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
+        self.ledger.ended(f.chunk, now);
         self.lost(now, f, DoubtReason::Transport { failure });
         self.push_progress(now);
         Ok(())

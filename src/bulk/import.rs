@@ -5,10 +5,9 @@ use core::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use super::answer::{self, Found};
-use super::journal::{
-    push_created, DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow,
-};
+use super::answer;
+use super::journal::{push_created, DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
+use super::judge::{self, RowKey};
 use super::ledger::{result, Ledger, State};
 use super::{
     check_chunk_size, repeat_issue, Action, BulkError, Counts, Failure, ImportAction, Progress,
@@ -156,24 +155,17 @@ pub struct ImportJob {
     /// Look-ups wait until then (after a failure, or to let a lost create settle).
     lookup_not_before: u64,
     lookup_failures: u32,
+    /// The last failed look-up's reason, for progress.
+    lookup_error: Option<String>,
     /// A cap on the chunk from a "only n free slots" refusal.
     slot_cap: Option<usize>,
     ready: Option<InFlight>,
     in_flight: Option<InFlight>,
-    /// Resumed from a journal that held events: a run before may have sent any row without an
-    /// outcome in lines the journal then lost (a tail lost at a line boundary), so an "already
-    /// in use" answer for a row is looked up before it is reported as a failure.
-    resumed: bool,
-    /// This run's first poll: when the job began if its journal holds no send ([`ImportJob::began`]).
-    first_poll: Option<u64>,
+    /// Whether this run has polled (its first poll settles a call the journal left open).
+    polled: bool,
+    /// The platform's clock less this machine's (ms), from the last answer's `Date` header.
+    offset: Option<i64>,
 }
-
-/// How much older than the job ([`ImportJob::began`], the host's clock) an account found with a
-/// row's e-mail and username may be and still count as created by the job (the server's clock).
-// Decision: a day, so that a computer whose clock is set in the wrong time zone (hours off) or a
-// job resumed the next day still recognises its own accounts; an account older than that
-// belongs to someone else, however alike (a sheet run again, with students who already exist).
-const OWN_ACCOUNT_SLACK_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// The one call into validation: a row's findings, platform rules included.
 fn validate_row(row: &impl JsonView, lang: Lang) -> Report {
@@ -192,30 +184,6 @@ fn text(v: &impl JsonView, key: &str) -> String {
         .map(str::trim)
         .unwrap_or_default()
         .to_owned()
-}
-
-/// Compares a found account with a row: the same e-mail (any of its addresses) and username,
-/// both ignoring case and surrounding spaces (the platform's accounts match both so), is the
-/// account the job created, unless the account existed well before the job (`began`, less
-/// [`OWN_ACCOUNT_SLACK_MS`]): then it is someone else's, a conflict.
-fn judge(slot: &Slot, user: Found, began: Option<u64>) -> LookupOutcome {
-    let email = user.emails.iter().any(|e| fold(e.trim()) == slot.email_key);
-    let username = fold(user.username.trim()) == fold(&slot.username);
-    let older = match (user.created_by, began) {
-        (Some(existed), Some(began)) => existed.saturating_add(OWN_ACCOUNT_SLACK_MS) < began,
-        _ => false,
-    };
-    if email && username && !older {
-        LookupOutcome::Created { user_id: user.id }
-    } else {
-        LookupOutcome::Conflict {
-            existing: Existing {
-                user_id: user.id,
-                username: user.username,
-                emails: user.emails,
-            },
-        }
-    }
 }
 
 /// The rows written out as JSON texts, one after the other, and each one's range.
@@ -403,7 +371,7 @@ impl ImportJob {
             false,
         );
         ledger.start(journal)?;
-        let mut job = ImportJob {
+        let job = ImportJob {
             api,
             opts,
             texts,
@@ -411,42 +379,35 @@ impl ImportJob {
             ledger,
             lookup_not_before: 0,
             lookup_failures: 0,
+            lookup_error: None,
             slot_cap: None,
             ready: None,
             in_flight: None,
-            resumed: !journal.is_empty(),
-            first_poll: None,
+            polled: false,
+            offset: None,
         };
-        job.push_progress(0);
         Ok(job)
-    }
-
-    /// When the job began, as far as it knows: its first send on record (the journal's, or this
-    /// run's), or this run's first poll if that came first. An account a look-up finds that was
-    /// created well before cannot be one this job created ([`judge`]). (A journal that lost every
-    /// `ChunkSending` and is resumed days later takes the job's own accounts for conflicts: the
-    /// side that hands out no wrong password.)
-    fn began(&self) -> Option<u64> {
-        self.ledger
-            .pacer
-            .first_send_at
-            .into_iter()
-            .chain(self.first_poll)
-            .min()
     }
 
     /// Holds the next create call until `at` (ms) at least: for a create this job does not know
     /// of, e.g. one the client's interval guard ([`crate::interval::IntervalGuard`]) recorded.
+    /// `at` is on the platform's clock as the store keeps it ([`ImportJob::last_call_at`]),
+    /// read on this machine's through the measured offset; one beyond a sane bound ahead is
+    /// refused as damaged at the next poll, with a warning.
     pub fn hold_until(&mut self, at: u64) {
+        let at = match self.offset {
+            Some(offset) => at.saturating_add_signed(offset.saturating_neg()),
+            None => at,
+        };
         let pacer = &mut self.ledger.pacer;
-        pacer.not_before = pacer.not_before.max(at);
+        pacer.held_until = pacer.held_until.max(at);
     }
 
     /// Whether a poll at `now` may plan the next chunk (and record its `ChunkSending`): the one
     /// moment a caller sharing the create interval with others (an interval store read by other
     /// processes) needs to ask it and pass its time to [`ImportJob::hold_until`] before polling.
-    /// When this is false, `poll(now)` plans no chunk. (Conservative: with rows in doubt whose
-    /// look-ups are due it says true, as a look-up that cannot be planned lets the poll go on.)
+    /// When this is false, `poll(now)` plans no chunk. (Rows in doubt are looked up right before
+    /// the next send may go: with their look-ups due it says true, so the hold applies to them.)
     pub fn may_plan(&self, now: u64) -> bool {
         let ledger = &self.ledger;
         !ledger.has_unpersisted()
@@ -454,8 +415,21 @@ impl ImportJob {
             && self.in_flight.is_none()
             && ledger.halted.is_none()
             && (ledger.in_doubt.is_empty() || now >= self.lookup_not_before)
-            && !ledger.pending.is_empty()
+            && !(ledger.pending.is_empty() && ledger.in_doubt.is_empty())
             && now >= ledger.pacer.next_send_at()
+    }
+
+    /// When the last create call ended (its answer, or its give-up; its send while it is out),
+    /// on this machine's clock: what an interval store shared with other clients keeps, since
+    /// the platform counts the interval from when it handled the call.
+    /// On the platform's clock when the offset is measured (a machine whose clock is off
+    /// writes the store's other readers a true time).
+    pub fn last_call_at(&self) -> Option<u64> {
+        let at = self.ledger.pacer.last_call_at?;
+        Some(match self.offset {
+            Some(offset) => at.saturating_add_signed(offset),
+            None => at,
+        })
     }
 
     /// Rows per chunk now.
@@ -465,8 +439,8 @@ impl ImportJob {
     }
 
     fn push_progress(&mut self, now: u64) {
-        let size = self.chunk_size();
-        self.ledger.push_progress(now, size);
+        let p = self.progress(now);
+        self.ledger.progress.push_back(p);
     }
 
     /// What to do next at `now` (ms). Persist what [`Action::Persist`] hands out before polling
@@ -481,7 +455,20 @@ impl ImportJob {
     /// [`ImportJob::poll`] without building the report at the end (the wasm hands JS
     /// [`ImportJob::report_json`]).
     pub fn next(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
-        self.first_poll.get_or_insert(now);
+        let first = !self.polled;
+        if first {
+            self.polled = true;
+            self.ledger.restarted(now);
+        }
+        let warning = self.ledger.pacer.refuse_future(now);
+        let warned = warning.is_some();
+        if warned {
+            self.ledger.warning = warning;
+        }
+        if first || warned {
+            // (Told at the first poll, with its time: none before, when the time was unknown.)
+            self.push_progress(now);
+        }
         loop {
             if let Some(events) = self.ledger.take_journal() {
                 return Action::Persist(events);
@@ -500,25 +487,28 @@ impl ImportJob {
             if self.ledger.halted.is_some() {
                 return Action::Done(());
             }
-            // Every doubt is resolved before anything is sent again.
+            // Every doubt is resolved before anything is sent again, by look-ups made right
+            // before the next send may go (after the interval's wait): a create the platform
+            // was still committing has landed by then, so it is found rather than sent again.
             let first_in_doubt = self.ledger.in_doubt.iter().next();
-            if let Some(row) = first_in_doubt {
-                if now < self.lookup_not_before {
-                    return Action::Wait {
-                        until: self.lookup_not_before,
-                    };
-                }
-                self.plan_lookup(row, true);
-                continue;
-            }
-            if self.ledger.pending.is_empty() {
+            if first_in_doubt.is_none() && self.ledger.pending.is_empty() {
                 return Action::Done(());
             }
             let at = self.ledger.pacer.next_send_at();
+            let at = match first_in_doubt {
+                Some(_) => at.max(self.lookup_not_before),
+                None => at,
+            };
             if now < at {
                 return Action::Wait { until: at };
             }
-            self.plan_chunk(now);
+            match first_in_doubt {
+                Some(row) => {
+                    self.plan_lookup(row, true);
+                    self.push_progress(now);
+                }
+                None => self.plan_chunk(now),
+            }
         }
     }
 
@@ -572,19 +562,37 @@ impl ImportJob {
         }
     }
 
-    /// Hands back the HTTP answer of the request the last action handed out.
-    pub fn handle_response(&mut self, now: u64, status: u16, body: &[u8]) -> Result<(), BulkError> {
-        match self.in_flight.take().ok_or(BulkError::NothingInFlight)? {
+    /// Hands back the HTTP answer of the request the last action handed out, with its `Date`
+    /// header in ms since the epoch ([`super::http_date`]; `None` when the answer had none, or
+    /// the runtime hides it): the platform's clock, against which a found account's creation is
+    /// read ([`judge`]).
+    pub fn handle_response(
+        &mut self,
+        now: u64,
+        status: u16,
+        body: &[u8],
+        date: Option<u64>,
+    ) -> Result<(), BulkError> {
+        let in_flight = self.in_flight.take().ok_or(BulkError::NothingInFlight)?;
+        if let Some(offset) = judge::offset_from(date, now) {
+            self.offset = Some(offset);
+        }
+        match in_flight {
             InFlight::Create {
                 chunk,
                 rows,
                 request,
             } => match request.check(status, body).map(|_| answer::tree(body)) {
                 Ok(Some(answer)) => {
+                    self.ledger.ended(chunk, now);
                     self.created(chunk, &rows, &answer::created(&answer), request.secret())
                 }
-                Err(Error::Api(e)) => self.refused(now, chunk, &rows, &e),
+                Err(Error::Api(e)) => {
+                    self.ledger.ended(chunk, now);
+                    self.refused(now, chunk, &rows, &e)
+                }
                 Ok(None) | Err(_) => {
+                    self.ledger.ended(chunk, now);
                     self.lost(now, chunk, rows, DoubtReason::Unreadable { status })
                 }
             },
@@ -598,7 +606,13 @@ impl ImportJob {
             {
                 Ok(Some(user)) => {
                     self.lookup_failures = 0;
-                    let result = judge(&self.slots[row], user, self.began());
+                    let slot = &self.slots[row];
+                    let key = RowKey {
+                        email_key: &slot.email_key,
+                        username: &slot.username,
+                    };
+                    let windows = self.ledger.doubt_windows(row);
+                    let result = judge::whose(key, user, &windows, self.offset);
                     self.ledger.record(Event::LookupResult { row, result });
                 }
                 Ok(None) => {
@@ -626,6 +640,7 @@ impl ImportJob {
     pub fn handle_failure(&mut self, now: u64, failure: Failure) -> Result<(), BulkError> {
         match self.in_flight.take().ok_or(BulkError::NothingInFlight)? {
             InFlight::Create { chunk, rows, .. } => {
+                self.ledger.ended(chunk, now);
                 self.lost(now, chunk, rows, DoubtReason::Transport { failure })
             }
             InFlight::Lookup { .. } => {
@@ -647,13 +662,8 @@ impl ImportJob {
         self.ledger.failures = 0;
         let mut doubts: Vec<(DoubtReason, Vec<usize>)> = Vec::new();
         let (mut done, mut outcomes) = (Vec::new(), Vec::new());
-        for (i, &row) in rows.iter().enumerate() {
-            let slot = &self.slots[row];
-            // Items are matched by position, and must echo the row's e-mail and username.
-            let item = items.get(i).filter(|it| {
-                it.email.is_none_or(|e| fold(e.trim()) == slot.email_key)
-                    && it.username.is_none_or(|u| u.trim() == slot.username)
-            });
+        let matched = self.match_items(rows, items);
+        for (&row, item) in rows.iter().zip(matched) {
             let doubt = match item {
                 None => Some(DoubtReason::NoMatchingItem),
                 Some(it) if it.success => match it.user_id.filter(|id| !id.is_empty()) {
@@ -673,7 +683,9 @@ impl ImportJob {
                     );
                     let status = answer::kept(it.status, secret);
                     // (Its look-up finding nothing reports the status: no loop.)
-                    let may_be_ours = self.ledger.doubted.contains(&row) || self.resumed;
+                    // A row the journal never sent in doubt is never the job's: "already in use"
+                    // is the platform's answer, as a plain run reports it.
+                    let may_be_ours = self.ledger.doubted.contains(&row);
                     if in_use && may_be_ours {
                         Some(DoubtReason::AlreadyInUse { status })
                     } else {
@@ -704,6 +716,48 @@ impl ImportJob {
                 reason,
             });
         }
+    }
+
+    /// Each row's item of a create's answer, matched by the item's e-mail and username echo
+    /// (the platform does not promise its items' order): an item echoing a row's e-mail (folded)
+    /// or username (trimmed), and nothing of another row, is that row's; both are unique across
+    /// the rows sent (repeats are set aside). A row no item can be proven to be (no echo, or two
+    /// items claiming it) gets none: in doubt, looked up. A chunk of one row takes its one item.
+    fn match_items<'i, 'v>(
+        &self,
+        rows: &[usize],
+        items: &'i [answer::Created<'v>],
+    ) -> Vec<Option<&'i answer::Created<'v>>> {
+        let is_row = |it: &answer::Created<'_>, row: usize| {
+            let slot = &self.slots[row];
+            (it.email.is_some() || it.username.is_some())
+                && it.email.is_none_or(|e| fold(e.trim()) == slot.email_key)
+                && it.username.is_none_or(|u| u.trim() == slot.username)
+        };
+        if let ([_], [item]) = (rows, items) {
+            let echoes_other =
+                (item.email.is_some() || item.username.is_some()) && !is_row(item, rows[0]);
+            return vec![(!echoes_other).then_some(item)];
+        }
+        let mut out: Vec<Option<&answer::Created<'v>>> = vec![None; rows.len()];
+        let mut claimed = vec![false; rows.len()];
+        for (i, item) in items.iter().enumerate() {
+            // The item at its row's place first: answers usually keep the order sent.
+            let at = match rows.get(i) {
+                Some(&row) if is_row(item, row) => Some(i),
+                _ => rows.iter().position(|&row| is_row(item, row)),
+            };
+            if let Some(k) = at {
+                if claimed[k] {
+                    // Two items for one row: neither is proven.
+                    out[k] = None;
+                } else {
+                    claimed[k] = true;
+                    out[k] = Some(item);
+                }
+            }
+        }
+        out
     }
 
     fn refused(&mut self, now: u64, chunk: u32, rows: &[usize], e: &ApiError) {
@@ -740,6 +794,7 @@ impl ImportJob {
 
     fn lookup_failed(&mut self, now: u64, reason: String) {
         self.lookup_failures += 1;
+        self.lookup_error = Some(reason.clone());
         if self.lookup_failures >= self.opts.attempts {
             let n = super::num(self.lookup_failures as usize);
             let line = [&n, " look-ups in a row failed; the last: ", &reason].concat();
@@ -756,7 +811,23 @@ impl ImportJob {
 
     /// Where the job stands at `now`.
     pub fn progress(&self, now: u64) -> Progress {
-        self.ledger.progress_at(now, self.chunk_size())
+        let mut p = self.ledger.progress_at(now, self.chunk_size());
+        let lookup = match (&self.in_flight, &self.ready) {
+            (Some(InFlight::Lookup { row, .. }), _) | (_, Some(InFlight::Lookup { row, .. })) => {
+                Some(*row)
+            }
+            _ => None,
+        };
+        if let Some(row) = lookup {
+            p.looking_up = Some(row);
+            // The send follows the look-ups: nothing waits.
+            p.next_send_at = None;
+        }
+        if self.lookup_failures > 0 {
+            p.retries = p.retries.max(self.lookup_failures);
+            p.last_error = self.lookup_error.clone();
+        }
+        p
     }
 
     /// Every row with issues or warnings, in input order, as the job judged them when it started
@@ -865,15 +936,6 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    fn user(id: &str, username: &str, emails: &[&str]) -> Found {
-        Found {
-            id: id.into(),
-            username: username.into(),
-            emails: emails.iter().map(|e| (*e).to_owned()).collect(),
-            created_by: None,
-        }
-    }
-
     fn rows(values: Vec<Value>) -> Vec<Slot> {
         let (_, json) = row_texts(&values);
         check_rows(&values, &json, &ImportOptions::default())
@@ -881,56 +943,6 @@ mod tests {
 
     fn row(email: &str, username: &str) -> Value {
         json!({"name": "Some One", "username": username, "email": email, "password": "secret-1"})
-    }
-
-    #[test]
-    fn a_found_account_is_ours_only_with_the_same_email_and_username() {
-        let slot = &rows(vec![row(" An@X.io ", "anh")])[0];
-        let same = user("u1", "ANH", &["old@x.io", "an@x.io"]);
-        assert_eq!(
-            judge(slot, same, Some(1_000)),
-            LookupOutcome::Created {
-                user_id: "u1".into()
-            }
-        );
-        for other in [user("u2", "someone", &["an@x.io"]), user("u3", "anh", &[])] {
-            assert!(matches!(
-                judge(slot, other, None),
-                LookupOutcome::Conflict { .. }
-            ));
-        }
-    }
-
-    #[test]
-    fn a_found_account_older_than_the_job_is_someone_elses() {
-        let slot = &rows(vec![row("an@x.io", "anh")])[0];
-        let began = 1_700_000_000_000;
-        let existed_by = |at: u64| Found {
-            created_by: Some(at),
-            ..user("u1", "anh", &["an@x.io"])
-        };
-        // Made by the job, or within the slack before it began (another clock): the job's.
-        for at in [began + 5, began - OWN_ACCOUNT_SLACK_MS] {
-            assert!(matches!(
-                judge(slot, existed_by(at), Some(began)),
-                LookupOutcome::Created { .. }
-            ));
-        }
-        // Older: an account that existed before the job, however alike.
-        let old = existed_by(began - OWN_ACCOUNT_SLACK_MS - 1);
-        assert!(matches!(
-            judge(slot, old.clone(), Some(began)),
-            LookupOutcome::Conflict { .. }
-        ));
-        // Without either time, the e-mail and username decide.
-        assert!(matches!(
-            judge(slot, old, None),
-            LookupOutcome::Created { .. }
-        ));
-        assert!(matches!(
-            judge(slot, user("u1", "anh", &["an@x.io"]), Some(began)),
-            LookupOutcome::Created { .. }
-        ));
     }
 
     #[test]

@@ -69,6 +69,13 @@ pub enum Outcome {
     Granted,
     /// Grant: the answer had no result for the account.
     NoResult,
+    /// Import: a look-up found an account with the row's e-mail and username whose creation the
+    /// job cannot tie to its sends (no time, or clocks that cannot be compared): in doubt, to be
+    /// checked by a person; never claimed as created.
+    InDoubt {
+        /// The account found.
+        existing: Existing,
+    },
 }
 
 /// Why rows of a sent chunk are in doubt.
@@ -123,6 +130,12 @@ pub enum LookupOutcome {
         /// The account found.
         existing: Existing,
     },
+    /// An account with the row's e-mail and username that the job cannot show it made
+    /// ([`Outcome::InDoubt`]).
+    InDoubt {
+        /// The account found.
+        existing: Existing,
+    },
     /// No account by e-mail nor by username: the row is sent again in a later chunk.
     NotFound,
 }
@@ -162,6 +175,15 @@ pub enum Event {
     },
     /// The chunk is about to be sent: on disk before the request leaves.
     ChunkSending {
+        /// Chunk number.
+        chunk: u32,
+        /// When (ms).
+        at: u64,
+    },
+    /// The chunk's call ended: its answer came, or it was given up, at `at` (ms). The create
+    /// interval counts from here (the platform counts from when it handled the call), and a
+    /// look-up's judge reads the send's window up to here.
+    ChunkEnded {
         /// Chunk number.
         chunk: u32,
         /// When (ms).

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 
 use super::journal::{DoubtReason, Event, LookupOutcome, Outcome, PlannedRow};
+use super::judge::Window;
 use super::num;
 use super::{chunks_for, Counts, JournalError, Progress, RowResult};
 use crate::validate::Issue;
@@ -108,24 +109,53 @@ impl FromIterator<usize> for Rows {
     }
 }
 
-/// When chunks may go: the last send time and the interval.
+/// When chunks may go: when the last call ended and the interval.
 #[derive(Clone, Debug)]
 pub(super) struct Pacer {
     pub interval_ms: u64,
-    /// The job's first send, on record (the journal's, or this run's).
-    pub first_send_at: Option<u64>,
-    pub last_send_at: Option<u64>,
+    /// When the last call ended (its answer, or its give-up; its send while it is out): the
+    /// platform counts the interval from when it handled a call, so the next one leaves the
+    /// interval after the last answer however long the platform took.
+    pub last_call_at: Option<u64>,
     /// An extra gate (a retry delay after a failure).
     pub not_before: u64,
+    /// The hold of creates this job does not know of (a shared interval store), on this
+    /// machine's clock.
+    pub held_until: u64,
 }
+
+/// How far past `now` a stored time (the journal's last call, the interval store's hold beyond
+/// one interval) may lie before it is taken for damage, in ms.
+// Decision: a minute: the journal and the store are written by this machine's clock, so a time
+// further ahead is a damaged store or a clock set back (days, in the field); the job then waits
+// one interval from now, with a warning, rather than for days.
+pub(super) const FUTURE_BOUND_MS: u64 = 60_000;
 
 impl Pacer {
     /// The earliest time the next chunk may go.
     pub fn next_send_at(&self) -> u64 {
         let by_interval = self
-            .last_send_at
+            .last_call_at
             .map_or(0, |at| at.saturating_add(self.interval_ms));
-        by_interval.max(self.not_before)
+        by_interval.max(self.not_before).max(self.held_until)
+    }
+
+    /// Refuses stored times beyond [`FUTURE_BOUND_MS`] ahead of `now`: the last call is taken as
+    /// now and a hold as one interval from now. The warning when it did.
+    pub fn refuse_future(&mut self, now: u64) -> Option<String> {
+        let bound = now.saturating_add(FUTURE_BOUND_MS);
+        let last = self.last_call_at.filter(|&t| t > bound);
+        let held = (self.held_until > bound.saturating_add(self.interval_ms))
+            .then(|| self.held_until - self.interval_ms);
+        let ahead = last.max(held)?;
+        if last.is_some() {
+            self.last_call_at = Some(now);
+        }
+        if held.is_some() {
+            self.held_until = now.saturating_add(self.interval_ms);
+        }
+        let min = super::num(((ahead - now) / 60_000) as usize);
+        Some(["a stored create time ", &min, " min ahead of this clock was refused as damaged: the next waits one interval from now"].concat())
     }
 
     /// The estimated end of `chunks` more chunks, the first at `next_send_at`, one interval
@@ -139,6 +169,32 @@ impl Pacer {
         Some(first.saturating_add(rest.saturating_mul(self.interval_ms)))
     }
 }
+
+/// One sent chunk's times, as the judge reads its window ([`Window`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Sent {
+    pub chunk: u32,
+    /// `chunkSending`.
+    pub at: u64,
+    /// `chunkEnded`, when journaled.
+    pub ended: Option<u64>,
+    /// Its answer was lost (a transport failure, an unreadable answer, a process that died):
+    /// the platform may have gone on after `ended`.
+    pub lost: bool,
+}
+
+impl Sent {
+    /// The window in which the platform may have made this send's accounts.
+    pub fn window(&self) -> Window {
+        match self.ended {
+            Some(end) if !self.lost => Window::answered(self.at, end),
+            end => Window::lost(self.at, end),
+        }
+    }
+}
+
+/// "None" in [`Ledger::doubt_head`] and the links.
+const NO_LINK: u32 = u32::MAX;
 
 pub(super) struct Ledger {
     job: &'static str,
@@ -154,6 +210,14 @@ pub(super) struct Ledger {
     pub in_doubt: Rows,
     /// Rows an earlier send of which was in doubt: they may exist already.
     pub doubted: Rows,
+    /// Every sent chunk's times, by chunk number (ascending: chunks are numbered in order).
+    pub sent: Vec<Sent>,
+    /// Each row's latest send in doubt, an index into `doubt_links` (empty until a doubt).
+    doubt_head: Vec<u32>,
+    /// (chunk, the row's previous link): the sends in doubt of each row, newest first.
+    doubt_links: Vec<(u32, u32)>,
+    /// The chunk sent and not yet ended (its answer awaited; on replay: the process died).
+    pub open: Option<u32>,
     next_chunk: u32,
     /// The last planned chunk and its rows.
     last_chunk: Option<(u32, Vec<usize>)>,
@@ -166,12 +230,17 @@ pub(super) struct Ledger {
     pub halted_by: Option<crate::codes::Category>,
     /// Calls in a row that failed in a way that may pass.
     pub failures: u32,
+    /// The last warning of this run (a stored time refused as damaged), for progress.
+    pub warning: Option<String>,
+    /// The last failure that may pass, in words, for progress while failures are in a row.
+    pub last_error: Option<String>,
 }
 
 /// Which of a [`Tally`]'s counts, in its order, a row in `state` adds to.
 fn count(state: &State) -> usize {
     match state {
         State::Done(Outcome::Created { .. } | Outcome::Granted) => 0,
+        State::Done(Outcome::InDoubt { .. }) => 3,
         State::Done(_) => 1,
         State::SetAside => 2,
         State::Unresolved(_) => 3,
@@ -224,14 +293,20 @@ impl Ledger {
             pending,
             in_doubt: Rows::default(),
             doubted: Rows::default(),
+            sent: Vec::new(),
+            doubt_head: Vec::new(),
+            doubt_links: Vec::new(),
+            open: None,
             next_chunk: 0,
             last_chunk: None,
             pacer: Pacer {
                 interval_ms,
-                first_send_at: None,
-                last_send_at: None,
+                last_call_at: None,
                 not_before: 0,
+                held_until: 0,
             },
+            warning: None,
+            last_error: None,
             journal: Vec::new(),
             progress: VecDeque::new(),
             halted: None,
@@ -392,9 +467,30 @@ impl Ledger {
             Event::ChunkSending { chunk, at } => {
                 let rows = self.last(index, *chunk)?;
                 self.shift(rows, &State::Planned(*chunk), &State::Sent(*chunk));
-                let last = self.pacer.last_send_at.unwrap_or(0).max(*at);
-                self.pacer.last_send_at = Some(last);
-                self.pacer.first_send_at.get_or_insert(*at);
+                self.called_at(*at);
+                if self.sent.last().is_some_and(|s| s.chunk == *chunk) {
+                    return Err(out_of_order(index, "a chunk sent twice"));
+                }
+                self.sent.push(Sent {
+                    chunk: *chunk,
+                    at: *at,
+                    ended: None,
+                    lost: false,
+                });
+                self.open = Some(*chunk);
+            }
+            Event::ChunkEnded { chunk, at } => {
+                let Some(sent) = self.sent_mut(*chunk) else {
+                    return Err(out_of_order(
+                        index,
+                        ["chunk ", &num(*chunk as usize), " ended but was not sent"].concat(),
+                    ));
+                };
+                sent.ended = Some(*at);
+                if self.open == Some(*chunk) {
+                    self.open = None;
+                }
+                self.called_at(*at);
             }
             Event::ChunkRefused { chunk, .. } => {
                 let rows = self.last(index, *chunk)?;
@@ -409,6 +505,15 @@ impl Ledger {
                     DoubtReason::AlreadyInUse { status } => Some(status.clone()),
                     _ => None,
                 };
+                let lost = matches!(
+                    reason,
+                    DoubtReason::Transport { .. }
+                        | DoubtReason::Unreadable { .. }
+                        | DoubtReason::Interrupted
+                );
+                if let Some(sent) = self.sent_mut(*chunk).filter(|_| lost) {
+                    sent.lost = true;
+                }
                 for &r in rows {
                     let r = self.row(index, r)?;
                     if self.states[r] != State::Sent(*chunk) {
@@ -424,6 +529,11 @@ impl Ledger {
                         ));
                     }
                     self.doubted.insert(r);
+                    // A send answered "already in use" made nothing: its row's windows are the
+                    // sends before it.
+                    if recheck.is_none() {
+                        self.link_doubt(r, *chunk);
+                    }
                     let next = if self.resend_in_doubt {
                         State::Pending
                     } else {
@@ -468,6 +578,9 @@ impl Ledger {
                     (LookupOutcome::Conflict { existing }, _) => State::Done(Outcome::Conflict {
                         existing: existing.clone(),
                     }),
+                    (LookupOutcome::InDoubt { existing }, _) => State::Done(Outcome::InDoubt {
+                        existing: existing.clone(),
+                    }),
                     (LookupOutcome::NotFound, Some(status)) => State::Done(Outcome::Failed {
                         status: status.clone(),
                     }),
@@ -477,6 +590,58 @@ impl Ledger {
             }
         }
         Ok(())
+    }
+
+    /// Counts a call's send or end for the interval.
+    fn called_at(&mut self, at: u64) {
+        let last = self.pacer.last_call_at.unwrap_or(0).max(at);
+        self.pacer.last_call_at = Some(last);
+    }
+
+    fn sent_mut(&mut self, chunk: u32) -> Option<&mut Sent> {
+        let i = self.sent.binary_search_by_key(&chunk, |s| s.chunk).ok()?;
+        self.sent.get_mut(i)
+    }
+
+    /// Notes that `row`'s send in `chunk` is in doubt.
+    fn link_doubt(&mut self, row: usize, chunk: u32) {
+        if self.doubt_head.is_empty() {
+            self.doubt_head = vec![NO_LINK; self.states.len()];
+        }
+        let prev = self.doubt_head[row];
+        let Ok(link) = u32::try_from(self.doubt_links.len()) else {
+            return;
+        };
+        self.doubt_links.push((chunk, prev));
+        self.doubt_head[row] = link;
+    }
+
+    /// The windows of `row`'s sends in doubt (empty: the journal never sent it in doubt).
+    pub fn doubt_windows(&self, row: usize) -> Vec<Window> {
+        let mut out = Vec::new();
+        let mut link = self.doubt_head.get(row).copied().unwrap_or(NO_LINK);
+        while let Some(&(chunk, prev)) = self.doubt_links.get(link as usize) {
+            let i = self.sent.binary_search_by_key(&chunk, |s| s.chunk);
+            if let Some(sent) = i.ok().and_then(|i| self.sent.get(i)) {
+                out.push(sent.window());
+            }
+            link = prev;
+        }
+        out
+    }
+
+    /// The first poll of a run at `now`: a call the journal shows sent and never ended was cut
+    /// off by the process's end, when is unknown: the interval counts from now (the platform may
+    /// have handled it right before).
+    pub fn restarted(&mut self, now: u64) {
+        if self.open.take().is_some() {
+            self.called_at(now);
+        }
+    }
+
+    /// A call of `chunk` ended at `now` (its answer, or given up): journaled before its outcomes.
+    pub fn ended(&mut self, chunk: u32, now: u64) {
+        self.record(Event::ChunkEnded { chunk, at: now });
     }
 
     /// Applies a live event and queues it for the journal.
@@ -512,6 +677,7 @@ impl Ledger {
     /// waits `delay_ms` more.
     pub fn failed_once(&mut self, now: u64, attempts: u32, delay_ms: u64, reason: String) {
         self.failures += 1;
+        self.last_error = Some(reason.clone());
         if self.failures >= attempts {
             self.halted = Some(
                 [
@@ -544,16 +710,37 @@ impl Ledger {
     pub fn progress_at(&self, now: u64, chunk_size: usize) -> Progress {
         let t = self.tally();
         let to_send = self.pending.len() + self.in_doubt.len();
+        let sending = self.open.and_then(|chunk| {
+            let rows = self
+                .last_chunk
+                .as_ref()
+                .filter(|(c, _)| *c == chunk)?
+                .1
+                .clone();
+            let since = self.sent.last().filter(|s| s.chunk == chunk)?.at;
+            Some(super::Sending { rows, since })
+        });
+        let next = self.pacer.next_send_at();
+        let waits = sending.is_none() && to_send > 0 && next > now;
         Progress {
             done: t.done,
             failed: t.failed,
             set_aside: t.set_aside,
             unresolved: t.unresolved,
             remaining: t.remaining,
-            next_send_at: (!self.pending.is_empty()).then(|| self.pacer.next_send_at().max(now)),
-            estimated_end_at: self
-                .pacer
-                .estimate_end(now, chunks_for(to_send, chunk_size)),
+            in_doubt: self.in_doubt.len(),
+            looking_up: None,
+            retries: self.failures,
+            last_error: self.last_error.clone().filter(|_| self.failures > 0),
+            next_send_at: waits.then_some(next),
+            estimated_end_at: match sending {
+                Some(_) => None,
+                None => self
+                    .pacer
+                    .estimate_end(now, chunks_for(to_send, chunk_size)),
+            },
+            sending,
+            warning: self.warning.clone(),
         }
     }
 
@@ -585,6 +772,16 @@ impl Ledger {
             .collect();
         (results, c)
     }
+}
+
+/// Why a row whose account the job cannot show it made is in doubt: the account, to check.
+fn unclear_reason(existing: &super::journal::Existing) -> String {
+    [
+        "in doubt: check account ",
+        &existing.user_id,
+        ": the job cannot show it made it",
+    ]
+    .concat()
 }
 
 /// A row's result in a report (`stop`: [`Ledger::stop`]; `issues`: a set-aside row's), counted
@@ -623,16 +820,25 @@ pub(super) fn result(state: &State, stop: &str, issues: &[Issue], c: &mut Counts
                 existing: existing.clone(),
             }
         }
+        State::Done(Outcome::InDoubt { existing }) => {
+            c.in_doubt += 1;
+            RowResult::InDoubt {
+                reason: unclear_reason(existing),
+                existing: Some(existing.clone()),
+            }
+        }
         State::Unresolved(reason) => {
             c.in_doubt += 1;
             RowResult::InDoubt {
                 reason: reason.clone(),
+                existing: None,
             }
         }
         State::InDoubt { .. } | State::Sent(_) => {
             c.in_doubt += 1;
             RowResult::InDoubt {
                 reason: stop.to_owned(),
+                existing: None,
             }
         }
         State::Pending | State::Planned(_) => {
@@ -795,8 +1001,11 @@ mod tests {
                 reason: DoubtReason::Interrupted
             }]
         );
-        // The interval counts from the journaled send.
+        // The interval counts from the journaled send (ended: unknown, the process died).
         assert_eq!(l.pacer.next_send_at(), 1_050);
+        assert_eq!(l.open, Some(0));
+        l.restarted(700);
+        assert_eq!(l.pacer.next_send_at(), 1_700, "and from the restart");
         // A chunk number is never reused.
         assert_eq!(l.plan(&[2], 2_000), 2);
     }
@@ -805,18 +1014,18 @@ mod tests {
     fn the_pacer_estimates_the_end() {
         let mut p = Pacer {
             interval_ms: 600,
-            first_send_at: None,
-            last_send_at: None,
+            last_call_at: None,
             not_before: 0,
+            held_until: 0,
         };
         assert_eq!(p.next_send_at(), 0);
         assert_eq!(p.estimate_end(10, 0), None);
         assert_eq!(p.estimate_end(10, 3), Some(1_210));
-        p.last_send_at = Some(100);
+        p.last_call_at = Some(100);
         assert_eq!(p.estimate_end(10, 2), Some(1_300));
         p.not_before = 5_000;
         assert_eq!(p.next_send_at(), 5_000);
-        p.last_send_at = Some(u64::MAX);
+        p.last_call_at = Some(u64::MAX);
         assert_eq!(p.estimate_end(0, usize::MAX), Some(u64::MAX));
     }
 }

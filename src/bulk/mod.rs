@@ -7,7 +7,8 @@
 //!
 //! Like quinn-proto, an engine does no I/O and reads no clock: the caller passes `now`
 //! (milliseconds since the epoch) into [`ImportJob::poll`], performs the [`Action`] it gets, and
-//! hands the answer back with `handle_response(now, status, body)` or
+//! hands the answer back with `handle_response(now, status, body, date)` (`date`: the answer's
+//! `Date` header in ms since the epoch, [`http_date`]: the platform's clock) or
 //! `handle_failure(now, failure)`. The same inputs always give the same outputs.
 //!
 //! # Rules
@@ -21,27 +22,40 @@
 //!   are set aside with their issues; platform-level findings are reported as warnings and, with
 //!   [`ImportOptions::set_aside_platform`], set aside too. The other rows go on.
 //! - **Chunks and interval.** At most [`ImportOptions::chunk_size`] rows a call, one call per
-//!   [`ImportOptions::interval_ms`] (the contract's 10 minutes by default), counted from the last
-//!   `ChunkSending` in the journal, so a resumed job keeps the interval too.
+//!   [`ImportOptions::interval_ms`] (the contract's 10 minutes by default), counted from when the
+//!   last call *ended* (`ChunkEnded`: its answer, or its give-up), since the platform counts from
+//!   when it handled the call; a call the journal shows sent and never ended counts from the
+//!   restart. A stored time more than a minute ahead of `now` (the journal's, or a hold from a
+//!   shared store, [`ImportJob::hold_until`]) is refused as damaged with a warning in
+//!   [`Progress`]: the next call waits one interval from now.
 //! - **In doubt, look before sending again.** A chunk whose answer was lost (network error,
-//!   timeout, abort, an unreadable reply, or a process killed after `ChunkSending`) is in doubt.
-//!   Before anything is sent again each of its rows is looked up (`search-user` by e-mail, then by
-//!   username): the same e-mail and username means created; other data is a conflict, reported
-//!   and never overwritten; not found means sent again in a later chunk. A row sent again after a
-//!   doubt that fails with "already in use" is looked up once more, so a create that was still
-//!   being committed when it was first looked up is recognised as created. So is any "already
-//!   in use" of a job resumed from a journal that held events: a run before may have sent the row
-//!   in lines the journal then lost (a tail lost at a line boundary). A found account created
-//!   more than a day before the job began (its first `ChunkSending`, else its run's first poll)
-//!   is not the job's, however alike: it is reported as a conflict.
+//!   timeout, abort, an unreadable reply, or a process killed after `ChunkSending`) is in doubt,
+//!   as is a row no item of an answer can be proven to be (items are matched by their e-mail and
+//!   username echo, not by position). Right before the next send may go (after the interval's
+//!   wait) each row in doubt is looked up (`search-user` by e-mail, then by username); not found
+//!   means sent again. A row sent again after a doubt that fails with "already in use" is looked
+//!   up once more.
+//! - **Whose account** (one judge, `judge.rs`, for every engine): a found account is the job's
+//!   only when it has the row's e-mail and username and its `createdAt` falls inside the window
+//!   of one of the row's sends in doubt (from `ChunkSending` to `ChunkEnded`, plus 2 minutes
+//!   after a lost answer's give-up), read on this machine's clock through the offset measured
+//!   from the answers' `Date` headers, within 2 s. A row the journal never sent is never the
+//!   job's ("already in use" is reported as the platform said it). An account outside every
+//!   window is a conflict, reported and never overwritten, or, when the clocks cannot be
+//!   compared (no `Date`) or it gives no time, in doubt with the account to check. The report
+//!   says `created` only for an account the job can show it made.
 //! - **Resume.** [`ImportJob::resume`] rebuilds the state from the same input and the journal:
-//!   finished rows are skipped, in-doubt rows are looked up. A journal that names rows the input
+//!   finished rows are skipped, in-doubt rows are looked up (right before the next send). A journal that names rows the input
 //!   does not hold (another file) is refused with [`JournalError`]. Rows the journal does not name
 //!   may change between runs (fixing set-aside rows is the expected workflow).
 //! - **One request at a time.** Each `Send`/`Lookup` gets exactly one `handle_*` call; polling
 //!   in between answers [`Action::Busy`].
 //! - **Cancel** by no longer driving the job (an aborted request in flight may be handed back as
 //!   [`Failure::Aborted`] first); the journal resumes it.
+//! - **Progress** ([`Progress`], after every change; the first at the first poll) says what a
+//!   screen shows: the counts, the chunk out and since when, rows in doubt and the row looked up
+//!   now, failures in a row and the last one's note, the next send counted from the answer; a
+//!   time not known is absent.
 //! - **Failures in a row.** Lost answers, refusals that may pass and failed look-ups are tried
 //!   again after [`ImportOptions::retry_delay_ms`]; after [`ImportOptions::attempts`] in a row,
 //!   and at once on a refusal that cannot pass (invalid token, no permission), the run stops with
@@ -77,7 +91,7 @@
 //!         Action::Send(request) => {
 //!             // POST request.url() with request.body(); here the server created the account:
 //!             let body = br#"{"respCode":"00","msg":"1 success, 0 error","users":[{"email":"lan@example.com","username":"lananh","userId":"u1","success":true,"status":"Success created"}]}"#;
-//!             job.handle_response(now, 200, body).unwrap();
+//!             job.handle_response(now, 200, body, None).unwrap();
 //!         }
 //!         Action::Lookup(_request) => unreachable!("nothing is in doubt here"),
 //!         Action::Wait { until } => unreachable!("one chunk never waits: {until}"),
@@ -101,12 +115,14 @@ mod answer;
 mod grant;
 mod import;
 mod journal;
+mod judge;
 mod ledger;
 pub mod read;
 
 pub use grant::{GrantJob, GrantOptions, GrantReport, GrantRowReport};
 pub use import::{ImportJob, ImportOptions, ImportReport, RowIssues, RowReport};
 pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
+pub use judge::http_date;
 
 /// The contract's interval between two create calls, in whole milliseconds (from
 /// [`crate::interval::CREATE_INTERVAL_MS`]).
@@ -187,11 +203,16 @@ pub enum RowResult {
         /// That account.
         existing: Existing,
     },
-    /// Import: sent, outcome unknown and not resolved in this run. Never sent again before a
-    /// look-up: resume to look it up.
+    /// Import: sent, outcome unknown and not resolved in this run (never sent again before a
+    /// look-up: resume to look it up), or an account found with the row's data that the job
+    /// cannot show it made (`existing`: check it).
     InDoubt {
         /// Why it is unresolved.
         reason: String,
+        /// The account found, when one was: a person checks whether it is the row's.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "wasm", tsify(optional))]
+        existing: Option<Existing>,
     },
     /// Not sent because the run stopped (the report's `halted`); resume to send it.
     NotSent {
@@ -247,25 +268,67 @@ impl Failure {
     }
 }
 
-/// Where a job stands, for a progress bar.
+/// Where a job stands, for a progress bar and a screen that shows what the engine is doing:
+/// the counts, a chunk out and since when, rows in doubt and the one looked up now, failures in
+/// a row, and when the next send may go. A member that is not known is absent (never `null`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
-    /// Rows finished well (created, or granted).
+    /// Rows finished well (created, or granted): counted as soon as an answer or a look-up says.
     pub done: usize,
     /// Rows the platform refused, and conflicts.
     pub failed: usize,
     /// Rows set aside before sending.
     pub set_aside: usize,
-    /// Rows in doubt that could not be resolved in this run.
+    /// Rows whose outcome this run could not settle (reported in doubt), and accounts found that
+    /// the job cannot show it made.
     pub unresolved: usize,
     /// Rows still to send or to look up.
     pub remaining: usize,
-    /// When the next chunk may go (ms), if one is waiting.
+    /// Import: rows sent whose outcome is unknown, to be looked up (by this run, right before
+    /// its next send) before anything is sent again.
+    pub in_doubt: usize,
+    /// The chunk sent and waiting for its answer, if one is out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    pub sending: Option<Sending>,
+    /// Import: the row being looked up now (0-based), if a look-up is out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    pub looking_up: Option<usize>,
+    /// Calls in a row that failed in a way that may pass (each is tried again after the retry
+    /// delay; the run stops after the `attempts` option's number).
+    pub retries: u32,
+    /// The last such failure, in words, while failures are in a row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    pub last_error: Option<String>,
+    /// When the next call (a chunk, or the look-ups right before it) may go (ms), counted from
+    /// the last call's answer; absent when nothing waits (a call is out, or may go now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
     pub next_send_at: Option<u64>,
-    /// When the job should end (ms): next chunk time plus the remaining chunks' intervals.
+    /// When the job should end (ms): the next chunk's time plus the remaining chunks'
+    /// intervals; absent when nothing is left or a call is out (its answer's time is unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
     pub estimated_end_at: Option<u64>,
+    /// A stored time refused as damaged (a clock set back, a store written by a clock ahead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wasm", tsify(optional))]
+    pub warning: Option<String>,
+}
+
+/// A chunk out: sent, its answer awaited.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, lpm_derive::WriteJson)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Sending {
+    /// Its rows (0-based).
+    pub rows: Vec<usize>,
+    /// When it left (ms).
+    pub since: u64,
 }
 
 /// Why a job could not be set up or resumed.
@@ -479,6 +542,15 @@ mod tests {
             RowResult::Conflict { existing },
             RowResult::InDoubt {
                 reason: "timeout".into(),
+                existing: None,
+            },
+            RowResult::InDoubt {
+                reason: "check".into(),
+                existing: Some(Existing {
+                    user_id: "u8".into(),
+                    username: "an".into(),
+                    emails: vec![],
+                }),
             },
             RowResult::NotSent {
                 reason: "halted".into(),
@@ -520,7 +592,21 @@ mod tests {
                 ..Progress::default()
             };
             assert_eq!(value_json(&p), serde_json::to_string(&p).unwrap());
+            assert!(!value_json(&p).contains("null"), "absent, never null");
         }
+        let busy = Progress {
+            sending: Some(Sending {
+                rows: vec![3, 4],
+                since: 7,
+            }),
+            looking_up: Some(2),
+            retries: 1,
+            last_error: Some("no answer in time".into()),
+            estimated_end_at: Some(9),
+            warning: Some("clock".into()),
+            ..Progress::default()
+        };
+        assert_eq!(value_json(&busy), serde_json::to_string(&busy).unwrap());
         let warned = RowReport {
             row: 0,
             email: "a@x.vn".into(),

@@ -102,6 +102,9 @@ fn outcome(v: &impl JsonView) -> Option<Outcome> {
         },
         "granted" => Outcome::Granted,
         "noResult" => Outcome::NoResult,
+        "inDoubt" => Outcome::InDoubt {
+            existing: existing(v)?,
+        },
         _ => return None,
     })
 }
@@ -141,6 +144,9 @@ fn lookup(v: &impl JsonView) -> Option<LookupOutcome> {
         "conflict" => LookupOutcome::Conflict {
             existing: existing(v)?,
         },
+        "inDoubt" => LookupOutcome::InDoubt {
+            existing: existing(v)?,
+        },
         "notFound" => LookupOutcome::NotFound,
         _ => return None,
     })
@@ -174,6 +180,10 @@ pub fn event(v: &impl JsonView) -> Option<Event> {
             rows: list(v, "rows", planned)?,
         },
         "chunkSending" => Event::ChunkSending {
+            chunk: chunk(v)?,
+            at: uint(v, "at")?,
+        },
+        "chunkEnded" => Event::ChunkEnded {
             chunk: chunk(v)?,
             at: uint(v, "at")?,
         },
@@ -364,6 +374,10 @@ mod tests {
                 chunk: 1,
                 at: 1_700_000_000_123,
             },
+            Event::ChunkEnded {
+                chunk: 1,
+                at: 1_700_000_025_123,
+            },
             Event::ChunkRefused {
                 chunk: 1,
                 code: "19".into(),
@@ -401,6 +415,9 @@ mod tests {
             },
             Outcome::Granted,
             Outcome::NoResult,
+            Outcome::InDoubt {
+                existing: existing.clone(),
+            },
         ];
         out.push(Event::ChunkOutcomes {
             chunk: 3,
@@ -411,7 +428,10 @@ mod tests {
             LookupOutcome::Created {
                 user_id: "u2".into(),
             },
-            LookupOutcome::Conflict { existing },
+            LookupOutcome::Conflict {
+                existing: existing.clone(),
+            },
+            LookupOutcome::InDoubt { existing },
             LookupOutcome::NotFound,
         ] {
             out.push(Event::LookupResult { row: 8, result });

@@ -254,3 +254,87 @@ test('a job interval shorter than the client\'s guarded create interval is refus
   assert.equal(ok.counts.created, 2);
   assert.equal((await emu.control('GET', 'state')).accounts, before + 2);
 });
+
+test('the interval store keeps when a create ended, not only when it left: the platform counts from its answer (issue 34, defect 4)', async () => {
+  const sets = [];
+  const intervalStore = { get: () => undefined, set: (_key, at) => { sets.push(at); } };
+  let answeredAt = 0;
+  // The platform holds the create 300 ms before it answers.
+  const fetch = async (url, init) => {
+    const res = await globalThis.fetch(url, init);
+    if (String(url).includes('create-multi-user')) {
+      await new Promise((r) => setTimeout(r, 300));
+      answeredAt = Date.now();
+    }
+    return res;
+  };
+  const report = await client(bulk, { fetch, intervalStore }).importUsers(rows(3, 'iv'), opts());
+  assert.equal(report.counts.created, 3);
+  assert.ok(sets.length >= 2, `the send and the end: ${sets}`);
+  assert.ok(sets.at(-1) >= answeredAt, `last stored ${sets.at(-1)} is the answer's time (${answeredAt}) or later`);
+});
+
+test('a guarded create given up (aborted) counts its interval from the give-up (issue 34, defect 4)', async () => {
+  const sets = [];
+  const intervalStore = { get: () => undefined, set: (_key, at) => { sets.push(at); } };
+  // The platform never answers; the caller gives up after 200 ms.
+  const fetch = (_url, init) => new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(init.signal.reason)));
+  const c = client(bulk, { fetch, intervalStore, registerInterval: { guard: 'reject' } });
+  const stop = new AbortController();
+  const user = rows(1, 'ga')[0];
+  const call = c.registerUser(user, { signal: stop.signal });
+  await new Promise((r) => setTimeout(r, 200));
+  const gaveUpAt = Date.now();
+  stop.abort();
+  await assert.rejects(call, (e) => e.name === 'AbortError');
+  assert.ok(sets.length >= 2, `the send and the give-up: ${sets}`);
+  assert.ok(sets.at(-1) >= gaveUpAt, `last stored ${sets.at(-1)} is the give-up (${gaveUpAt}) or later`);
+});
+
+/** The members of `interface name` in the package's generated declarations: name -> {optional, type}. */
+function declared(name) {
+  const dts = readFileSync(new URL('../../pkg-bulk/wasm/lpm_client.d.ts', import.meta.url), 'utf8');
+  const body = dts.match(new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n\\}`))[1].replace(/\/\*\*[\s\S]*?\*\//g, '');
+  const members = new Map();
+  for (const m of body.matchAll(/^\s*(\w+)(\?)?: ([^;]+);/gm)) members.set(m[1], { optional: m[2] === '?', type: m[3].trim() });
+  assert.ok(members.size > 0, `interface ${name} read`);
+  return members;
+}
+/** Holds `value` to the declared interface `name` (nested interfaces by name): every member
+ * declared is there with its type, or absent when optional; nothing else, never null. */
+function conforms(value, name, where) {
+  const members = declared(name);
+  for (const key of Object.keys(value)) assert.ok(members.has(key), `${where}: ${key} is not declared in ${name}`);
+  for (const [key, declaredAs] of members) {
+    const v = value[key];
+    // `T | undefined` (a member that may be absent) is held as `T`, optional.
+    const type = declaredAs.type.replace(/ \| undefined$/, '');
+    const optional = declaredAs.optional || type !== declaredAs.type;
+    if (v === undefined) { assert.ok(optional, `${where}: ${name}.${key} is declared required but absent`); continue; }
+    assert.notEqual(v, null, `${where}: ${name}.${key} is null`);
+    if (type === 'number') assert.equal(typeof v, 'number', `${where}: ${name}.${key}`);
+    else if (type === 'string') assert.equal(typeof v, 'string', `${where}: ${name}.${key}`);
+    else if (type === 'number[]') assert.ok(Array.isArray(v) && v.every((x) => typeof x === 'number'), `${where}: ${name}.${key}`);
+    else conforms(v, type, `${where}.${key}`);
+  }
+}
+
+test('every progress event the wasm hands out is what its declared type says: times absent, never null or 0 (issue 37, item 3)', async () => {
+  const progress = [];
+  const start = Date.now();
+  await emu.fault({ endpoint: 'create-multi-user', kind: 'drop' });
+  const report = await client().importUsers(rows(150, 'pt'), opts({ intervalMs: 50, chunkSize: 100, onProgress: (p) => progress.push(p) }));
+  assert.equal(report.counts.created, 150);
+  assert.ok(progress.length > 3);
+  progress.forEach((p, i) => conforms(p, 'Progress', `event ${i}`));
+  for (const p of progress) {
+    for (const key of ['nextSendAt', 'estimatedEndAt']) if (key in p) assert.ok(p[key] >= start, `${key} ${p[key]} is a time of this run`);
+  }
+  // A chunk out, rows in doubt and their look-ups were told while the job ran.
+  assert.ok(progress.some((p) => p.sending && p.sending.rows.length === 100));
+  assert.ok(progress.some((p) => p.inDoubt === 100 && p.retries === 1 && typeof p.lastError === 'string'));
+  assert.ok(progress.some((p) => typeof p.lookingUp === 'number'));
+  const end = progress.at(-1);
+  assert.equal(end.done, 150);
+  assert.ok(!('nextSendAt' in end) && !('estimatedEndAt' in end), JSON.stringify(end));
+});

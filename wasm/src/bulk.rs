@@ -348,6 +348,16 @@ impl BulkJob {
         }
     }
 
+    /// When the import's last create call ended (ms; NaN: none yet, or a grant): what the driver
+    /// writes to the client's interval store once the call's answer is handed back.
+    #[wasm_bindgen(getter, js_name = lastCallAt)]
+    pub fn last_call_at(&self) -> f64 {
+        match &self.job {
+            Job::Import(j) => j.last_call_at().map_or(f64::NAN, |at| at as f64),
+            Job::Grant(_) => f64::NAN,
+        }
+    }
+
     /// The next create is held until `at` (ms) at least: a create this job does not know of
     /// (the client's interval store) counts too.
     #[wasm_bindgen(js_name = holdUntil)]
@@ -357,12 +367,21 @@ impl BulkJob {
         }
     }
 
-    /// The answer of the request handed out.
+    /// The answer of the request handed out, with its `Date` header in ms since the epoch (the
+    /// host's `Date.parse`; NaN or absent: none, or hidden from the page by CORS): the
+    /// platform's clock, against which the job reads when a found account was made.
     #[wasm_bindgen(js_name = handleResponse)]
-    pub fn handle_response(&mut self, now: f64, status: u16, body: &[u8]) -> Result<(), String> {
+    pub fn handle_response(
+        &mut self,
+        now: f64,
+        status: u16,
+        body: &[u8],
+        date: Option<f64>,
+    ) -> Result<(), String> {
+        let date = date.filter(|d| *d > 0.0).map(|d| d as u64);
         let r = match &mut self.job {
-            Job::Import(j) => j.handle_response(ms(now), status, body),
-            Job::Grant(j) => j.handle_response(ms(now), status, body),
+            Job::Import(j) => j.handle_response(ms(now), status, body, date),
+            Job::Grant(j) => j.handle_response(ms(now), status, body, date),
         };
         r.map_err(misuse)
     }

@@ -389,6 +389,13 @@ impl Pending {
         self.retry_delay(now)
     }
 
+    /// The attempt was given up (aborted, or its answer too large): final; the next poll
+    /// finishes, recording a guarded call's end (`record`).
+    #[wasm_bindgen(js_name = giveUp)]
+    pub fn give_up(&mut self, now: f64) {
+        self.call.give_up(now);
+    }
+
     fn retry_delay(&self, now: f64) -> Option<f64> {
         self.call.retry_at().map(|at| at - now)
     }
