@@ -12,6 +12,7 @@ import { FIELDS, REQUIRED, SheetReadError, downloadRows, problemText, readSheet,
 import { haltedBox, inWords, type Described } from "../errors";
 import { formatTime, formatWait } from "../format";
 import { getLang, t, type Key } from "../i18n";
+import type { Ending, Screen } from "../screen";
 import { statusText } from "../server-texts";
 import { errorBox } from "../ui";
 import type { RowProblem } from "lpm-sheets";
@@ -30,14 +31,14 @@ interface Row {
   generated?: boolean;
 }
 
-const s = {
+const fresh = () => ({
   phase: "edit" as "edit" | "running" | "done",
   pasted: "",
   headers: [] as string[],
   mapping: [] as (Field | "")[],
   source: [] as Parsed["rows"],
   /** What the last sheet was (its name), and what it was read as: CSV and its delimiter, or the .xlsx sheet. */
-  readAs: null as { name: string; source: Parsed["source"] } | null,
+  readAs: null as { name: string | null; source: Parsed["source"] } | null,
   /** The sheet's columns that stand for a field another column took (ignored). */
   twice: [] as Parsed["twice"],
   rows: [] as Row[],
@@ -63,7 +64,11 @@ const s = {
   recentElsewhere: null as number | null,
   /** The user chose to send rows that break only the platform's documented rules. */
   sendAnyway: false,
-};
+  /** The run under way on this page: settles once its last journal event and job record are
+   * written (a sign-out waits for it before forgetting them). */
+  running: null as Promise<void> | null,
+});
+const s = fresh();
 
 /**
  * The job's journal, watched: every event the engine stores (or reads back on a resume) updates
@@ -111,8 +116,11 @@ function applyMapping(): void {
   });
 }
 
-/** Reads a sheet (a chosen file, or the pasted text as UTF-8) into the editing table. */
-async function load(source: File | Uint8Array, name: string): Promise<void> {
+/** The name a sheet is shown by: a file's own, or "the pasted rows" in the screen's language. */
+const sheetName = (name: string | null) => name ?? t("pastedRows");
+
+/** Reads a sheet (a chosen file, or the pasted text as UTF-8, `name` null) into the editing table. */
+async function load(source: File | Uint8Array, name: string | null): Promise<void> {
   // Clear what the last sheet left at once: a slow read never shows beside the old rows.
   s.headers = [];
   s.mapping = [];
@@ -123,7 +131,7 @@ async function load(source: File | Uint8Array, name: string): Promise<void> {
   s.error = null;
   update();
   try {
-    const sheet = source instanceof Uint8Array ? await readSheet(source, name) : await readSheetFile(source);
+    const sheet = source instanceof Uint8Array ? await readSheet(source, sheetName(name)) : await readSheetFile(source);
     s.headers = sheet.headers;
     s.mapping = sheet.mapping;
     s.source = sheet.rows;
@@ -134,7 +142,7 @@ async function load(source: File | Uint8Array, name: string): Promise<void> {
     void checkRecentCreates();
   } catch (e) {
     if (!(e instanceof SheetReadError)) throw e;
-    s.error = inWords(() => ({ text: t("sheetUnreadable", { name, reason: e.messageIn(getLang()) }), retry: false, signOut: false, unreachable: false }));
+    s.error = inWords(() => ({ text: t("sheetUnreadable", { name: sheetName(name), reason: e.messageIn(getLang()) }), retry: false, signOut: false, unreachable: false }));
   }
   update();
 }
@@ -182,8 +190,7 @@ function groupIssues(issues: Map<number, Issue[]>) {
     for (const issue of list) {
       const key = `${issue.code}/${String(issue.path[1] ?? "")}`;
       const g = groups.get(key) ?? { issue, rows: [] };
-      const line = s.rows[row].line;
-      if (!g.rows.includes(line)) g.rows.push(line);
+      if (!g.rows.includes(row)) g.rows.push(row);
       groups.set(key, g);
     }
   }
@@ -209,20 +216,31 @@ function firstRows(): FirstRows {
  * the row it repeats (the validator's message counts rows from 1, not the sheet's lines). */
 function issueText(issue: Issue, row: number, firsts: FirstRows): string {
   if (!issue.code.startsWith("duplicate")) return issue.message;
+  const first = repeated(issue, row, firsts);
+  return first !== undefined ? t("dupOfLine", { line: s.rows[first].line }) : t("dupGroup");
+}
+
+/** The row (index) that row `row` repeats, by its duplicate issue's field. */
+function repeated(issue: Issue, row: number, firsts: FirstRows): number | undefined {
   const f = String(issue.path[1]) as Field;
   const first = firsts.get(`${f}\u0000${s.rows[row].cells[f].trim().toLowerCase()}`);
-  return first !== undefined && first < row ? t("dupOfLine", { line: s.rows[first].line }) : t("dupGroup");
+  return first !== undefined && first < row ? first : undefined;
 }
 
 const SHOWN_ROWS = 8;
-function issueGroupsView(issues: Map<number, Issue[]>) {
+function issueGroupsView(issues: Map<number, Issue[]>, firsts: FirstRows) {
   const groups = groupIssues(issues);
   if (!groups.length) return nothing;
   const hasPlatform = groups.some((g) => g.issue.level === "platform");
+  // A duplicate's row is named with the row it repeats ("row 9 repeats row 2").
+  const rowText = (issue: Issue, row: number) => {
+    const first = issue.code.startsWith("duplicate") ? repeated(issue, row, firsts) : undefined;
+    return first === undefined ? String(s.rows[row].line) : t("dupPair", { line: s.rows[row].line, first: s.rows[first].line });
+  };
   return html`<ul class="issue-groups">
       ${groups.map(({ issue, rows }) => html`<li class=${blocks(issue) ? "contract" : "platform"}>
         <strong>${t("issueRows", { n: rows.length })}</strong>: ${issue.code.startsWith("duplicate") ? `${fieldLabel(String(issue.path[1]) as Field)}: ${t("dupGroup")}` : issue.message}
-        <span class="hint">(${t("rowN")} ${rows.slice(0, SHOWN_ROWS).join(", ")}${rows.length > SHOWN_ROWS ? ", …" : ""})</span>
+        <span class="hint">(${t("rowN")} ${rows.slice(0, SHOWN_ROWS).map((row) => rowText(issue, row)).join(", ")}${rows.length > SHOWN_ROWS ? ", …" : ""})</span>
       </li>`)}
     </ul>
     ${hasPlatform
@@ -252,12 +270,12 @@ const RUNNER_LOCK = "lpm-dashboard-import";
 
 async function run(job: SavedJob): Promise<void> {
   // Without the Web Locks API (browsers before 2022) the import runs unguarded.
-  if (!navigator.locks) return runLocked(job);
+  if (!navigator.locks) return runHere(job);
   await navigator.locks.request(RUNNER_LOCK, { ifAvailable: true }, async (lock) => {
-    if (lock) return runLocked(job);
-    s.error = inWords(() => ({ text: t("runningElsewhere"), retry: false, signOut: false, unreachable: false }));
+    if (lock) return runHere(job);
+    // Refused: said once, by the line that watches the other tab (not as an error beside it).
+    focusNext("#elsewhere");
     void watchElsewhere();
-    update();
   });
 }
 
@@ -271,9 +289,14 @@ async function watchElsewhere(): Promise<void> {
   // Granted once the other tab's run ends (or the tab closes); released at once.
   await navigator.locks.request(RUNNER_LOCK, async () => {});
   s.elsewhere = false;
-  if (s.error?.text === t("runningElsewhere")) s.error = null;
   s.checkedJournal = false;
   update();
+}
+
+function runHere(job: SavedJob): Promise<void> {
+  const running = runLocked(job);
+  s.running = running;
+  return running;
 }
 
 async function runLocked(job: SavedJob): Promise<void> {
@@ -327,6 +350,7 @@ async function runLocked(job: SavedJob): Promise<void> {
     if (partial) s.report = partial;
     if (!abort.signal.aborted) s.error = handle(e, () => void run(job));
     s.stoppedHere ??= "stopped";
+    await saving;
     s.resumable = (await loadJob()) ?? null;
     s.phase = "edit";
   } finally {
@@ -414,7 +438,7 @@ function downloadFailed(format: "csv" | "xlsx"): void {
 const fieldLabel = (f: Field) => t(`field${f}` as Key);
 /** "hoc-vien.xlsx: .xlsx “Học viên”", "rows.csv: CSV (;)" in the screen's language. */
 const readAsText = ({ name, source }: NonNullable<typeof s.readAs>) =>
-  `${name}: ${source.format === "xlsx" ? `.xlsx “${source.sheetName}”` : `CSV (${source.delimiter === "\t" ? t("tabDelimiter") : source.delimiter})`}`;
+  `${sheetName(name)}: ${source.format === "xlsx" ? `.xlsx “${source.sheetName}”` : `CSV (${source.delimiter === "\t" ? t("tabDelimiter") : source.delimiter})`}`;
 
 /** Gives every included row without a password a random one (lpm-sheets: the command line's). */
 async function generatePasswords(): Promise<void> {
@@ -537,8 +561,8 @@ function resultsTable() {
     <thead><tr><th scope="col">${t("sheetLine")}</th><th scope="col">${fieldLabel("name")}</th><th scope="col">${fieldLabel("username")}</th><th scope="col">${fieldLabel("email")}</th><th scope="col">${t("resultCol")}</th></tr></thead>
     <tbody>
       ${results.map(({ n, user: u, result, out }) => html`<tr class=${out ? "leftOut" : (result?.kind ?? "pending")}>
-        <td data-label=${t("sheetLine")}>${n}</td><td data-label=${fieldLabel("name")}>${u?.name ?? ""}</td><td data-label=${fieldLabel("username")}>${u?.username ?? ""}</td>
-        <td data-label=${fieldLabel("email")}>${u?.email ?? ""}</td><td data-label=${t("resultCol")}>${out ? t("stLeftOut") : resultText(result)}</td></tr>`)}
+        <td data-label=${t("sheetLine")}>${n}</td><td data-label=${fieldLabel("name")}><span class="cell">${u?.name ?? ""}</span></td><td data-label=${fieldLabel("username")}><span class="cell">${u?.username ?? ""}</span></td>
+        <td data-label=${fieldLabel("email")}><span class="cell">${u?.email ?? ""}</span></td><td data-label=${t("resultCol")}><span class="cell">${out ? t("stLeftOut") : resultText(result)}</span></td></tr>`)}
     </tbody>
   </table></div>`;
 }
@@ -581,6 +605,9 @@ function editView() {
   const issues = issuesByRow();
   const firsts = firstRows();
   const fields = shownFields();
+  // The e-mail inputs are as wide as the longest e-mail (in characters): none is cut at a laptop's
+  // width; the table scrolls in its frame when every column is shown.
+  const emailSize = Math.min(80, Math.max(20, ...s.rows.map((r) => r.cells.email.length + 2)));
   const included = s.rows.filter((r) => r.include);
   const bad = [...issues.entries()].filter(([, l]) => blocking(l)).map(([i]) => i);
   // Rows that repeat an earlier row, not their repeated fields (an e-mail and a username: one row).
@@ -592,7 +619,7 @@ function editView() {
       <div>
         <label for="paste">${t("pasteLabel")}</label>
         <textarea id="paste" rows="5" .value=${live(s.pasted)} @input=${(e: Event) => { s.pasted = (e.target as HTMLTextAreaElement).value; }}></textarea>
-        <button type="button" @click=${() => void load(new TextEncoder().encode(s.pasted), t("pastedRows"))}>${t("readPasted")}</button>
+        <button type="button" @click=${() => void load(new TextEncoder().encode(s.pasted), null)}>${t("readPasted")}</button>
       </div>
       <div>
         <label for="csv-file">${t("uploadCsv")}</label>
@@ -619,7 +646,7 @@ function editView() {
     ${s.rows.length
       ? html`<p id="rows-summary" role="status">${t("rowsSummary", { n: s.rows.length, bad: bad.length, out: s.rows.length - included.length, dup })}</p>
           ${s.readAs ? html`<p class="hint">${t("readAs", { source: readAsText(s.readAs) })}</p>` : nothing}
-          ${issueGroupsView(issues)}
+          ${issueGroupsView(issues, firsts)}
           <p>${t("chunks", { n: CHUNK, time: formatWait(intervalMs()) })}</p>
           ${recentElsewhereView()}
           ${waitView(included.length, "nextAllowed")}
@@ -656,7 +683,7 @@ function editView() {
                       const cellIssues = list.filter((x) => x.path[1] === f);
                       const id = `issue-${i}-${f}`;
                       return html`<td class=${`field field-${f}`} data-label=${fieldLabel(f)}>
-                        <input type="text" class=${cellIssues.some(blocks) ? "invalid" : cellIssues.length ? "warn" : ""}
+                        <input type="text" size=${f === "email" ? emailSize : nothing} class=${cellIssues.some(blocks) ? "invalid" : cellIssues.length ? "warn" : ""}
                           aria-label=${t("cellLabel", { field: fieldLabel(f), n: r.line })} aria-invalid=${cellIssues.some(blocks) ? "true" : "false"}
                           aria-describedby=${cellIssues.length ? id : nothing}
                           .value=${live(r.cells[f])} @input=${(e: Event) => { r.cells[f] = (e.target as HTMLInputElement).value; r.problem = null; update(); }} />
@@ -671,17 +698,18 @@ function editView() {
       : nothing}`;
 }
 
-export function bulkView() {
+function bulkView() {
   if (!s.checkedJournal) void checkJournal();
   const resumable = s.resumable;
   return html`<main id="main">
     <h1>${t("bulkTitle")}</h1>
     ${errorBox(s.error, resumable?.baseUrl === app.session?.baseUrl ? () => void run(resumable!) : undefined)}
+    ${s.elsewhere && !(resumable && s.phase === "edit") ? html`<div id="elsewhere" class="error" role="alert"><p>${t("runningElsewhere")}</p></div>` : nothing}
     ${resumable && s.phase === "edit"
       ? html`<div class="note">
           <p id="resume-note" role="status">${t(s.stoppedHere === "paused" ? "pausedNote" : s.stoppedHere ? "stoppedNote" : "resumeFound", { done: resumable.processed, total: resumable.rows.length })}</p>
           ${waitView(resumable.rows.length - resumable.processed, "nextAllowed")}
-          ${s.elsewhere ? html`<p class="warning" role="status">${t("runningElsewhere")}</p>` : nothing}
+          ${s.elsewhere ? html`<p id="elsewhere" class="warning" role="status">${t("runningElsewhere")}</p>` : nothing}
           ${resumable.baseUrl === app.session?.baseUrl
             ? html`<button type="button" class="primary" aria-disabled=${s.elsewhere ? "true" : "false"} @click=${() => void run(resumable)}>${t("resume")}</button>`
             : html`<p class="warning">${t("resumeOtherSite", { site: resumable.baseUrl })}</p>`}
@@ -692,9 +720,37 @@ export function bulkView() {
   </main>`;
 }
 
-export function resetBulk(): void {
+/** Forgets the screen's session: a run stops; at a sign-out, the rows being edited and the job
+ * kept in IndexedDB (its rows with their passwords, and its journal) go too. */
+async function resetBulk(why: Ending): Promise<string[]> {
   s.abort?.abort();
-  s.stoppedHere = null;
-  s.checkedJournal = false;
-  s.bulk = null;
+  // Decision: an expired token keeps the rows being edited and an unfinished job: the same person
+  // signs in again and goes on; a sign-out forgets them (a shared computer's next user).
+  if (why === "session") {
+    Object.assign(s, { stoppedHere: null, checkedJournal: false, bulk: null });
+    return [];
+  }
+  await s.running?.catch(() => {});
+  const editing = s.rows.length;
+  const saved = await loadJob();
+  if (saved) await forgetJob(saved);
+  Object.assign(s, fresh());
+  noteSeen = null;
+  update();
+  return [
+    ...(saved ? [t("forgotJob", { n: saved.rows.length })] : []),
+    ...(editing && !saved ? [t("forgotRows", { n: editing })] : []),
+  ];
 }
+
+export const bulkScreen: Screen = {
+  route: "bulk",
+  nav: "navBulk",
+  view: bulkView,
+  reset: resetBulk,
+  async atRisk() {
+    const saved = await loadJob();
+    if (!saved) return null;
+    return t(s.phase === "running" ? "riskRunning" : "riskJob", { done: s.phase === "running" ? saved.rows.length - (s.progress?.remaining ?? saved.rows.length) : saved.processed, total: saved.rows.length });
+  },
+};
