@@ -4,7 +4,7 @@
 // (`LPM_WWW_DIST=<that build's dist> node tests/www/walk.mjs`).
 import assert from "node:assert/strict";
 import path from "node:path";
-import { DEMO, VIEWPORTS, axe, checker, launch, noSideScroll, serveSite, shots, signIn } from "./lib.mjs";
+import { DEMO, VIEWPORTS, axe, checker, launch, noSideScroll, openBulkEditor, serveSite, shots, signIn } from "./lib.mjs";
 
 const INTERVAL_SECS = 3;
 const started = Date.now();
@@ -16,7 +16,7 @@ const stamp = Date.now().toString(36);
 const bulkRows = (rows) => `Họ tên\tTên đăng nhập\tE-mail\tMật khẩu\n${rows.map((r) => r.join("\t")).join("\n")}`;
 const row = (name, key) => [name, `${key}${stamp}`, `${key}.${stamp}@truong.vn`, `matkhau-${key}`];
 async function paste(page, text) {
-  await page.getByRole("link", { name: "Tạo hàng loạt" }).click();
+  await openBulkEditor(page);
   await page.locator("#paste").fill(text);
   await page.getByRole("button", { name: "Đọc dữ liệu đã dán" }).click();
 }
