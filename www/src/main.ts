@@ -1,11 +1,12 @@
 // The shell: optional config.json, language, session restore, hash routes, header and the
 // "server unreachable" banner around the current screen.
 import { html, nothing, render } from "lit-html";
-import { app, applyFocus, endSession, focusNext, initLang, restoreSession, setRenderer, switchLang, update, type Session } from "./app";
-import { getLang, t } from "./i18n";
+import { ready } from "lpm-client/lazy";
+import { app, applyFocus, endSession, focusNext, hasSavedSession, initLang, restoreSession, setRenderer, switchLang, update, type Session } from "./app";
+import { forgetSavedJob, jobAtRisk } from "./bulk-job";
+import { getLang, t, type Key } from "./i18n";
 import type { Screen } from "./screen";
 import { accountsScreen } from "./screens/accounts";
-import { bulkNeedsTick, bulkScreen } from "./screens/bulk";
 import { coursesScreen } from "./screens/courses";
 import { grantScreen } from "./screens/grant";
 import { signInView } from "./screens/signin";
@@ -13,18 +14,36 @@ import "./style.css";
 
 const root = document.getElementById("app")!;
 
-// The Overview and its chart library load with it: no other screen waits for them.
-let overview: typeof import("./screens/overview") | null = null;
-const overviewScreen: Screen = {
-  route: "overview",
-  nav: "navOverview",
-  view() {
-    if (overview) return overview.overviewView();
-    void import("./screens/overview").then((m) => { overview = m; update(); });
-    return html`<main id="main"><h1>${t("navOverview")}</h1><p role="status">${t("loading")}</p></main>`;
-  },
-  reset: () => overview?.resetOverview(),
-};
+/**
+ * A screen whose code loads when it is first shown: no other screen waits for it (the bulk
+ * screen's editor and runner, the Overview and its chart library). Until then, `unloaded` says
+ * what it stored in this browser in an earlier visit and forgets it.
+ */
+function lazyScreen<M>(route: string, nav: Key, load: () => Promise<M>, screenOf: (m: M) => Screen, unloaded: Partial<Screen> = {}): Screen & { loaded: () => M | null } {
+  let module: M | null = null;
+  let loading: Promise<void> | null = null;
+  const screen = () => (module ? screenOf(module) : null);
+  return {
+    route,
+    nav,
+    view(arg) {
+      const s = screen();
+      if (s) return s.view(arg);
+      // (A chunk that failed to load is tried again at the next render.)
+      loading ??= load().then((m) => { module = m; update(); }, () => { loading = null; });
+      return html`<main id="main"><h1>${t(nav)}</h1><p role="status">${t("loading")}</p></main>`;
+    },
+    reset: (why) => (screen() ?? unloaded).reset?.(why),
+    atRisk: () => (screen() ?? unloaded).atRisk?.() ?? Promise.resolve(null),
+    loaded: () => module,
+  };
+}
+
+const bulkScreen = lazyScreen("bulk", "navBulk", () => import("./screens/bulk"), (m) => m.bulkScreen, {
+  reset: (why) => (why === "signOut" ? forgetSavedJob() : undefined),
+  atRisk: () => jobAtRisk(),
+});
+const overviewScreen = lazyScreen("overview", "navOverview", () => import("./screens/overview"), (m) => m.overviewScreen);
 
 /** Every screen, in the navigation's order; the first is shown for an unknown route. */
 const SCREENS: readonly Screen[] = [accountsScreen, coursesScreen, bulkScreen, grantScreen, overviewScreen];
@@ -98,6 +117,7 @@ function view() {
 }
 
 let firstRender = true;
+let usable = false;
 setRenderer(() => {
   render(view(), root);
   root.querySelector("main")?.setAttribute("tabindex", "-1");
@@ -106,22 +126,37 @@ setRenderer(() => {
     firstRender = false;
     performance.mark("lpm-first-render");
   }
+  // Usable: a screen is on it and a press works at once (config.json and the wasm are in).
+  if (!usable && loaded) {
+    usable = true;
+    performance.mark("lpm-usable");
+  }
 });
 
-async function start(): Promise<void> {
+let loaded = false;
+async function loadConfig(): Promise<void> {
   try {
     const res = await fetch("./config.json", { cache: "no-store" });
     if (res.ok) app.config = await res.json();
   } catch {
     /* no config.json: defaults (same origin, the contract's 10 minutes) */
   }
+}
+
+async function start(): Promise<void> {
   initLang();
-  restoreSession();
   window.addEventListener("hashchange", update);
   // Countdowns: re-render each second while one is on screen.
   setInterval(() => {
-    if (app.session && (bulkNeedsTick() || document.querySelector("[role=timer], [data-tick]"))) update();
+    if (app.session && (bulkScreen.loaded()?.bulkNeedsTick() || document.querySelector("[role=timer], [data-tick]"))) update();
   }, 1000);
+  // The sign-in screen renders at once; config.json and the package's wasm load beside it (a
+  // sign-in waits for them). A session kept in this tab is shown once they are in.
+  app.loaded = Promise.all([loadConfig(), ready()]).then(() => {});
+  if (!hasSavedSession()) update();
+  await app.loaded.catch(() => {});
+  loaded = true;
+  restoreSession();
   update();
 }
 void start();

@@ -5,9 +5,10 @@
 // per-row results from its report, and the rows that were not created as CSV or .xlsx.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
-import { validateCreateUsers, type DoubtReason, type ImportReport, type Issue, type JournalEvent, type JournalStore, type NewUser, type Progress, type RowResult } from "lpm-client";
+import type { DoubtReason, ImportReport, Issue, JournalEvent, JournalStore, NewUser, Progress, RowResult } from "lpm-client";
+import { validateCreateUsers } from "lpm-client/lazy";
 import { app, bulkClient, client, focusNext, handle, update, usersChanged, type BulkClient } from "../app";
-import { forgetJob, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
+import { forgetJob, forgetSavedJob, jobAtRisk, journalOf, loadJob, newJob, saveJob, type SavedJob } from "../bulk-job";
 import { FIELDS, REQUIRED, SheetReadError, downloadRows, problemText, readSheet, readSheetFile, twiceText, type Field, type Parsed } from "../csv";
 import { haltedBox, inWords, type Described } from "../errors";
 import { formatTime, formatWait } from "../format";
@@ -732,15 +733,11 @@ async function resetBulk(why: Ending): Promise<string[]> {
   }
   await s.running?.catch(() => {});
   const editing = s.rows.length;
-  const saved = await loadJob();
-  if (saved) await forgetJob(saved);
+  const job = await forgetSavedJob();
   Object.assign(s, fresh());
   noteSeen = null;
   update();
-  return [
-    ...(saved ? [t("forgotJob", { n: saved.rows.length })] : []),
-    ...(editing && !saved ? [t("forgotRows", { n: editing })] : []),
-  ];
+  return job.length ? job : editing ? [t("forgotRows", { n: editing })] : [];
 }
 
 export const bulkScreen: Screen = {
@@ -748,9 +745,5 @@ export const bulkScreen: Screen = {
   nav: "navBulk",
   view: bulkView,
   reset: resetBulk,
-  async atRisk() {
-    const saved = await loadJob();
-    if (!saved) return null;
-    return t(s.phase === "running" ? "riskRunning" : "riskJob", { done: s.phase === "running" ? saved.rows.length - (s.progress?.remaining ?? saved.rows.length) : saved.processed, total: saved.rows.length });
-  },
+  atRisk: () => jobAtRisk(s.phase === "running" ? runRows().length - (s.progress?.remaining ?? runRows().length) : undefined),
 };

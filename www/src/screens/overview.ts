@@ -10,6 +10,7 @@ import { cache, cacheStale, cacheStatusView, loadCache, refreshCache, type Cache
 import { app, handle, loadCourses, update } from "../app";
 import { formatDate } from "../format";
 import { getLang, t } from "../i18n";
+import type { Screen } from "../screen";
 
 const WEEKS = 12;
 const WEEK_MS = 7 * 86_400_000;
@@ -100,7 +101,7 @@ let courseError: unknown = null;
 
 const shortDate = (ms: number) => new Intl.DateTimeFormat(getLang() === "vi" ? "vi-VN" : "en-GB", { day: "numeric", month: "numeric" }).format(new Date(ms));
 
-export function overviewView() {
+function overviewView() {
   void loadCache();
   // Figures from accounts read before a write (an import, a grant) are read again at once: the
   // overview does not show what it knows is out of date.
@@ -155,8 +156,13 @@ export function overviewView() {
   </main>`;
 }
 
-export function resetOverview(): void {
-  for (const { plot } of charts.values()) plot.destroy();
-  charts.clear();
-  courseError = null;
-}
+export const overviewScreen: Screen = {
+  route: "overview",
+  nav: "navOverview",
+  view: overviewView,
+  reset() {
+    for (const { plot } of charts.values()) plot.destroy();
+    charts.clear();
+    courseError = null;
+  },
+};
