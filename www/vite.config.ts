@@ -30,7 +30,7 @@ export default defineConfig({
         // What every screen loads, as one chunk: split by what the lazy screens (bulk, overview)
         // share, it was five files, each compressed on its own (1.2 KB gzip more in all).
         advancedChunks: {
-          groups: [{ name: "app", test: /lit-html|table-core|[\\/]idb[\\/]|[\\/]pkg[\\/]|vite[\\/]preload-helper|src[\\/](app|i18n|ui|errors|format|account-cache|db|bulk-job|server-texts|screens[\\/](accounts|courses|grant|signin))/ }],
+          groups: [{ name: "app", test: /lit-html|table-core|[\\/]idb[\\/]|[\\/]pkg[\\/]|vite[\\/]preload-helper|src[\\/](app|i18n|ui|errors|format|account-cache|db|bulk-job|server-texts|screens[\\/](accounts|courses|grant|signin)\.)/ }],
         },
       },
     },

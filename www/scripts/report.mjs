@@ -57,7 +57,7 @@ const chunkOf = new Map(Object.entries(manifest).map(([k, c]) => [c.file, k]));
 const dynamic = [...new Set([...initial].flatMap((f) => manifest[chunkOf.get(f)]?.dynamicImports ?? []))];
 for (const k of dynamic) {
   const adds = [...closure([k])].filter((f) => !initial.has(f));
-  console.log(`${k.includes("pkg-bulk") ? "the bulk screen" : `dynamic import ${path.basename(k)}`} adds: ${kb(gzipOf(adds))} gzip`);
+  console.log(`${k.includes("pkg-bulk") ? "the bulk screen" : `dynamic import ${k.replace(/^src\//, "")}`} adds: ${kb(gzipOf(adds))} gzip`);
 }
 
 try {

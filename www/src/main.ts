@@ -39,7 +39,7 @@ function lazyScreen<M>(route: string, nav: Key, load: () => Promise<M>, screenOf
   };
 }
 
-const bulkScreen = lazyScreen("bulk", "navBulk", () => import("./screens/bulk"), (m) => m.bulkScreen, {
+const bulkScreen = lazyScreen("bulk", "navBulk", () => import("./screens/bulk/view"), (m) => m.bulkScreen, {
   reset: (why) => (why === "signOut" ? forgetSavedJob() : undefined),
   atRisk: () => jobAtRisk(),
 });
