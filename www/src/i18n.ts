@@ -49,6 +49,10 @@ const S = {
   ],
   signedOut: ["Bạn đã đăng xuất; token đã bị xoá khỏi trình duyệt.", "You are signed out; the token was removed from this browser."],
   forgotten: ["Cũng đã xoá khỏi trình duyệt này: {what}.", "Also removed from this browser: {what}."],
+  forgetFailed: [
+    "Một phần dữ liệu không xoá được khỏi trình duyệt này: hãy xoá dữ liệu của trang này trong cài đặt trình duyệt.",
+    "Some data could not be removed from this browser: clear this site's data in the browser's settings.",
+  ],
   forgotAccounts: ["bản sao {n} tài khoản đã đọc về", "the copy of {n|account|accounts} read"],
   forgotJob: ["lượt tạo chưa xong ({n} dòng, kể cả mật khẩu)", "the unfinished import ({n|row|rows}, passwords included)"],
   forgotRows: ["{n} dòng đang soạn để tạo tài khoản", "{n|row|rows} being prepared for an import"],

@@ -67,8 +67,17 @@ async function signOut(confirmed: boolean): Promise<void> {
     }
   }
   signOutRisks = null;
-  const forgot = (await Promise.all(SCREENS.map(async (s) => (await s.reset("signOut")) ?? []))).flat();
-  endSession(forgot.length ? `${t("signedOut")} ${t("forgotten", { what: forgot.join("; ") })}` : t("signedOut"));
+  // The token goes whatever happens; what could not be removed (IndexedDB refused) is said.
+  let failed = false;
+  const forgot = (await Promise.all(SCREENS.map(async (s) => {
+    try {
+      return (await s.reset("signOut")) ?? [];
+    } catch {
+      failed = true;
+      return [];
+    }
+  }))).flat();
+  endSession([t("signedOut"), ...(forgot.length ? [t("forgotten", { what: forgot.join("; ") })] : []), ...(failed ? [t("forgetFailed")] : [])].join(" "));
   location.hash = "";
 }
 
