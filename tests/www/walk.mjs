@@ -94,6 +94,21 @@ await state.check("4 sign-out asks before losing an unfinished import, then forg
     assert.equal(await page.evaluate(() => document.body.innerText.includes("Giữ Một")), false);
   }));
 
+await state.check("4 an unfinished import kept from an earlier visit is asked about and forgotten at sign-out, the bulk screen not opened", () =>
+  signedIn(desktop, async ({ page, emu }) => {
+    await paste(page, bulkRows([row("Cũ Một", "o1")]));
+    await emu.control("POST", "faults", { endpoint: "create-multi-user", kind: "respcode", respCode: "06", msg: "Invalid token" });
+    await page.getByRole("button", { name: "Tạo 1 tài khoản" }).click();
+    await page.locator(".note", { hasText: "Lượt tạo dừng ở 0/1 dòng" }).waitFor();
+    // A new visit: the page loaded again, signed in again, the bulk screen's code not loaded.
+    await signIn(page, emu.url);
+    await page.getByRole("button", { name: "Đăng xuất" }).click();
+    await page.locator("#signout-ask", { hasText: "lượt tạo chưa xong (0/1 dòng, kể cả mật khẩu)" }).waitFor();
+    await page.getByRole("button", { name: "Vẫn đăng xuất và xoá" }).click();
+    await page.locator("#signin-note", { hasText: "lượt tạo chưa xong (1 dòng, kể cả mật khẩu)" }).waitFor();
+    assert.deepEqual([await stored(page, "lpm-dashboard", "imports"), await stored(page, "lpm-client-journals", "events")], [0, 0]);
+  }));
+
 await state.check("4 sign-out forgets the rows being prepared (in memory): the next person signing in finds an empty editor", () =>
   signedIn(desktop, async ({ page }) => {
     await paste(page, bulkRows([row("Soạn Một", "s1"), row("Soạn Hai", "s2")]));
