@@ -3,7 +3,8 @@
 # lpm-client-bulk into pkg-bulk/), the emulator, and the
 # dashboard (npm ci + vite build, which prints its size and first render), then drives every flow
 # against the emulator serving the built dashboard on the same origin (run.mjs), and the day's-work
-# checks at a laptop's and a phone's size (day.mjs). Screenshots go to target/www-screens/;
+# checks at a laptop's and a phone's size (day.mjs) and the second walk's (walk.mjs). Screenshots go to
+# target/www-screens/;
 # docs/screens/ is made by `node tests/www/screens.mjs`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,3 +17,5 @@ node tests/www/run.mjs
 # The shared table of sheets through the bulk screen's file picker (lpm-sheets; issue 29).
 node tests/www/sheets.mjs
 node tests/www/day.mjs
+# The second walk (issue 38): sign-out, the overview after an import, texts, layout, search.
+node tests/www/walk.mjs

@@ -97,3 +97,13 @@ export async function signIn(page, url) {
   await page.click("button[type=submit]");
   await page.locator("main table tbody tr").first().waitFor();
 }
+
+/** Opens the bulk screen's editor: its link, then "new import" when the screen shows the last
+ * import's results. Waits for the screen (the editor or those results) before deciding. */
+export async function openBulkEditor(page) {
+  await page.getByRole("link", { name: "Tạo hàng loạt" }).click();
+  const again = page.getByRole("button", { name: "Lượt tạo mới" });
+  await page.locator("#paste").or(again).first().waitFor();
+  if (await again.count()) await again.click();
+  await page.locator("#paste").waitFor();
+}

@@ -1,14 +1,14 @@
 // Printed by `npm run build`: the size of what the browser downloads (raw and gzip), split into
 // what every screen loads (lpm-client) and what the bulk screen adds (lpm-client-bulk, loaded by a
-// dynamic import), and the first render of the sign-in screen measured in headless Chromium
-// (median of 5 cold loads).
-// The first-render part needs Debian's chromium and playwright-core (scripts/setup.sh --browser);
+// dynamic import), and the cold load to a usable sign-in measured in headless Chromium (median of
+// 5 cold loads: scripts/coldload.mjs).
+// The cold-load part needs Debian's chromium and playwright-core (scripts/setup.sh --browser);
 // without them it says so and prints the sizes only.
-import { createServer } from "node:http";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { coldLoadLine } from "./coldload.mjs";
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist");
 const files = [];
@@ -57,50 +57,17 @@ const chunkOf = new Map(Object.entries(manifest).map(([k, c]) => [c.file, k]));
 const dynamic = [...new Set([...initial].flatMap((f) => manifest[chunkOf.get(f)]?.dynamicImports ?? []))];
 for (const k of dynamic) {
   const adds = [...closure([k])].filter((f) => !initial.has(f));
-  console.log(`${k.includes("pkg-bulk") ? "the bulk screen" : `dynamic import ${path.basename(k)}`} adds: ${kb(gzipOf(adds))} gzip`);
+  console.log(`${k.includes("pkg-bulk") ? "the bulk screen" : `dynamic import ${k.replace(/^src\//, "")}`} adds: ${kb(gzipOf(adds))} gzip`);
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
-let chromium;
 try {
-  ({ chromium } = await import("playwright-core"));
+  await import("playwright-core");
 } catch {
-  console.log("first render: skipped (playwright-core not installed; run scripts/setup.sh --browser)");
+  console.log("cold load: skipped (playwright-core not installed; run scripts/setup.sh --browser)");
   process.exit(0);
 }
-const server = createServer((req, res) => {
-  const p = path.join(dist, decodeURIComponent(new URL(req.url, "http://x").pathname));
-  try {
-    const body = readFileSync(p.endsWith("/") ? path.join(p, "index.html") : p);
-    res.writeHead(200, { "content-type": TYPES[path.extname(p)] ?? "text/html" });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const url = `http://127.0.0.1:${server.address().port}/`;
-let browser;
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_BIN || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  const times = [];
-  for (let i = 0; i < 5; i++) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.waitForSelector("#email");
-    times.push(await page.evaluate(() => performance.getEntriesByName("lpm-first-render")[0].startTime));
-    await context.close();
-  }
-  times.sort((a, b) => a - b);
-  console.log(`first render (sign-in screen, wasm loaded, headless Chromium, local server): median ${times[2].toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times[4].toFixed(0)}) over 5 cold loads`);
+  console.log(await coldLoadLine(dist));
 } catch (e) {
-  console.log(`first render: skipped (${e.message.split("\n")[0]})`);
-} finally {
-  await browser?.close();
-  server.close();
+  console.log(`cold load: skipped (${e.message.split("\n")[0]})`);
 }

@@ -124,10 +124,14 @@ export function resetCache(): void {
   cache.error = null;
 }
 
-/** Forgets the accounts read, in memory and in IndexedDB (sign-out). */
-export async function forgetCache(): Promise<void> {
+/** Forgets the accounts read, in memory and in IndexedDB (a session's end); resolves with how
+ * many accounts were kept there. */
+export async function forgetCache(): Promise<number> {
   resetCache();
-  await (await db).clear("accounts");
+  const d = await db;
+  const kept = ((await d.getAll("accounts")) as AccountCache[]).reduce((n, c) => n + c.accounts.length, 0);
+  await d.clear("accounts");
+  return kept;
 }
 
 /** The accounts read: reading (with the count so far), their number and age with "read again",

@@ -1,6 +1,6 @@
 // The app's shared state: the session (client and token, in memory), the route, the language,
 // the "server unreachable" banner, and a render scheduler the screens call after changing state.
-import { Client, webStorageStore, type Course } from "lpm-client";
+import { Client, webStorageStore, type Course } from "lpm-client/lazy";
 import type { Client as BulkClient } from "lpm-client-bulk";
 import { describe, type Described } from "./errors";
 import { setLang, t, type Lang } from "./i18n";
@@ -35,6 +35,9 @@ const LANG_KEY = "lpm.lang";
 
 export const app = {
   config: {} as Config,
+  /** Resolves once config.json is read and the package's wasm is in (main.ts): a client may be
+   * made from then on. */
+  loaded: Promise.resolve() as Promise<void>,
   session: null as Session | null,
   /** Why the sign-in screen is shown (expired token, signed out). */
   signInNote: "",
@@ -145,6 +148,9 @@ export function startSession(baseUrl: string, token: string, remember: boolean):
   else sessionStorage.removeItem(SESSION_KEY);
   focusNext("main h1");
 }
+
+/** Whether this tab keeps a session (the user asked to stay signed in). */
+export const hasSavedSession = (): boolean => sessionStorage.getItem(SESSION_KEY) !== null;
 
 export function restoreSession(): void {
   const raw = sessionStorage.getItem(SESSION_KEY);

@@ -5,8 +5,9 @@
 // answer. Its journal names rows by e-mail and username only, so a reload needs the rows back to
 // resume: they are kept here (passwords included) under the job's id, which also names the
 // journal, and both are deleted when the job is over or discarded.
-import { indexedDbJournal, type NewUser } from "lpm-client";
+import { indexedDbJournal, type NewUser } from "lpm-client/lazy";
 import { db } from "./db";
+import { t } from "./i18n";
 
 export interface SavedJob {
   /** Names the job's journal (`import-<id>`): a new job never reads an old job's events. */
@@ -50,4 +51,20 @@ export async function saveJob(job: SavedJob): Promise<void> {
 export async function forgetJob(job: SavedJob): Promise<void> {
   await journalOf(job).clear();
   await (await db).delete("imports", KEY);
+}
+
+/** The unfinished job a sign-out would remove, in words (`done` rows of it processed so far),
+ * or null when there is none. */
+export async function jobAtRisk(done?: number): Promise<string | null> {
+  const saved = await loadJob();
+  if (!saved) return null;
+  return t(done === undefined ? "riskJob" : "riskRunning", { done: done ?? saved.processed, total: saved.rows.length });
+}
+
+/** Forgets the unfinished job, if any (a sign-out): what went, in words. */
+export async function forgetSavedJob(): Promise<string[]> {
+  const saved = await loadJob();
+  if (!saved) return [];
+  await forgetJob(saved);
+  return [t("forgotJob", { n: saved.rows.length })];
 }

@@ -2,7 +2,7 @@
 // command line uses too (same rules, same rows, same line numbers, same errors), loaded only when
 // a sheet is read; the headers mapped by the package's one alias table (mapColumns); and the rows
 // written back out as CSV or .xlsx through lpm-sheets' writers (no cell is read back as a formula).
-import { mapColumns } from "lpm-client";
+import { mapColumns } from "lpm-client/lazy";
 import type { Lang } from "./i18n";
 import type { RowProblem, SheetError } from "lpm-sheets";
 

@@ -112,8 +112,11 @@ function describeNow(e: unknown): Described {
       const h = err as HttpError;
       return { ...base, text: h.status >= 500 ? t("errServer") : t("errHttp", { status: h.status }), detail: t("errHttp", { status: h.status }), retry: h.status >= 500 || h.status === 429 };
     }
-    case "decode":
-      return { ...base, text: t("errDecode", { path: (err as DecodeError).path }), retry: true };
+    case "decode": {
+      // "." is the whole body (cut short, or no JSON at all): no place inside it to name.
+      const path = (err as DecodeError).path;
+      return { ...base, text: path === "." || path === "" ? t("errDecodeWhole") : t("errDecode", { path }), retry: true };
+    }
     case "timeout":
       return { ...base, text: t("errTimeout", { s: Math.round((err as TimeoutError).timeoutMs / 1000) }), retry: true };
     case "interval":

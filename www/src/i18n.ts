@@ -48,6 +48,22 @@ const S = {
     "Your session has expired or the token is no longer valid. Please sign in again.",
   ],
   signedOut: ["Bạn đã đăng xuất; token đã bị xoá khỏi trình duyệt.", "You are signed out; the token was removed from this browser."],
+  forgotten: ["Cũng đã xoá khỏi trình duyệt này: {what}.", "Also removed from this browser: {what}."],
+  forgetFailed: [
+    "Một phần dữ liệu không xoá được khỏi trình duyệt này: hãy xoá dữ liệu của trang này trong cài đặt trình duyệt.",
+    "Some data could not be removed from this browser: clear this site's data in the browser's settings.",
+  ],
+  forgotAccounts: ["bản sao {n} tài khoản đã đọc về", "the copy of {n|account|accounts} read"],
+  forgotJob: ["lượt tạo chưa xong ({n} dòng, kể cả mật khẩu)", "the unfinished import ({n|row|rows}, passwords included)"],
+  forgotRows: ["{n} dòng đang soạn để tạo tài khoản", "{n|row|rows} being prepared for an import"],
+  signOutRisk: [
+    "Đăng xuất sẽ xoá {what} khỏi trình duyệt này: không thể tiếp tục lượt tạo đó nữa, và các tài khoản chưa tạo phải tạo lại từ bảng tính.",
+    "Signing out removes {what} from this browser: the import cannot be resumed, and the accounts not yet created must be imported again from the sheet.",
+  ],
+  riskJob: ["lượt tạo chưa xong ({done}/{total} dòng, kể cả mật khẩu)", "the unfinished import ({done}/{total} rows, passwords included)"],
+  riskRunning: ["lượt tạo đang chạy ({done}/{total} dòng, kể cả mật khẩu; nó sẽ dừng)", "the import under way ({done}/{total} rows, passwords included; it stops)"],
+  signOutAnyway: ["Vẫn đăng xuất và xoá", "Sign out and remove it"],
+  stay: ["Ở lại", "Stay signed in"],
   // errors
   errAuthentication: ["Không xác thực được: token sai hoặc đã hết hạn.", "Not authenticated: the token is wrong or has expired."],
   errPermission: ["Tài khoản này không có quyền quản trị.", "This account has no admin permission."],
@@ -60,6 +76,7 @@ const S = {
   errUnknown: ["Máy chủ trả lời một mã lỗi chưa biết.", "The server answered with an unknown error code."],
   errHttp: ["Máy chủ trả lời HTTP {status}.", "The server answered HTTP {status}."],
   errDecode: ["Máy chủ trả lời dữ liệu không đúng dạng (tại {path}).", "The server's answer is malformed (at {path})."],
+  errDecodeWhole: ["Không đọc được trả lời của máy chủ: nó bị cắt ngang hoặc không phải dữ liệu JSON.", "The server's answer cannot be read: it was cut short or is not JSON."],
   errNetwork: ["Không kết nối được tới máy chủ.", "Cannot reach the server."],
   errTimeout: ["Máy chủ không trả lời trong {s} giây.", "The server did not answer within {s} s."],
   errAbort: ["Đã huỷ.", "Cancelled."],
@@ -242,6 +259,7 @@ const S = {
   issueRows: ["{n} dòng", "{n|row|rows}"],
   dupGroup: ["Trùng với một dòng phía trên", "The same as a row above"],
   dupOfLine: ["Trùng với dòng {line}", "The same as row {line}"],
+  dupPair: ["{line} trùng dòng {first}", "{line} repeats row {first}"],
   sendAnyway: [
     "Vẫn gửi các dòng chỉ vi phạm quy định của nền tảng (mật khẩu ngắn, tên đăng nhập có dấu cách hoặc dấu…): nền tảng có thể nhận, nhưng các biểu mẫu của nó thì không.",
     "Send anyway the rows that break only the platform's own rules (a short password, a username with spaces or accents…): the platform may accept them, its own forms would not.",

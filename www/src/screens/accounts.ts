@@ -3,18 +3,19 @@
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import type { User } from "lpm-client";
-import { cache, cacheStatusView, loadCache, searchByName } from "../account-cache";
+import { cache, cacheStatusView, forgetCache, loadCache, resetCache, searchByName } from "../account-cache";
 import { LOGIN_TOKEN_GAP_MS, app, client, focusNext, handle, loadCourses, siteUrl, update } from "../app";
 import type { Described } from "../errors";
 import { formatDate, formatVnd, formatWait } from "../format";
 import { t, tMaybe } from "../i18n";
+import type { Screen } from "../screen";
 import { errorBox, makeTable, setTableData, tableView } from "../ui";
 
 export const PAGE = 100;
 /** The most name-search results listed (the count says how many there are). */
 const NAME_RESULTS = 50;
 
-const s = {
+const fresh = () => ({
   page: 0,
   users: [] as User[],
   loadedPage: -1,
@@ -42,7 +43,8 @@ const s = {
   loginNextAt: 0,
   /** A click inside the 5 s was refused: the wait is announced. */
   loginRefused: false,
-};
+});
+const s = fresh();
 
 const email = (u: User) => u.emails[0]?.address ?? "";
 export const accountLabel = (u: User) => `${u.profile.name} <${email(u) || u.username}>`;
@@ -317,7 +319,7 @@ function cacheView() {
   </section>`;
 }
 
-export function accountsView(id?: string) {
+function accountsView(id?: string) {
   if (id) return detailView(id);
   s.focusedDetail = "";
   if (s.loadedPage < 0 && !s.loading && !s.error) void loadPage(0);
@@ -352,11 +354,24 @@ export function accountsView(id?: string) {
 }
 
 /** Forget what was loaded (sign-out, a new session). */
-export function resetAccounts(): void {
-  s.loadedPage = -1;
-  s.users = [];
-  s.detailId = "";
-  s.error = null;
-  s.searchResult = undefined;
+function resetAccounts(): void {
+  Object.assign(s, fresh());
   setTableData(table, []);
 }
+
+export const accountsScreen: Screen = {
+  route: "accounts",
+  nav: "navAccounts",
+  view: accountsView,
+  async reset(why) {
+    resetAccounts();
+    // Decision: the accounts read into IndexedDB go whenever a session ends (an expired token
+    // too), not only at a sign-out: they are read again at will, and nobody should find them.
+    if (why === "session" && app.session) {
+      resetCache();
+      return [];
+    }
+    const n = await forgetCache();
+    return n ? [t("forgotAccounts", { n })] : [];
+  },
+};

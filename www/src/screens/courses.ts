@@ -7,6 +7,7 @@ import { app, handle, loadCourses, update } from "../app";
 import type { Described } from "../errors";
 import { fold, formatVnd } from "../format";
 import { t, tMaybe } from "../i18n";
+import type { Screen } from "../screen";
 import { errorBox, makeTable, pager, setTableData, tableView } from "../ui";
 
 const s = { loading: false, error: null as Described | null, query: "", shown: null as Course[] | null };
@@ -16,20 +17,23 @@ export const courseType = (type: string) => tMaybe(`type${type}`) ?? type;
 const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * How well a course matches `q` (accents, case ignored): in the title as whole words 4, inside a
- * title word 3, in the label or headline as whole words 2, inside them 1, else 0 (left out).
- * "Hóa học" ranks chemistry first, not every headline's "Khoá học" ("khoa hoc").
+ * How well a course matches `q` (accents, case ignored): in the title as whole words 4, at the
+ * start of a title word 3, in the label or headline as whole words 2, at the start of one of their
+ * words 1, else 0 (left out). A match must start a word: "Hóa học" ("hoa hoc") is not found inside
+ * the "Khoá học" ("khoa hoc") of every headline, and "trac ngh" still finds "Trắc nghiệm".
  */
 export function courseScore(c: Course, q: string): number {
   const needle = fold(q.trim().replace(/\s+/g, " "));
   if (!needle) return 1;
-  const whole = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(needle)}($|[^\\p{L}\\p{N}])`, "u");
+  const word = `(^|[^\\p{L}\\p{N}])${escape(needle)}`;
+  const whole = new RegExp(`${word}($|[^\\p{L}\\p{N}])`, "u");
+  const start = new RegExp(word, "u");
   const title = fold(c.title);
   const rest = fold(`${c.label} ${c.headline}`);
   if (whole.test(title)) return 4;
-  if (title.includes(needle)) return 3;
+  if (start.test(title)) return 3;
   if (whole.test(rest)) return 2;
-  return rest.includes(needle) ? 1 : 0;
+  return start.test(rest) ? 1 : 0;
 }
 
 /** The catalogue for `q`: matches only, best first (the catalogue's order among equals). */
@@ -71,7 +75,7 @@ async function load(): Promise<void> {
   }
 }
 
-export function coursesView() {
+function coursesView() {
   if (s.shown !== app.courses || (!s.shown && !s.loading && !s.error)) {
     if (app.courses) {
       s.shown = app.courses;
@@ -101,8 +105,12 @@ export function coursesView() {
   </main>`;
 }
 
-export function resetCourses(): void {
-  s.shown = null;
-  s.error = null;
-  setTableData(table, []);
-}
+export const coursesScreen: Screen = {
+  route: "courses",
+  nav: "navCourses",
+  view: coursesView,
+  reset() {
+    Object.assign(s, { loading: false, error: null, query: "", shown: null });
+    setTableData(table, []);
+  },
+};

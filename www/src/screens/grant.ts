@@ -8,6 +8,7 @@ import { app, bulkClient, client, focusNext, handle, loadCourses, update, usersC
 import { haltedBox, type Described } from "../errors";
 import { fold, formatVnd } from "../format";
 import { t } from "../i18n";
+import type { Screen } from "../screen";
 import { statusText } from "../server-texts";
 import { errorBox } from "../ui";
 import { accountLabel } from "./accounts";
@@ -15,7 +16,7 @@ import { accountLabel } from "./accounts";
 /** The contract's most accounts per add-courses call: more go through the bulk engine. */
 const MAX_ONE_CALL = 100;
 
-const s = {
+const fresh = () => ({
   query: "",
   filter: "",
   courses: new Set<string>(),
@@ -28,7 +29,8 @@ const s = {
   loadingCourses: false,
   /** The selection (`selectionKey`) last granted to every account: not offered again as is. */
   grantedKey: "",
-};
+});
+const s = fresh();
 
 /** The accounts and courses picked, as one string (order-free). */
 const selectionKey = () => `${[...app.picked.keys()].sort().join()}|${[...s.courses].sort().join()}`;
@@ -118,7 +120,7 @@ function ensureCourses(): void {
     });
 }
 
-export function grantView() {
+function grantView() {
   ensureCourses();
   const courses = (app.courses ?? []).filter((c) => fold(c.title).includes(fold(s.filter.trim())));
   const ok = [...s.results.values()].filter((r) => r.ok).length;
@@ -176,9 +178,11 @@ export function grantView() {
   </main>`;
 }
 
-export function resetGrant(): void {
-  s.courses.clear();
-  s.results.clear();
-  s.error = null;
-  s.grantedKey = "";
-}
+export const grantScreen: Screen = {
+  route: "grant",
+  nav: "navGrant",
+  view: grantView,
+  reset() {
+    Object.assign(s, fresh());
+  },
+};

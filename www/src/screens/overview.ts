@@ -6,10 +6,11 @@
 import { html, nothing } from "lit-html";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { cache, cacheStatusView, loadCache, type CachedAccount } from "../account-cache";
+import { cache, cacheStale, cacheStatusView, loadCache, refreshCache, type CachedAccount } from "../account-cache";
 import { app, handle, loadCourses, update } from "../app";
 import { formatDate } from "../format";
 import { getLang, t } from "../i18n";
+import type { Screen } from "../screen";
 
 const WEEKS = 12;
 const WEEK_MS = 7 * 86_400_000;
@@ -100,8 +101,11 @@ let courseError: unknown = null;
 
 const shortDate = (ms: number) => new Intl.DateTimeFormat(getLang() === "vi" ? "vi-VN" : "en-GB", { day: "numeric", month: "numeric" }).format(new Date(ms));
 
-export function overviewView() {
+function overviewView() {
   void loadCache();
+  // Figures from accounts read before a write (an import, a grant) are read again at once: the
+  // overview does not show what it knows is out of date.
+  if (cacheStale() && !cache.reading && !cache.error) void refreshCache();
   if (!app.courses && !courseError) loadCourses().then(update, (e) => { courseError = e; handle(e); });
   const c = cache.value;
   const titles = new Map((app.courses ?? []).map((x) => [x._id, x.title]));
@@ -127,7 +131,7 @@ export function overviewView() {
             <h2 id="h-weeks">${t("ovWeeks")}</h2>
             <div id="chart-weeks" class="overview-chart" role="img" aria-label=${t("ovWeeksAlt", { n: weeks.reduce((n, w) => n + w.n, 0), weeks: WEEKS })}></div>
             <details><summary>${t("ovTable")}</summary>
-              <table class="cards"><caption class="sr-only">${t("ovWeeks")}</caption>
+              <table class="figures"><caption class="sr-only">${t("ovWeeks")}</caption>
                 <thead><tr><th scope="col">${t("ovWeekOf")}</th><th scope="col">${t("ovCreated")}</th></tr></thead>
                 <tbody>${weeks.map((w) => html`<tr><td data-label=${t("ovWeekOf")}>${formatDate(new Date(w.start).toISOString())}</td><td data-label=${t("ovCreated")}>${w.n}</td></tr>`)}</tbody>
               </table>
@@ -138,9 +142,9 @@ export function overviewView() {
             ${courses.length
               ? html`<div id="chart-courses" class="overview-chart" role="img" aria-label=${t("ovCoursesAlt")}></div>
                   <p class="hint" aria-hidden="true"><span class="legend-a">■</span> ${t("ovEnrolled")} <span class="legend-b">■</span> ${t("ovFinished")}</p>
-                  <table class="cards course-stats"><caption class="sr-only">${t("ovCourses")}</caption>
+                  <table class="figures course-stats"><caption class="sr-only">${t("ovCourses")}</caption>
                     <thead><tr><th scope="col">#</th><th scope="col">${t("colTitle")}</th><th scope="col">${t("ovEnrolled")}</th><th scope="col">${t("ovFinished")}</th><th scope="col">${t("ovCompletion")}</th></tr></thead>
-                    <tbody>${courses.map((x, i) => html`<tr><td data-label="#">${i + 1}</td><td data-label=${t("colTitle")}>${x.title}</td><td data-label=${t("ovEnrolled")}>${x.enrolled}</td><td data-label=${t("ovFinished")}>${x.finished}</td><td data-label=${t("ovCompletion")}>${pct(x)} %</td></tr>`)}</tbody>
+                    <tbody>${courses.map((x, i) => html`<tr><td data-label="#">${i + 1}</td><td data-label=${t("colTitle")}><span class="cell">${x.title}</span></td><td data-label=${t("ovEnrolled")}>${x.enrolled}</td><td data-label=${t("ovFinished")}>${x.finished}</td><td data-label=${t("ovCompletion")}>${pct(x)} %</td></tr>`)}</tbody>
                   </table>`
               : html`<p role="status">${t("loading")}</p>`}
           </section>
@@ -152,8 +156,13 @@ export function overviewView() {
   </main>`;
 }
 
-export function resetOverview(): void {
-  for (const { plot } of charts.values()) plot.destroy();
-  charts.clear();
-  courseError = null;
-}
+export const overviewScreen: Screen = {
+  route: "overview",
+  nav: "navOverview",
+  view: overviewView,
+  reset() {
+    for (const { plot } of charts.values()) plot.destroy();
+    charts.clear();
+    courseError = null;
+  },
+};

@@ -4,7 +4,7 @@
 // and in sessionStorage only on request.
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
-import { validateLogin } from "lpm-client";
+import { validateLogin } from "lpm-client/lazy";
 import { app, defaultBaseUrl, focusNext, makeClient, startSession, update } from "../app";
 import { describe } from "../errors";
 import { getLang, t } from "../i18n";
@@ -34,6 +34,8 @@ function issues(): string[] {
 async function submit(ev: Event): Promise<void> {
   ev.preventDefault();
   if (form.busy) return;
+  // (The form shows before config.json and the wasm are in: a press this early waits for them.)
+  await app.loaded.catch(() => {});
   const baseUrl = form.baseUrl.trim() || defaultBaseUrl();
   form.failure = undefined;
   form.checked = true;
