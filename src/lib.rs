@@ -34,6 +34,7 @@ pub mod interval;
 pub mod json;
 pub mod model;
 pub mod options;
+pub mod paging;
 pub mod plan;
 pub mod redact;
 pub mod registry;

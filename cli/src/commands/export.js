@@ -73,25 +73,37 @@ export async function runExport(values, positionals, io) {
   const onError = (e) => { outError ??= e; };
   out.on?.('error', onError);
   let count = 0;
+  let repeated = 0;
   let ok = false;
   try {
-    const records = what === 'users' ? client.allUsers({ signal: stop.signal }) : client.allCourses({ signal: stop.signal });
+    const listing = what === 'users' ? client.allUsers({ signal: stop.signal }) : client.allCourses({ signal: stop.signal });
+    // The listing's records, then its summary (its return value: the repeats it dropped).
+    const records = async function* () {
+      for (let r = await listing.next(); ; r = await listing.next()) {
+        if (r.done) {
+          repeated = r.value.repeated;
+          return;
+        }
+        yield r.value;
+      }
+    };
     if (format === 'jsonl') {
-      for await (const r of records) {
+      for await (const r of records()) {
         await write(out, `${JSON.stringify(r)}\n`, () => outError);
         count++;
       }
     } else {
       // The columns are the union of every record's paths (first seen first): all of them must
-      // be known before the header line, so CSV keeps the records until the end.
+      // be known before the header line, so CSV keeps the records until the end (as many as the
+      // listing hands out: each record once, and a listing that does not end is stopped).
       const flat = [];
       const columns = new Map();
-      for await (const r of records) {
+      for await (const r of records()) {
         const f = flatten(r);
         for (const k of f.keys()) if (!columns.has(k)) columns.set(k, columns.size);
         flat.push(f);
+        count++;
       }
-      count = flat.length;
       const head = [...columns.keys()];
       if (format === 'xlsx') {
         await write(out, await toXlsx([head, ...flat.map((f) => head.map((k) => f.get(k) ?? ''))], { sheetName: what }), () => outError);
@@ -113,6 +125,9 @@ export async function runExport(values, positionals, io) {
     // wanted; stop quietly, as other command lines do.
     if (!file && e === outError && e.code === 'EPIPE') return EXIT.ok;
     if (file && e === outError) throw halted(values.out, e);
+    // The listing failed mid-way (no answer, a refusal, a server that repeats its pages): said
+    // how far it came; the error's own line follows.
+    if (count > 0) io.stderr.write(`stopped after ${n(count)} read: ${tmp ? `${values.out} not written` : 'what was written so far is partial'}\n`);
     throw e;
   } finally {
     stop.done();
@@ -128,6 +143,8 @@ export async function runExport(values, positionals, io) {
   }
   if (file && outError) throw halted(values.out, outError);
   if (tmp) renameSync(tmp, values.out);
-  io.stderr.write(`${n(count)} written${values.out ? ` to ${values.out}` : ''}\n`);
+  // Records a later page sent again (overlapping pages) are written once, and said.
+  const dropped = repeated ? ` (${counted(repeated, 'repeated record')} of overlapping pages left out)` : '';
+  io.stderr.write(`${n(count)} written${values.out ? ` to ${values.out}` : ''}${dropped}\n`);
   return EXIT.ok;
 }
