@@ -1,6 +1,6 @@
 // The typed client: one method per endpoint, each planned by the core and driven by driver.ts;
 // paging over the list endpoints; the bulk jobs handed to the bulk driver where it is built in.
-import { Core, afterPage, loaded, pageLimit, plan, whenLoaded } from './core.js';
+import { Core, afterPage, loaded, plan, whenLoaded } from './core.js';
 import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
   CourseReply, CreateOptions, CreateUsersReply, Hooks, LoginReply, NewUser, PageParams, RawReply,
@@ -26,6 +26,10 @@ export interface ListingSummary {
   repeated: number;
 }
 
+/** The largest page the list endpoints accept: the core's (`Pager::LIMIT`), whose full page
+ * means there may be more. */
+const PAGE = 100;
+
 /**
  * Every record of a list endpoint, page by page, as the core decides (`afterPage`): each page's
  * `start`, and when the listing ends (a short page) or cannot go on (a full page with no new
@@ -35,23 +39,17 @@ export interface ListingSummary {
 async function* pages<K extends string, T>(fetchPage: (p: PageParams, o: CallOptions | undefined) => Promise<Record<K, T[]>>, key: K, endpoint: string, options: CallOptions | undefined): AsyncGenerator<T, ListingSummary, undefined> {
   const signal = options && options.signal;
   const seen = new Set<string>();
-  const limit = pageLimit();
   let repeated = 0;
   for (let start: number | undefined = 0; start !== undefined;) {
-    const page = await fetchPage({ start, limit }, options);
+    const page = await fetchPage({ start, limit: PAGE }, options);
     const items = page[key];
-    const before = seen.size;
-    const fresh: T[] = [];
-    for (const item of items) {
+    const fresh = items.filter((item) => {
       const id = String((item as { _id?: unknown })._id);
-      if (seen.has(id)) repeated++;
-      else {
-        seen.add(id);
-        fresh.push(item);
-      }
-    }
+      return !seen.has(id) && !!seen.add(id);
+    });
+    repeated += items.length - fresh.length;
     const at: number = start;
-    start = core(() => afterPage(endpoint, at, items.length, seen.size - before, seen.size));
+    start = core(() => afterPage(key === 'courses', at, items.length, fresh.length, seen.size));
     for (const item of fresh) {
       // Stop at once when aborted, not only at the next page's request.
       if (signal && signal.aborted) {

@@ -269,6 +269,21 @@ pub struct DecodeError {
     pub path: String,
     /// What did not fit.
     pub detail: String,
+    /// What kind of misfit, for a program to branch on.
+    pub problem: DecodeProblem,
+}
+
+/// What kind of answer a decode error is: for a program to branch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, lpm_derive::SerializeUnit)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum DecodeProblem {
+    /// A success status with a body that is no API envelope.
+    NotEnvelope,
+    /// An envelope whose members do not fit the reply.
+    Shape,
+    /// A list's pages that cannot be read to their end.
+    Paging,
 }
 
 impl DecodeError {
@@ -468,6 +483,7 @@ mod tests {
                 status: 200,
                 path: ".".into(),
                 detail: String::new(),
+                problem: DecodeProblem::NotEnvelope,
             }),
             Error::Validation(ValidationError {
                 endpoint: Endpoint::GetMe,
@@ -512,6 +528,7 @@ mod tests {
                 status: 200,
                 path: "course.price".into(),
                 detail: "expected a number".into(),
+                problem: DecodeProblem::Shape,
             }),
             Error::Validation(ValidationError {
                 endpoint: Endpoint::CreateUsers,

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::error::{DecodeError, Error};
+use crate::error::{DecodeError, DecodeProblem, Error};
 use crate::registry::Endpoint;
 use crate::route::MAX_PAGE;
 
@@ -89,34 +89,22 @@ pub fn after_page(
     seen: usize,
 ) -> Result<Option<u32>, Error> {
     let full = len >= Pager::LIMIT as usize;
-    if full && new == 0 {
-        return Err(stopped(
-            endpoint,
-            start,
-            " holds no record not already read: the server repeats its pages",
-        ));
+    if full && new > 0 && seen <= MAX_RECORDS {
+        return Ok(Some(start.saturating_add(len as u32)));
     }
-    if seen > MAX_RECORDS {
-        return Err(stopped(
-            endpoint,
-            start,
-            " goes past a million records: the list does not end",
-        ));
+    if !full {
+        return Ok(None);
     }
-    Ok(full.then(|| start.saturating_add(u32::try_from(len).unwrap_or(u32::MAX))))
-}
-
-/// The error that ends a listing at the page of `start`.
-fn stopped(endpoint: Endpoint, start: u32, why: &str) -> Error {
-    let mut detail = String::from("the page at start ");
-    crate::json::push_uint(&mut detail, start.into());
-    detail.push_str(why);
-    Error::Decode(DecodeError {
+    // One message for both: each is a list that would never end (a string less in the wasm).
+    Err(Error::Decode(DecodeError {
         endpoint,
         status: 200,
         path: ".".into(),
-        detail,
-    })
+        detail: "a full page adds no new record (the server repeats its pages), or the list \
+                 passes a million records"
+            .into(),
+        problem: DecodeProblem::Paging,
+    }))
 }
 
 #[cfg(test)]
@@ -156,10 +144,9 @@ mod tests {
         let mut p = Pager::new(Endpoint::GetUsers);
         page(&mut p, &ids(0, 100)).unwrap();
         let e = page(&mut p, &ids(0, 100)).unwrap_err();
-        assert_eq!(e.kind(), "decode");
+        assert!(matches!(&e, Error::Decode(d) if d.problem == DecodeProblem::Paging));
         assert!(
-            e.message()
-                .contains("the page at start 100 holds no record not already read"),
+            e.message().contains("a full page adds no new record"),
             "{}",
             e.message()
         );
@@ -211,7 +198,7 @@ mod tests {
         };
         assert_eq!(pages, MAX_RECORDS / 100);
         assert!(
-            e.message().contains("past a million records"),
+            e.message().contains("passes a million records"),
             "{}",
             e.message()
         );

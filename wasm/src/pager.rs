@@ -2,7 +2,6 @@
 //! the JS fetches each page and keeps the ids handed out (a JS `Set`); the core says, from the
 //! page's counts, where the next page starts and when the listing ends or cannot go on.
 
-use lpm_client::error::{ConfigError, Error};
 use lpm_client::paging;
 use lpm_client::Endpoint;
 
@@ -10,31 +9,22 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::Failure;
 
-/// Each page's `limit`.
-#[wasm_bindgen(js_name = pageLimit)]
-pub fn page_limit() -> u32 {
-    paging::Pager::LIMIT
-}
-
-/// What follows the page of the endpoint of `key` (`"get-multi-user"`) fetched at `start`, which
-/// held `len` records, `fresh` of them new, `seen` distinct ones handed out in all: the next
-/// page's `start`, `undefined` when the list is read; throws the error that ends a listing that
-/// cannot go on.
+/// What follows the page of get-multi-user (or, `courses`, get-multi-course) fetched at `start`,
+/// which held `len` records, `fresh` of them new, `seen` distinct ones handed out in all: the
+/// next page's `start`, `undefined` when the list is read; throws the error that ends a listing
+/// that cannot go on.
 #[wasm_bindgen(js_name = afterPage)]
 pub fn after_page(
-    key: &str,
+    courses: bool,
     start: u32,
     len: u32,
     fresh: u32,
     seen: u32,
 ) -> Result<Option<u32>, String> {
-    let endpoint = Endpoint::from_key(key).ok_or_else(|| {
-        Failure::Core(Error::Config(ConfigError::Option {
-            option: "afterPage",
-            expected: "an endpoint's key",
-        }))
-        .into_json()
-    })?;
+    let endpoint = match courses {
+        true => Endpoint::GetCourses,
+        false => Endpoint::GetUsers,
+    };
     paging::after_page(endpoint, start, len as usize, fresh as usize, seen as usize)
         .map_err(|e| Failure::Core(e).into_json())
 }
