@@ -20,7 +20,6 @@
 //! let page = req.decode(200, body).unwrap();
 //! assert!(page.users.is_empty());
 //! ```
-#![warn(missing_docs)]
 
 pub mod bulk;
 pub mod call;

@@ -308,13 +308,16 @@ impl Inner {
     }
 }
 
+/// The emulator's state, shared by every request: its configuration and its data.
 #[derive(Clone)]
 pub struct AppState {
+    /// The configuration it was started with.
     pub cfg: Arc<Config>,
     inner: Arc<Mutex<Inner>>,
 }
 
 impl AppState {
+    /// The state `cfg` starts with (its seed's data).
     pub fn new(cfg: Config) -> AppState {
         let inner = Inner::new(&cfg, cfg.seed);
         AppState {
