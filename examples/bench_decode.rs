@@ -1,6 +1,8 @@
 //! Figures behind the choice of how records keep keys the contract does not list: a flattened
 //! `extra` map in each model, against keeping the raw JSON alongside the typed record.
 //! Run: `cargo run --release --example bench_decode`. Prints figures only.
+// A profiling aid run by hand: a panic (a file not found) is its failure, said where it is.
+#![allow(clippy::unwrap_used)]
 
 use std::time::Instant;
 

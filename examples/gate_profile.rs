@@ -1,6 +1,8 @@
 //! Profiling aid: runs the decoder's gate over a 100-record page N times, the way the wasm does
 //! (the body already known to be UTF-8): `cargo run --release --example gate_profile -- 50
 //! [courses|users] [body.json]`, for `valgrind --tool=callgrind` (instruction counts) or `perf`.
+// A profiling aid run by hand: a panic (a file not found) is its failure, said where it is.
+#![allow(clippy::unwrap_used)]
 use lpm_client::decode::check_reply;
 use lpm_client::Planner;
 use serde_json::Value;

@@ -1,5 +1,7 @@
 //! Using the core from Rust: plan a request, send it with any HTTP client, decode the answer.
 //! Here the "HTTP client" is a canned response, so this runs anywhere: `cargo run --example plan_decode`.
+// A profiling aid run by hand: a panic (a file not found) is its failure, said where it is.
+#![allow(clippy::unwrap_used)]
 
 use lpm_client::{Category, Error, NewUser, Planner};
 

@@ -1,5 +1,7 @@
 //! Profiling aid: validates a 100-account batch from JSON text N times, the way the wasm does
 //! (`cargo run --release --example validate_profile -- 200`), for `valgrind --tool=callgrind`.
+// A profiling aid run by hand: a panic (a file not found) is its failure, said where it is.
+#![allow(clippy::unwrap_used)]
 use lpm_client::json::{self, JsonView};
 use lpm_client::validate::{validate_create_users, ValidateOptions};
 

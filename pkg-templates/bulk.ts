@@ -121,7 +121,7 @@ export class GrantAbortError extends AbortError {
   declare readonly report: GrantReport;
 }
 
-const journalError = (detail: string, cause?: unknown) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail }, cause);
+const journalError = (detail: string, cause?: unknown) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail, refusal: 'store' }, cause);
 
 /** The engine's failure kind of an error the client's call machinery threw, if it is one. */
 function failureKind(e: unknown): 'network' | 'timeout' | 'abort' | undefined {

@@ -1,6 +1,6 @@
 // The typed client: one method per endpoint, each planned by the core and driven by driver.ts;
 // paging over the list endpoints; the bulk jobs handed to the bulk driver where it is built in.
-import { Core, loaded, plan, whenLoaded } from './core.js';
+import { Core, afterPage, loaded, plan, whenLoaded } from './core.js';
 import type {
   AddCoursesInput, AddCoursesReply, CallMethod, CallOptions, ClientOptions, Course, CourseList,
   CourseReply, CreateOptions, CreateUsersReply, Hooks, LoginReply, NewUser, PageParams, RawReply,
@@ -19,25 +19,46 @@ import { envLogger } from './hooks.js';
 import bulk from './bulk.js';
 import type { BulkMethods } from './bulk.js';
 
-/** The largest page the list endpoints accept. */
+/** What a listing (`allUsers`, `allCourses`) returns when it ends: how many records the server
+ * sent again (overlapping pages) and the listing dropped. */
+export interface ListingSummary {
+  /** Records dropped because an earlier page had already handed them out. */
+  repeated: number;
+}
+
+/** The largest page the list endpoints accept: the core's (`Pager::LIMIT`), whose full page
+ * means there may be more. */
 const PAGE = 100;
 
-async function* pages<K extends string, T>(fetchPage: (p: PageParams, o: CallOptions | undefined) => Promise<Record<K, T[]>>, key: K, endpoint: string, options: CallOptions | undefined): AsyncGenerator<T, void, undefined> {
+/**
+ * Every record of a list endpoint, page by page, as the core decides (`afterPage`): each page's
+ * `start`, and when the listing ends (a short page) or cannot go on (a full page with no new
+ * record, the server repeating its pages: a `DecodeError` after the records handed out). A record
+ * handed out before is dropped and counted; the ids are kept here, a `Set` being JavaScript's.
+ */
+async function* pages<K extends string, T>(fetchPage: (p: PageParams, o: CallOptions | undefined) => Promise<Record<K, T[]>>, key: K, endpoint: string, options: CallOptions | undefined): AsyncGenerator<T, ListingSummary, undefined> {
   const signal = options && options.signal;
-  let start = 0;
-  for (;;) {
+  const seen = new Set<string>();
+  let repeated = 0;
+  for (let start: number | undefined = 0; start !== undefined;) {
     const page = await fetchPage({ start, limit: PAGE }, options);
     const items = page[key];
-    for (const item of items) {
+    const fresh = items.filter((item) => {
+      const id = String((item as { _id?: unknown })._id);
+      return !seen.has(id) && !!seen.add(id);
+    });
+    repeated += items.length - fresh.length;
+    const at: number = start;
+    start = core(() => afterPage(key === 'courses', at, items.length, fresh.length, seen.size));
+    for (const item of fresh) {
       // Stop at once when aborted, not only at the next page's request.
       if (signal && signal.aborted) {
         throw makeError('abort', `${endpoint}: the call was aborted`, { endpoint }, signal.reason);
       }
       yield item;
     }
-    if (items.length < PAGE) return;
-    start += items.length;
   }
+  return { repeated };
 }
 
 /**
@@ -518,32 +539,36 @@ export class Client {
   }
 
   /**
-   * Every account, page by page with the largest allowed limit (100), until a short page.
+   * Every account, page by page with the largest allowed limit (100), until a short page; an
+   * account a later page repeats is handed out once (the count of those dropped is the iterator's
+   * return value).
    * @param options Per-call options, for each page's call; `signal` also stops the iteration.
    * @returns An async iterator of the accounts.
    * @throws {@link ApiError} A page's call was refused.
-   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError` (also when a full page holds no account not already read: the server repeats its pages), `ResponseTooLargeError` (see `ClientError`).
    * @example
    * ```ts
    * for await (const user of client.allUsers()) console.log(user.username);
    * ```
    */
-  allUsers(options?: CallOptions): AsyncGenerator<User, void, undefined> {
+  allUsers(options?: CallOptions): AsyncGenerator<User, ListingSummary, undefined> {
     return pages((p, o) => this.#call<UserList>('getUsers', p, undefined, o, false), 'users', 'get-multi-user', options);
   }
 
   /**
-   * Every course, page by page with the largest allowed limit (100), until a short page.
+   * Every course, page by page with the largest allowed limit (100), until a short page; a
+   * course a later page repeats is handed out once (the count of those dropped is the iterator's
+   * return value).
    * @param options Per-call options, for each page's call; `signal` also stops the iteration.
    * @returns An async iterator of the courses.
    * @throws {@link ApiError} A page's call was refused.
-   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError`, `ResponseTooLargeError` (see `ClientError`).
+   * @throws {@link LpmError} With no answer or an unusable one: `NetworkError`, `TimeoutError`, `AbortError` (`signal`), `HttpError`, `DecodeError` (also when a full page holds no course not already read: the server repeats its pages), `ResponseTooLargeError` (see `ClientError`).
    * @example
    * ```ts
    * for await (const course of client.allCourses({ signal })) console.log(course.title);
    * ```
    */
-  allCourses(options?: CallOptions): AsyncGenerator<Course, void, undefined> {
+  allCourses(options?: CallOptions): AsyncGenerator<Course, ListingSummary, undefined> {
     return pages((p, o) => this.#call<CourseList>('getCourses', p, undefined, o, false), 'courses', 'get-multi-course', options);
   }
 

@@ -3,11 +3,11 @@
 // `Step` union. The glue throws a failure's data as JSON text (errors.ts's `fromThrown` reads
 // it); a `Core` is freed by `Client.free()` or, for a client dropped without it, by the glue's
 // FinalizationRegistry; a `Pending` by the driver when its call ends.
-import { Core, Pending as Planned, columnOf, initSync, validate } from './wasm/lpm_client.js';
+import { Core, Pending as Planned, afterPage, columnOf, initSync, validate } from './wasm/lpm_client.js';
 import type { HostFailure, InitOutput, PlannedRequest } from './wasm/lpm_client.js';
 import type { Req } from './internal.js';
 
-export { Core, columnOf, validate };
+export { Core, afterPage, columnOf, validate };
 export type { HostFailure };
 
 /** What a call does next: send an attempt, wait, or finish (with the answer or failure it has);

@@ -55,7 +55,7 @@ export function fileJournal(path: string): JournalStore {
   if (typeof path !== 'string' || path === '') {
     throw configError('option `path` must be a file path', { problem: 'option', option: 'path', expected: 'a file path' });
   }
-  const refused = (reason: string) => configError(`the journal was refused: ${reason}`, { problem: 'journal', reason });
+  const refused = (reason: string) => configError(`the journal was refused: ${reason}`, { problem: 'journal', reason, refusal: 'damaged' });
   let size: number | undefined;
   let fh: FileHandle | undefined;
   return {

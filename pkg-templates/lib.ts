@@ -26,7 +26,7 @@ export {
   AbortError, IntervalError, ConfigError, ResponseTooLargeError, isLpmError,
 } from './errors.js';
 export { Client, ready, unlisted } from './client.js';
-export type { ClientWithResponse, LoginTokenReply, Unlisted, WithResponse } from './client.js';
+export type { ClientWithResponse, ListingSummary, LoginTokenReply, Unlisted, WithResponse } from './client.js';
 // lpm-client-bulk's bulk jobs (their types and abort errors); lpm-client's bulk.js has only an
 // empty `BulkMethods`.
 export * from './bulk.js';

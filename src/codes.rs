@@ -21,8 +21,52 @@ macro_rules! with_all {
         }
 
         impl $name {
-            /// Every variant, in order (the order of `docs/errors.md`).
+            /// Every variant, in order (for [`Reason`] and [`Category`], that of `docs/errors.md`).
             pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+        }
+    };
+}
+pub(crate) use with_all;
+
+/// Defines [`Reason`] from one row per reason: its doc, variant, category, whether a retry can
+/// help, and its explanation; `Reason::ALL` (through [`with_all!`]), `category`, `retryable` and
+/// `explanation` come from the rows.
+macro_rules! reasons {
+    (
+        $(#[$attr:meta])*
+        pub enum $name:ident {
+            $( $(#[doc = $doc:literal])* $variant:ident: $category:ident, $retryable:literal, $explanation:literal; )*
+        }
+    ) => {
+        with_all! {
+            $(#[$attr])*
+            pub enum $name {
+                $( $(#[doc = $doc])* $variant, )*
+            }
+        }
+
+        impl $name {
+            /// The category a program branches on.
+            pub fn category(self) -> Category {
+                match self {
+                    $( $name::$variant => Category::$category, )*
+                }
+            }
+
+            /// Whether sending the same request again can help: only for failures on the
+            /// server's side.
+            pub fn retryable(self) -> bool {
+                match self {
+                    $( $name::$variant => $retryable, )*
+                }
+            }
+
+            /// An English explanation for people.
+            pub fn explanation(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $explanation, )*
+                }
+            }
         }
     };
 }
@@ -88,71 +132,101 @@ pub enum Basis {
     Unknown,
 }
 
-with_all! {
+reasons! {
     /// The meaning of an error code, independent of endpoint.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
     #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
     #[serde(rename_all = "camelCase")]
     #[non_exhaustive]
     pub enum Reason {
-    /// The method is wrong.
-    WrongMethod,
-    /// The request has no body.
-    NoBody,
-    /// The body has no `users` array.
-    NoUsersArray,
-    /// `users` is not an array.
-    UsersNotArray,
-    /// `users` is empty.
-    UsersEmpty,
-    /// No token was sent.
-    NoToken,
-    /// The server could not authenticate the account.
-    CannotAuthenticate,
-    /// The token is invalid or has expired.
-    InvalidToken,
-    /// The account has no permission.
-    NoPermission,
-    /// The server could not check the caller's website resources.
-    CannotCheckResources,
-    /// The maximum number of accounts is reached.
-    CapacityExhausted,
-    /// Fewer free account slots than items.
-    NotEnoughSlots,
-    /// No item of a creation batch could be created.
-    AllItemsFailed,
-    /// No id in the path.
-    NoId,
-    /// No account has that id.
-    UserNotFound,
-    /// `start` is missing.
-    NoStartParameter,
-    /// `start` is invalid.
-    InvalidStartParameter,
-    /// Login: no e-mail.
-    NoEmail,
-    /// Login: no password.
-    NoPassword,
-    /// Login: no account has that e-mail.
-    WrongEmail,
-    /// Login: wrong password.
-    WrongPassword,
-    /// Login: the server could not check the password.
-    CannotCheckPassword,
-    /// Login: the server could not make a token.
-    CannotGenerateToken,
-    /// Create: the e-mail address belongs to an existing account.
-    EmailInUse,
-    /// Create: the username belongs to an existing account.
-    UsernameInUse,
-    /// Create: a required field (name, username, password) is missing or not usable.
-    MissingFields,
-    /// Create: the server failed to create the account (it was not created).
-    CreateFailed,
-    /// No course has that id.
-    CourseNotFound,
-    /// Unknown code, or an ambiguous code whose msg matched none of its meanings.
-    Unknown,
+        // A row: doc, variant, category, retryable, explanation.
+        /// The method is wrong.
+        WrongMethod: Method, false,
+            "The request used the wrong HTTP method for this endpoint.";
+        /// The request has no body.
+        NoBody: BadRequest, false,
+            "The request had no JSON body.";
+        /// The body has no `users` array.
+        NoUsersArray: BadRequest, false,
+            "The request body has no `users` array.";
+        /// `users` is not an array.
+        UsersNotArray: BadRequest, false,
+            "`users` in the request body is not an array.";
+        /// `users` is empty.
+        UsersEmpty: BadRequest, false,
+            "`users` in the request body is an empty array.";
+        /// No token was sent.
+        NoToken: Authentication, false,
+            "No API token was sent.";
+        /// The server could not authenticate the account.
+        CannotAuthenticate: Authentication, true,
+            "The server could not authenticate the account; this may pass on a retry.";
+        /// The token is invalid or has expired.
+        InvalidToken: Authentication, false,
+            "The API token is invalid or has expired; log in again for a new one.";
+        /// The account has no permission.
+        NoPermission: Permission, false,
+            "The token's account is not allowed to do this.";
+        /// The server could not check the caller's website resources.
+        CannotCheckResources: Server, true,
+            "The server could not check the caller's website resources; this may pass on a retry.";
+        /// The maximum number of accounts is reached.
+        CapacityExhausted: Capacity, false,
+            "The platform has reached its maximum number of accounts.";
+        /// Fewer free account slots than items.
+        NotEnoughSlots: Capacity, false,
+            "There are fewer free account slots than accounts in the batch; send fewer.";
+        /// No item of a creation batch could be created.
+        AllItemsFailed: BadRequest, false,
+            "No account of the batch could be created; see each item's status.";
+        /// No id in the path.
+        NoId: BadRequest, false,
+            "No id was given in the path.";
+        /// No account has that id.
+        UserNotFound: NotFound, false,
+            "No account has that id.";
+        /// `start` is missing.
+        NoStartParameter: BadRequest, false,
+            "The `start` parameter is missing.";
+        /// `start` is invalid.
+        InvalidStartParameter: BadRequest, false,
+            "The `start` parameter is invalid; it must be an integer >= 0.";
+        /// Login: no e-mail.
+        NoEmail: BadRequest, false,
+            "No e-mail address was given.";
+        /// Login: no password.
+        NoPassword: BadRequest, false,
+            "No password was given.";
+        /// Login: no account has that e-mail.
+        WrongEmail: Authentication, false,
+            "No account has that e-mail address.";
+        /// Login: wrong password.
+        WrongPassword: Authentication, false,
+            "The password is wrong.";
+        /// Login: the server could not check the password.
+        CannotCheckPassword: Server, true,
+            "The server could not check the password; this may pass on a retry.";
+        /// Login: the server could not make a token.
+        CannotGenerateToken: Server, true,
+            "The server could not make a token; this may pass on a retry.";
+        /// Create: the e-mail address belongs to an existing account.
+        EmailInUse: BadRequest, false,
+            "The e-mail address belongs to an existing account.";
+        /// Create: the username belongs to an existing account.
+        UsernameInUse: BadRequest, false,
+            "The username belongs to an existing account.";
+        /// Create: a required field (name, username, password) is missing or not usable.
+        MissingFields: BadRequest, false,
+            "A required field (name, username, password) is missing or unusable.";
+        /// Create: the server failed to create the account (it was not created).
+        CreateFailed: Server, true,
+            "The server failed to create the account; this may pass on a retry.";
+        /// No course has that id.
+        CourseNotFound: NotFound, false,
+            "No course has that id.";
+        /// Unknown code, or an ambiguous code whose msg matched none of its meanings.
+        Unknown: Unknown, false,
+            "A code this client does not know; see the server's msg.";
     }
 }
 
@@ -160,86 +234,6 @@ impl Reason {
     /// The name JS sees (`emailInUse`).
     pub fn as_str(self) -> &'static str {
         self.serde_name()
-    }
-
-    /// The category a program branches on.
-    pub fn category(self) -> Category {
-        use Reason::*;
-        match self {
-            WrongMethod => Category::Method,
-            NoBody
-            | NoUsersArray
-            | UsersNotArray
-            | UsersEmpty
-            | NoId
-            | NoStartParameter
-            | InvalidStartParameter
-            | NoEmail
-            | NoPassword
-            | AllItemsFailed
-            | EmailInUse
-            | UsernameInUse
-            | MissingFields => Category::BadRequest,
-            NoToken | CannotAuthenticate | InvalidToken | WrongEmail | WrongPassword => {
-                Category::Authentication
-            }
-            NoPermission => Category::Permission,
-            CannotCheckResources | CannotCheckPassword | CannotGenerateToken | CreateFailed => {
-                Category::Server
-            }
-            CapacityExhausted | NotEnoughSlots => Category::Capacity,
-            UserNotFound | CourseNotFound => Category::NotFound,
-            Unknown => Category::Unknown,
-        }
-    }
-
-    /// Whether sending the same request again can help: only for failures on the server's side.
-    pub fn retryable(self) -> bool {
-        use Reason::*;
-        matches!(
-            self,
-            CannotAuthenticate
-                | CannotCheckResources
-                | CannotCheckPassword
-                | CannotGenerateToken
-                | CreateFailed
-        )
-    }
-
-    /// An English explanation for people.
-    pub fn explanation(self) -> &'static str {
-        use Reason::*;
-        match self {
-            WrongMethod => "The request used the wrong HTTP method for this endpoint.",
-            NoBody => "The request had no JSON body.",
-            NoUsersArray => "The request body has no `users` array.",
-            UsersNotArray => "`users` in the request body is not an array.",
-            UsersEmpty => "`users` in the request body is an empty array.",
-            NoToken => "No API token was sent.",
-            CannotAuthenticate => "The server could not authenticate the account; this may pass on a retry.",
-            InvalidToken => "The API token is invalid or has expired; log in again for a new one.",
-            NoPermission => "The token's account is not allowed to do this.",
-            CannotCheckResources => "The server could not check the caller's website resources; this may pass on a retry.",
-            CapacityExhausted => "The platform has reached its maximum number of accounts.",
-            NotEnoughSlots => "There are fewer free account slots than accounts in the batch; send fewer.",
-            AllItemsFailed => "No account of the batch could be created; see each item's status.",
-            NoId => "No id was given in the path.",
-            UserNotFound => "No account has that id.",
-            NoStartParameter => "The `start` parameter is missing.",
-            InvalidStartParameter => "The `start` parameter is invalid; it must be an integer >= 0.",
-            NoEmail => "No e-mail address was given.",
-            NoPassword => "No password was given.",
-            WrongEmail => "No account has that e-mail address.",
-            WrongPassword => "The password is wrong.",
-            CannotCheckPassword => "The server could not check the password; this may pass on a retry.",
-            CannotGenerateToken => "The server could not make a token; this may pass on a retry.",
-            EmailInUse => "The e-mail address belongs to an existing account.",
-            UsernameInUse => "The username belongs to an existing account.",
-            MissingFields => "A required field (name, username, password) is missing or unusable.",
-            CreateFailed => "The server failed to create the account; this may pass on a retry.",
-            CourseNotFound => "No course has that id.",
-            Unknown => "A code this client does not know; see the server's msg.",
-        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! reply with serde, which the check guarantees to succeed.
 
 use crate::check::{self, Envelope, Head, Tally};
-use crate::error::{bounded, ApiError, DecodeError, Error, HttpError};
+use crate::error::{bounded, ApiError, DecodeError, DecodeProblem, Error, HttpError};
 use crate::plan::Request;
 use crate::reply::Reply;
 pub use crate::reply::ReplyPlan;
@@ -53,6 +53,7 @@ impl<R: Reply> Request<R> {
                 status,
                 path: ".".into(),
                 detail: bounded(e.to_string().as_bytes(), self.secret()),
+                problem: DecodeProblem::Shape,
             })),
         }
     }
@@ -68,13 +69,16 @@ pub fn check_reply(
 ) -> Result<Checked, Error> {
     let endpoint = p.endpoint;
     let clean = |text: &str| bounded(text.as_bytes(), p.secret);
-    let m = match check::envelope_of(body, utf8, p.shape, p.accepts) {
+    let (m, problem) = match check::envelope_of(body, utf8, p.shape, p.accepts) {
         Envelope::Ok(head, tally) => return Ok(Checked { head, tally }),
-        Envelope::Mismatch(_, m) => m,
-        Envelope::NotEnvelope(m) if (200..300).contains(&status) => check::Mismatch {
-            path: m.path,
-            detail: crate::error::cat(&["not an API envelope: ", &m.detail]),
-        },
+        Envelope::Mismatch(_, m) => (m, DecodeProblem::Shape),
+        Envelope::NotEnvelope(m) if (200..300).contains(&status) => (
+            check::Mismatch {
+                path: m.path,
+                detail: crate::error::cat(&["not an API envelope: ", &m.detail]),
+            },
+            DecodeProblem::NotEnvelope,
+        ),
         Envelope::NotEnvelope(_) => {
             return Err(Error::Http(HttpError {
                 endpoint,
@@ -93,5 +97,30 @@ pub fn check_reply(
         status,
         path: clean(&m.path),
         detail: clean(&m.detail),
+        problem,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decode_error_says_what_kind_of_misfit_it_is() {
+        let api = crate::Planner::new("https://x.example").unwrap();
+        let req = api
+            .with_token("t0k3n-0123")
+            .unwrap()
+            .get_users(0, 100)
+            .unwrap();
+        let problem = |status, body: &[u8]| match req.decode(status, body) {
+            Err(Error::Decode(d)) => d.problem,
+            other => panic!("{other:?}"),
+        };
+        // A web page served with 200 (a site's address given for the platform's).
+        let page = b"<!DOCTYPE html><html><body>School</body></html>";
+        assert_eq!(problem(200, page), DecodeProblem::NotEnvelope);
+        let shape = br#"{"respCode":"00","users":5,"msg":"Success"}"#;
+        assert_eq!(problem(200, shape), DecodeProblem::Shape);
+    }
 }

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::codes::{Basis, Category, Codes, Reason};
+use crate::codes::{with_all, Basis, Category, Codes, Reason};
 use crate::registry::Endpoint;
 use crate::rules::Report;
 
@@ -28,54 +28,42 @@ pub enum Error {
     Config(ConfigError),
 }
 
-/// What went wrong, for a `switch`: the kind of every error the client gives.
-// The kinds of [`Error`] and those the wasm shell reports for the host (network, timeout, abort, a
-// too large body, the create interval). The one list of kinds: `Error::kind`, the shell's
-// failures, TypeScript's `CoreErrorKind`, and the package's table of error classes
-// (`pkg-templates/errors.ts`, checked against this type when the package is built, so a renamed
-// kind fails the build). Doc comments here are also the TypeScript's: no Rust paths in them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
-#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "wasm", tsify(rename = "CoreErrorKind"))]
-pub enum ErrorKind {
-    /// [`Error::Validation`]: the input was refused before anything was sent.
-    Validation,
-    /// [`Error::Api`]: an error `respCode`.
-    Api,
-    /// [`Error::Http`]: non-2xx without an envelope.
-    Http,
-    /// [`Error::Decode`]: the body does not fit the reply.
-    Decode,
-    /// [`Error::Config`]: unusable options.
-    Config,
-    /// The request did not complete.
-    Network,
-    /// No complete answer within the timeout.
-    Timeout,
-    /// The caller's AbortSignal fired.
-    Abort,
-    /// A guarded create inside its interval.
-    Interval,
-    /// The body is larger than the client reads.
-    TooLarge,
+with_all! {
+    /// What went wrong, for a `switch`: the kind of every error the client gives.
+    // The kinds of [`Error`] and those the wasm shell reports for the host (network, timeout, abort, a
+    // too large body, the create interval). The one list of kinds: `Error::kind`, the shell's
+    // failures, TypeScript's `CoreErrorKind`, and the package's table of error classes
+    // (`pkg-templates/errors.ts`, checked against this type when the package is built, so a renamed
+    // kind fails the build). Doc comments here are also the TypeScript's: no Rust paths in them.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, lpm_derive::SerializeUnit)]
+    #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+    #[serde(rename_all = "camelCase")]
+    #[cfg_attr(feature = "wasm", tsify(rename = "CoreErrorKind"))]
+    pub enum ErrorKind {
+        /// [`Error::Validation`]: the input was refused before anything was sent.
+        Validation,
+        /// [`Error::Api`]: an error `respCode`.
+        Api,
+        /// [`Error::Http`]: non-2xx without an envelope.
+        Http,
+        /// [`Error::Decode`]: the body does not fit the reply.
+        Decode,
+        /// [`Error::Config`]: unusable options.
+        Config,
+        /// The request did not complete.
+        Network,
+        /// No complete answer within the timeout.
+        Timeout,
+        /// The caller's AbortSignal fired.
+        Abort,
+        /// A guarded create inside its interval.
+        Interval,
+        /// The body is larger than the client reads.
+        TooLarge,
+    }
 }
 
 impl ErrorKind {
-    /// Every kind.
-    pub const ALL: [ErrorKind; 10] = [
-        ErrorKind::Validation,
-        ErrorKind::Api,
-        ErrorKind::Http,
-        ErrorKind::Decode,
-        ErrorKind::Config,
-        ErrorKind::Network,
-        ErrorKind::Timeout,
-        ErrorKind::Abort,
-        ErrorKind::Interval,
-        ErrorKind::TooLarge,
-    ];
-
     /// The kind's name (`"tooLarge"`), as JavaScript sees it in `error.kind`.
     pub fn as_str(self) -> &'static str {
         self.serde_name()
@@ -281,6 +269,21 @@ pub struct DecodeError {
     pub path: String,
     /// What did not fit.
     pub detail: String,
+    /// What kind of misfit, for a program to branch on.
+    pub problem: DecodeProblem,
+}
+
+/// What kind of answer a decode error is: for a program to branch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, lpm_derive::SerializeUnit)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum DecodeProblem {
+    /// A success status with a body that is no API envelope.
+    NotEnvelope,
+    /// An envelope whose members do not fit the reply.
+    Shape,
+    /// A list's pages that cannot be read to their end.
+    Paging,
 }
 
 impl DecodeError {
@@ -480,6 +483,7 @@ mod tests {
                 status: 200,
                 path: ".".into(),
                 detail: String::new(),
+                problem: DecodeProblem::NotEnvelope,
             }),
             Error::Validation(ValidationError {
                 endpoint: Endpoint::GetMe,
@@ -524,6 +528,7 @@ mod tests {
                 status: 200,
                 path: "course.price".into(),
                 detail: "expected a number".into(),
+                problem: DecodeProblem::Shape,
             }),
             Error::Validation(ValidationError {
                 endpoint: Endpoint::CreateUsers,

@@ -20,7 +20,6 @@
 //! let page = req.decode(200, body).unwrap();
 //! assert!(page.users.is_empty());
 //! ```
-#![warn(missing_docs)]
 
 pub mod bulk;
 pub mod call;
@@ -34,6 +33,7 @@ pub mod interval;
 pub mod json;
 pub mod model;
 pub mod options;
+pub mod paging;
 pub mod plan;
 pub mod redact;
 pub mod registry;

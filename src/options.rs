@@ -365,6 +365,25 @@ macro_rules! options {
         /// member, `parent.member`), for the tests.
         #[cfg(test)]
         const DEFAULTS_AS_JS: &[(&str, &str)] = &[ $( default_as_js!($js, $default), )* ];
+
+        /// Each option's row of the npm README's table: name, default as the README shows it,
+        /// doc ([`options_table`]).
+        #[cfg(test)]
+        const README_ROWS: &[(&str, &str, &[&str])] = &[
+            $( (stringify!($js), default_in_readme!($default), &[$($doc),*]), )*
+        ];
+    };
+}
+
+/// A default as the README's table shows it: `(required)`, nothing, the literal, or a nested
+/// object's members with theirs.
+#[cfg(test)]
+macro_rules! default_in_readme {
+    (required) => { "(required)" };
+    (none) => { "" };
+    ($d:literal) => { concat!("`", stringify!($d), "`") };
+    ({ $( $(#[doc = $doc:literal])* $mjs:ident $mfield:ident: $mty:ty = $md:tt, $mread:ident; )* }) => {
+        concat!("`{ ", $( stringify!($mjs), ": ", stringify!($md), ", ", )* "}`")
     };
 }
 
@@ -401,24 +420,24 @@ options! {
     pub struct ClientSettings {
         /// Base address of the platform; may carry a path prefix (`https://school.example.com/app`).
         baseUrl base_url: &'a str = required, string;
-        /// API token (from `login`); never shown in an error or a log. Only `login` works without one.
+        /// API token (from `login`; 8+ characters of `A-Z a-z 0-9 - . _ ~`, as the platform's are); never shown in an error or a log. Only `login` works without one.
         #[serde(borrow)]
         token token: Option<&'a str> = none, token;
         /// Per-attempt timeout in ms; 0 turns it off.
         timeoutMs timeout_ms: f64 = 30000, ms;
-        /// Automatic retries of GET calls on network errors, timeouts, HTTP 429/5xx, 0 to 10. POSTs are never retried.
+        /// Automatic retries of GET calls on network errors, timeouts, HTTP 429/5xx, 0 to 10; `Retry-After` is honoured up to 60 s (a longer one is not retried but returned to you). POSTs are never retried.
         maxRetries max_retries: u32 = 2, retries;
         /// First retry delay in ms, doubled each retry, unless the server sends Retry-After.
         retryDelayMs retry_delay_ms: f64 = 300, ms;
         // The default bound, 32 MiB, is 300 times the largest page the API serves (100 courses,
         // ~100 KB), and far below the ~140 MB at which decoding runs the wasm out of memory.
-        /// The largest response body read, in bytes; a larger one rejects with ResponseTooLargeError; 0 turns the bound off.
+        /// The largest response body read, in bytes (32 MiB by default), by `Content-Length`, then as streamed; a larger one rejects with ResponseTooLargeError; 0 turns the bound off.
         maxResponseBytes max_response_bytes: f64 = 33554432, bytes;
-        /// Spelling of the get-single-user path.
+        /// Spelling of the get-single-user path: `"users"` (the contract's sample call) or `"user"`.
         userPath user_path: UserPath = "users", user_path;
-        /// Refuse input that breaks the platform's documented rules too, not only the contract's.
+        /// Refuse input that breaks the platform's documented rules too (name ≥ 3, username 3–20 a-z0-9, password 6–35), not only the contract's.
         strictPlatformRules strict_platform_rules: bool = false, flag;
-        /// The contract's 10-minute interval between bulk creates.
+        /// The contract's 10-minute interval between bulk creates: `guard` `"reject"`, `"wait"` or `"off"`.
         createInterval create_interval: IntervalOptions = {
             /// "reject": a create inside the interval rejects with IntervalError; "wait": it waits; "off": no guard.
             guard guard: GuardMode = "reject", guard;
@@ -442,10 +461,95 @@ options! {
     }
 }
 
+/// The options only JavaScript holds, which `ClientOptions` (`pkg-templates/options.ts`) adds to
+/// [`ClientSettings`]: name, default and doc of their rows in the npm README's table.
+#[cfg(test)]
+const JS_ONLY_ROWS: &[(&str, &str, &str)] = &[
+    (
+        "`fetch`",
+        "global `fetch`",
+        "inject your own (proxies, tests)",
+    ),
+    (
+        "`intervalStore`",
+        "this page or process's memory",
+        "where the intervals keep the last call: `fileStore(path)` (Node, Deno, Bun), \
+         `webStorageStore(localStorage)`, or any `{ get(key), set(key, atMs) }` (sync or async)",
+    ),
+    (
+        "`headers`",
+        "",
+        "sent with every request (proxies, gateways); the token is never put in a header",
+    ),
+    (
+        "`onRequest`, `onResponse`, `onRetry`, `onError`",
+        "",
+        "hooks, see below",
+    ),
+    (
+        "`logger`",
+        "`LPM_LOG`",
+        "`{ debug, info, warn, error }` functions (`console` fits): one `debug` line per \
+         attempt, `warn` for retries and failures. Without it, the environment's \
+         `LPM_LOG=debug|info|warn|error` (where `process.env` exists) sends lines from that \
+         level on to the console",
+    ),
+];
+
+/// Where the npm README's options table starts and ends.
+#[cfg(test)]
+const TABLE_MARKS: [&str; 2] = [
+    "<!-- options: generated from src/options.rs by `cargo test -p lpm-client options_md` \
+     (LPM_WRITE_DOCS=1 rewrites it); do not edit by hand -->\n",
+    "<!-- /options -->\n",
+];
+
+/// The npm README's table of the client's options: each option of [`ClientSettings`] with its
+/// default and doc, then those only JavaScript holds.
+#[cfg(test)]
+fn options_table() -> String {
+    let cell = |text: &str| text.trim().replace('|', "\\|");
+    let mut out = String::from("| option | default | |\n|---|---|---|\n");
+    for (js, default, doc) in README_ROWS {
+        let doc: Vec<&str> = doc.iter().map(|l| l.trim()).collect();
+        let default = default.replace(", }", " }");
+        out.push_str(&format!(
+            "| `{js}` | {default} | {} |\n",
+            cell(&doc.join(" "))
+        ));
+    }
+    for (js, default, doc) in JS_ONLY_ROWS {
+        out.push_str(&format!("| {js} | {default} | {} |\n", cell(doc)));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::interval::LOGIN_TOKEN_INTERVAL_MS;
+
+    #[test]
+    fn options_md_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-templates/README.md");
+        let committed = std::fs::read_to_string(path).expect("pkg-templates/README.md read");
+        let [open, close] = TABLE_MARKS;
+        let (head, rest) = committed
+            .split_once(open)
+            .expect("the README's table's start mark");
+        let (_, tail) = rest
+            .split_once(close)
+            .expect("the README's table's end mark");
+        let text = format!("{head}{open}{}{close}{tail}", options_table());
+        if std::env::var_os("LPM_WRITE_DOCS").is_some() {
+            std::fs::write(path, &text).expect("pkg-templates/README.md written");
+        }
+        assert!(
+            committed == text,
+            "the options table of pkg-templates/README.md is stale: run \
+             `LPM_WRITE_DOCS=1 cargo test -p lpm-client options_md` and commit it"
+        );
+    }
 
     /// Reads `text`; the strings of the result are leaked (a test's few bytes).
     fn read(text: &str) -> Result<ClientSettings<'static>, Bad> {

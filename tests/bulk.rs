@@ -1,6 +1,8 @@
 //! The bulk engines driven against an in-memory fake server with a virtual clock: imports of
 //! 1,000 rows, kill-and-resume at every step, conflicts, foreign journals, interval spacing,
 //! chunk sizes, grants, and a property test over rows, faults and crash points.
+// A test may unwrap: its panic is its failure, said where it happens.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

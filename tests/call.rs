@@ -1,5 +1,7 @@
 //! The call state machine on a virtual clock: every retry, Retry-After, timeout and guard path,
 //! without a server.
+// A test may unwrap: its panic is its failure, said where it happens.
+#![allow(clippy::unwrap_used)]
 
 use lpm_client::call::{Call, GuardMode, GuardSpec, Next, Policy};
 use lpm_client::interval::IntervalGuard;

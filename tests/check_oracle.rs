@@ -1,6 +1,8 @@
 //! The decoder's gate (src/check.rs) reports the same path as serde_path_to_error, a
 //! path-tracking typed deserializer, on every single-leaf corruption of real fixture bodies, and
 //! accepts exactly what the typed decode accepts.
+// A test may unwrap: its panic is its failure, said where it happens.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

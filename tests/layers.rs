@@ -9,6 +9,8 @@
 //! counts as that path (`lpm_derive::Shape` writes `crate::check`). A method a module calls is
 //! not a path: where it is defined in a module above its type's own (`Endpoint::route`, beside
 //! the registry), the caller names that module in a `use`, as `src/validate.rs` does.
+// A test may unwrap: its panic is its failure, said where it happens.
+#![allow(clippy::unwrap_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -1,6 +1,8 @@
 //! Planning of every endpoint (method, URL, body), percent-encoding of the token and of path ids,
 //! refusals before sending, keeping the token out of every text, and the decoding rules of
 //! `Request::decode` (envelope first, whatever the HTTP status).
+// A test may unwrap: its panic is its failure, said where it happens.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 import { setFlagsFromString } from 'node:v8';
 import { main } from '../src/main.js';
 

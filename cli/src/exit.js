@@ -1,3 +1,4 @@
+// @ts-check
 // The exit codes of `lpm` (documented in README.md) and the errors that carry them.
 
 export const EXIT = {
@@ -20,17 +21,22 @@ export const EXIT = {
 
 /** An error that ends the command with `code` and prints `message` (no stack). */
 export class CliError extends Error {
+  /** @param {number} code @param {string} message */
   constructor(code, message) {
     super(message);
     this.code = code;
   }
 }
 
-export const usage = (message) => new CliError(EXIT.usage, message);
-export const authError = (message) => new CliError(EXIT.auth, message);
+export const usage = (/** @type {string} */ message) => new CliError(EXIT.usage, message);
+export const authError = (/** @type {string} */ message) => new CliError(EXIT.auth, message);
 
-/** What a system error (`ENOENT`, `EACCES`, ...) means, in words a user acts on; else its code. */
+/**
+ * What a system error (`ENOENT`, `EACCES`, ...) means, in words a user acts on; else its code.
+ * @param {any} e
+ */
 export function systemReason(e) {
+  /** @type {Record<string, string>} */
   const words = {
     ENOENT: 'no such file or directory',
     ENOTDIR: 'a part of the path is not a directory',
@@ -48,9 +54,13 @@ export function systemReason(e) {
 /** What to do about a token the platform refused (expired, invalid, or without permission). */
 export const FIX_TOKEN = 'fix the token (lpm login, LPM_TOKEN or --token-file)';
 
-/** A network failure's cause (the socket's error code) in words. */
+/**
+ * A network failure's cause (the socket's error code) in words.
+ * @param {any} e
+ */
 export function networkReason(e) {
   const code = e?.cause?.cause?.code ?? e?.cause?.code;
+  /** @type {Record<string, string>} */
   const words = {
     ECONNREFUSED: 'connection refused',
     ENOTFOUND: 'no such host',
@@ -65,4 +75,4 @@ export function networkReason(e) {
 }
 
 /** `1 row`, `2 rows`: a count and its noun, in the number the count needs. */
-export const count = (n, noun) => `${n} ${n === 1 ? noun : `${noun}s`}`;
+export const count = (/** @type {number} */ n, /** @type {string} */ noun) => `${n} ${n === 1 ? noun : `${noun}s`}`;

@@ -1,12 +1,21 @@
+// @ts-check
 // `lpm`: the commands, their options (one table: parsing and --help come from it), and the
 // mapping of failures to exit codes (EXIT in exit.js, documented in README.md).
 import { parseArgs } from 'node:util';
 import { baseUrlOf, tokenOf } from './sources.js';
 import { CliError, EXIT, FIX_TOKEN, networkReason, usage } from './exit.js';
+/** @import { Failure, Io, Run, Values } from './types.js' */
+
+/**
+ * An option of a command: its type for parseArgs, the name of its value and its help.
+ * @typedef {{ type: 'string' | 'boolean', short?: string, value?: string, help: string }} Option
+ */
+/** A command: its arguments, summary, options and run. @typedef {{ args: string, summary: string, options: Record<string, Option>, run: Run }} Command */
 
 /** A command's run, loaded when it runs: a command (or --help) loads only its own modules, and
  * none loads the package before it needs it. */
-const lazy = (module, name) => async (...args) => (await import(module))[name](...args);
+const lazy = (/** @type {string} */ module, /** @type {string} */ name) =>
+  /** @type {Run} */ (async (...args) => (await import(module))[name](...args));
 const validate = lazy('./commands/validate.js', 'validate');
 const runImport = lazy('./commands/import.js', 'runImport');
 const grant = lazy('./commands/grant.js', 'grant');
@@ -15,17 +24,24 @@ const sync = lazy('./commands/sync.js', 'sync');
 const login = lazy('./commands/account.js', 'login');
 const whoami = lazy('./commands/account.js', 'whoami');
 
+/** @type {Record<string, Option>} */
 const CONNECTION = {
   'base-url': { type: 'string', value: 'URL', help: 'the platform (default: $LPM_BASE_URL)' },
   'token-file': { type: 'string', value: 'FILE', help: 'read the API token from FILE (default: $LPM_TOKEN, else the file `lpm login` wrote)' },
 };
+/** @type {Record<string, Option>} */
 const LANG = { lang: { type: 'string', value: 'vi|en', help: 'language of the row issues (default en)' } };
+/** @type {Record<string, Option>} */
 const SHEET = { sheet: { type: 'string', value: 'NAME', help: 'the sheet of an .xlsx workbook to read (default: the first)' } };
+/** @type {Record<string, Option>} */
 const PASSWORDS = {
   'generate-passwords': { type: 'boolean', help: 'give rows without a password a random one, written to a credentials sheet (kept out of journals, reports and output)' },
   credentials: { type: 'string', value: 'FILE', help: 'the credentials sheet of --generate-passwords (.xlsx or .csv; default FILE.credentials.xlsx)' },
 };
-/** A job's options; `report` its default report file, `interval` its default interval. */
+/**
+ * A job's options; `report` its default report file, `interval` its default interval.
+ * @param {string} report @param {string} interval @returns {Record<string, Option>}
+ */
 const job = (report, interval) => ({
   journal: { type: 'string', value: 'FILE', help: 'the job\'s journal (JSON lines, flushed before each send): required' },
   resume: { type: 'boolean', help: 'continue the job of an existing journal (same input)' },
@@ -37,6 +53,7 @@ const job = (report, interval) => ({
 });
 const CREATES = 'the contract\'s 600000 between creates; less only for test servers';
 
+/** @type {Record<string, Command>} */
 export const COMMANDS = {
   validate: {
     args: 'FILE',
@@ -101,8 +118,10 @@ export const COMMANDS = {
   },
 };
 
+/** @type {Record<string, Option>} */
 const HELP = { help: { type: 'boolean', short: 'h', help: 'show this help' } };
 
+/** @param {Record<string, Option>} options */
 function optionLines(options) {
   const rows = Object.entries({ ...options, ...HELP }).map(([name, o]) =>
     [`  ${o.short ? `-${o.short}, ` : ''}--${name}${o.value ? ` ${o.value}` : ''}`, o.help]);
@@ -110,6 +129,7 @@ function optionLines(options) {
   return rows.map(([l, h]) => `${l.padEnd(width)}${h}`).join('\n');
 }
 
+/** @param {string} name */
 export function commandHelp(name) {
   const c = COMMANDS[name];
   return `lpm ${name}${c.args ? ` ${c.args}` : ''}: ${c.summary}\n\nOptions:\n${optionLines(c.options)}\n`;
@@ -128,14 +148,17 @@ export function mainHelp() {
 /**
  * parseArgs' error in the words of the other messages (its own have a stray quote and advice
  * about `--` no user of lpm needs); it names the option only, never a value given to it.
+ * @param {Error & { code?: string }} e @param {Record<string, Option>} options
  */
 function argMessage(e, options) {
   const option = /'(--?[^' =]+)/.exec(e.message)?.[1];
   if (!option) return e.message;
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`;
-  const value = options[option.replace(/^--?/, '')]?.value;
-  if (/argument missing|ambiguous/.test(e.message)) return `${option} needs a value${value ? ` (${option} ${value})` : ''}`;
-  if (/does not take an argument/.test(e.message)) return `${option} takes no value`;
+  if (e.code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return e.message;
+  // A value refused: a string option given none, or a boolean one given one.
+  const o = options[option.replace(/^--?/, '')];
+  if (o?.type === 'string') return `${option} needs a value${o.value ? ` (${option} ${o.value})` : ''}`;
+  if (o?.type === 'boolean') return `${option} takes no value`;
   return e.message;
 }
 
@@ -143,14 +166,17 @@ function argMessage(e, options) {
 async function versions() {
   const { readFileSync } = await import('node:fs');
   const { createRequire } = await import('node:module');
-  const version = (file) => JSON.parse(readFileSync(file, 'utf8')).version;
+  const version = (/** @type {string | URL} */ file) => JSON.parse(readFileSync(file, 'utf8')).version;
   const own = version(new URL('../package.json', import.meta.url));
   let client = '?';
   try { client = version(createRequire(import.meta.url).resolve('lpm-client-bulk/package.json')); } catch { /* not installed as a package */ }
   return `lpm ${own} (lpm-client-bulk ${client})`;
 }
 
-/** Runs `lpm argv...`; resolves with the exit code. `io` = { stdout, stderr, stdin }. */
+/**
+ * Runs `lpm argv...`; resolves with the exit code. `io` = { stdout, stderr, stdin }.
+ * @param {string[]} argv @param {Io} [io] @returns {Promise<number>}
+ */
 export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }) {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V') {
@@ -171,6 +197,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     io.stderr.write(`lpm: unknown command "${name}"\n\n${mainHelp()}`);
     return EXIT.usage;
   }
+  /** @type {Values} */
   let values = {};
   try {
     // Said plainly, and without echoing the argument (it may be the token itself).
@@ -182,7 +209,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     let parsed;
     try {
       parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       throw usage(`${argMessage(e, command.options)}\n\n${commandHelp(name)}`);
     }
     if (parsed.values.help) {
@@ -201,12 +228,13 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
 }
 
 /** The errno code (`ENOSPC`, `EIO`, ...) of a system error, if `e` is one. */
-const ioCode = (e) => (e && typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code) ? e.code : undefined);
+const ioCode = (/** @type {any} */ e) => (e && typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code) ? e.code : undefined);
 
 /** The commands that run a journaled job. */
 const JOBS = new Set(['import', 'grant', 'sync']);
 
 /** Where the refused token came from (`LPM_TOKEN` wins over `lpm login`'s file: said). */
+/** @param {Values} values */
 function tokenSource(values) {
   try {
     return `the token came from ${tokenOf(values).from}: `;
@@ -216,6 +244,7 @@ function tokenSource(values) {
 }
 
 /** The base URL a command used, for a message (never holds the token: it goes in the query). */
+/** @param {Values} values */
 function baseOf(values) {
   try {
     return baseUrlOf(values);
@@ -227,9 +256,11 @@ function baseOf(values) {
 /**
  * An error of the package (or the host) as one line and its exit code; `values` (the command's
  * options) name the base URL a network failure could not reach.
+ * @param {string} name @param {unknown} thrown @param {Io} io @param {Values} [values]
  */
-export function failure(name, e, io, values = {}) {
-  const kind = e && e.kind;
+export function failure(name, thrown, io, values = {}) {
+  const e = /** @type {Failure} */ (thrown !== null && typeof thrown === 'object' ? thrown : {});
+  const kind = e.kind;
   let code = EXIT.halted;
   if (kind === 'api' && (e.category === 'authentication' || e.category === 'permission')) code = EXIT.auth;
   // A journal the system could not write or read (a full disk, an I/O error: the store's error
@@ -243,16 +274,16 @@ export function failure(name, e, io, values = {}) {
   // The package's messages never hold the token; a host error's message is printed as is.
   let hint = '';
   if (kind === 'config' && e.problem === 'journal' && ioCode(e.cause)) hint = '; free the space or fix the file, then run the same command with --resume';
-  // The engine refuses a journal started with another input ("... another file?"): most often
-  // the same sheet, edited since (a row fixed after the job). Said what to do with it.
-  else if (kind === 'config' && e.problem === 'journal' && /another file\?$/.test(e.message)) {
+  // The engine refuses a journal started with another input: most often the same sheet, edited
+  // since (a row fixed after the job). Said what to do with it.
+  else if (kind === 'config' && e.problem === 'journal' && e.refusal === 'otherInput') {
     hint = '; a journal resumes only the job it was started with, on the sheet as it was then: to send rows fixed since, import them with a new --journal (--failed FILE writes the rows not created)';
   }
   // What to do, as a job stopped mid-way by the same answers says it (job.js).
   else if (code === EXIT.auth && kind === 'api' && name !== 'login') hint = `; ${tokenSource(values)}${FIX_TOKEN}`;
   // A page that is no answer of the API (a 404, a web site's HTML): most often the school's web
   // address given for the platform's.
-  else if ((kind === 'http' && (e.status === 404 || e.status === 405)) || (kind === 'decode' && /not an API envelope/.test(e.message))) {
+  else if ((kind === 'http' && (e.status === 404 || e.status === 405)) || (kind === 'decode' && e.problem === 'notEnvelope')) {
     const base = baseOf(values);
     hint = `; is ${base ?? 'the base URL'} the platform's address? (--base-url or LPM_BASE_URL)`;
   } else if (kind === 'network' || kind === 'timeout') {
@@ -260,6 +291,6 @@ export function failure(name, e, io, values = {}) {
     const base = baseOf(values);
     hint = `${reason ? `: ${reason}` : ''}; check the platform's address${base ? ` ${base}` : ''} (--base-url or LPM_BASE_URL) and the network, then run the same command ${JOBS.has(name) ? 'again (with --resume if its journal holds the job)' : 'again'}`;
   }
-  io.stderr.write(`lpm ${name}: ${kind ? `${e.name}: ` : ''}${e && e.message !== undefined ? e.message : e}${hint}\n`);
+  io.stderr.write(`lpm ${name}: ${kind ? `${e.name}: ` : ''}${e.message !== undefined ? e.message : thrown}${hint}\n`);
   return code;
 }

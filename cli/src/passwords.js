@@ -1,3 +1,4 @@
+// @ts-check
 // `--generate-passwords`: the rows of a sheet without a password get a random one, kept in one
 // place only, the credentials sheet (for handing out): written (mode 0600) before anything is
 // sent, read back on a resume or a second run so a row keeps its password. Passwords go in no
@@ -7,6 +8,7 @@ import { randomPassword } from 'lpm-sheets';
 import { count, usage } from './exit.js';
 import { readTableFile } from './sheet.js';
 import { writeSheet } from './report.js';
+/** @import { Io, Sheet, Values } from './types.js' */
 
 const HEAD = ['line', 'name', 'username', 'email', 'password'];
 
@@ -14,6 +16,7 @@ const HEAD = ['line', 'name', 'username', 'email', 'password'];
 export const PLACEHOLDER = 'checked-only-1';
 
 /** `students.xlsx` -> `students.credentials.xlsx` (or --credentials FILE). */
+/** @param {string} file @param {Values} values @returns {string} */
 export function credentialsFile(file, values) {
   return values.credentials ?? `${file.replace(/\.(csv|tsv|txt|xlsx)$/i, '')}.credentials.xlsx`;
 }
@@ -23,9 +26,12 @@ export function credentialsFile(file, values) {
  * exists (the same e-mail), else a new random one, and writes the credentials sheet when it made
  * any. `only(row)` picks the rows (sync: the accounts to create). Returns how many were made and
  * reused.
+ * @param {Sheet} sheet @param {string} file @param {Values} values @param {Io} io
+ * @param {(row: number) => boolean} [only]
  */
 export async function fillPasswords(sheet, file, values, io, only = () => true) {
   const out = credentialsFile(file, values);
+  /** @type {Map<string, string>} */
   const known = new Map();
   if (existsSync(out)) {
     const { records } = await readTableFile(out);
@@ -42,8 +48,9 @@ export async function fillPasswords(sheet, file, values, io, only = () => true) 
   for (const [i, r] of sheet.rows.entries()) {
     if (!only(i) || r.problem || r.user.password !== '' || r.user.email === '') continue;
     const key = r.user.email.toLowerCase();
-    if (known.has(key)) {
-      r.user.password = known.get(key);
+    const kept = known.get(key);
+    if (kept !== undefined) {
+      r.user.password = kept;
       reused += 1;
     } else {
       r.user.password = randomPassword();
@@ -69,6 +76,7 @@ export async function fillPasswords(sheet, file, values, io, only = () => true) 
  * sheet exists and rows still lack a password): the engine would set those rows aside as having
  * none, and finish the job without them.
  */
+/** @param {Sheet} sheet @param {string} file @param {Values} values */
 export function checkResumedPasswords(sheet, file, values) {
   const out = credentialsFile(file, values);
   if (!values.resume || values['generate-passwords'] || !existsSync(out)) return;

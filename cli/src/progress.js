@@ -1,15 +1,24 @@
+// @ts-check
 // Progress of a bulk job: a bar on a terminal (cli-progress), plain lines otherwise (logs, CI,
 // pipes): one when the counts change, at most one a second, and the last one always. The bar's
 // library is loaded only for a terminal (its load is a fair part of a short job's start).
+/** @import { Progress } from 'lpm-client-bulk' */
+/** @import { Out } from './types.js' */
 
-const clock = (ms) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
+/** What a view shows: the engine's Progress. @typedef {Progress & { nextSendAt?: number | null, estimatedEndAt?: number | null }} Shown */
 
+const clock = (/** @type {number} */ ms) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
+
+/** @param {number} ms */
 function countdown(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** The words after the counts: when the next chunk goes, when the job should end. */
+/**
+ * The words after the counts: when the next chunk goes, when the job should end.
+ * @param {Shown} p @param {number} now
+ */
 function when(p, now) {
   const parts = [];
   if (p.nextSendAt != null && p.nextSendAt > now) parts.push(`next chunk in ${countdown(p.nextSendAt - now)}`);
@@ -17,6 +26,7 @@ function when(p, now) {
   return parts.join(', ');
 }
 
+/** @param {Shown} p @param {string} verb */
 function counts(p, verb) {
   return `${verb} ${p.done}, failed ${p.failed}, set aside ${p.setAside}` +
     (p.unresolved ? `, in doubt ${p.unresolved}` : '') + `, remaining ${p.remaining}`;
@@ -25,10 +35,13 @@ function counts(p, verb) {
 /**
  * A view of `total` rows on `stream`. `update(progress)` takes the engine's Progress; `stop()`
  * ends it (the last state stays on screen). Resolves with the view.
+ * @param {{ total: number, verb?: string, stream?: Out, tty?: boolean }} view
+ * @returns {Promise<{ update(p: Shown): void, stop(): void }>}
  */
 export async function progressView({ total, verb = 'created', stream = process.stderr, tty = Boolean(stream.isTTY) }) {
+  /** @type {Shown | null} */
   let last = null;
-  const finished = (p) => p.done + p.failed + p.setAside + p.unresolved;
+  const finished = (/** @type {Shown} */ p) => p.done + p.failed + p.setAside + p.unresolved;
   if (tty) {
     const { default: cliProgress } = await import('cli-progress');
     const bar = new cliProgress.SingleBar({
@@ -50,7 +63,9 @@ export async function progressView({ total, verb = 'created', stream = process.s
   }
   let printed = '';
   let at = 0;
+  /** @type {NodeJS.Timeout | null} */
   let pending = null;
+  /** @param {boolean} force */
   const line = (force) => {
     if (!last) return;
     const text = `progress: ${finished(last)}/${total} rows (${counts(last, verb)})`;
@@ -69,6 +84,6 @@ export async function progressView({ total, verb = 'created', stream = process.s
   };
   return {
     update(p) { last = p; line(false); },
-    stop() { clearTimeout(pending); pending = null; line(true); },
+    stop() { if (pending) clearTimeout(pending); pending = null; line(true); },
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Reading a spreadsheet of accounts through lpm-sheets (../sheets), the reader the dashboard uses
 // too: CSV (UTF-8 with or without the BOM, UTF-16 "Unicode text"; comma, semicolon or tab; any
 // line break) or an .xlsx workbook; the headers mapped to account fields by the package's one
@@ -6,26 +7,30 @@ import { readFileSync, statSync } from 'node:fs';
 import { MAX_BYTES, SheetError, accountRows, fileTooBig, message, problemMessage, readTable } from 'lpm-sheets';
 import { mapColumns } from './lpm.js';
 import { usage } from './exit.js';
+/** @import { Lang, RowProblem } from 'lpm-sheets' */
+/** @import { RowIssue, Sheet } from './types.js' */
 
 /** A usage error naming the file, with the reader's code (`sheetCode`) for tests and callers. */
-const sheetUsage = (file, code, text) => Object.assign(usage(`${file}: ${text}`), { sheetCode: code });
-const asUsage = (file, e) => (e instanceof SheetError ? sheetUsage(file, e.code, e.message) : e);
+const sheetUsage = (/** @type {string} */ file, /** @type {string} */ code, /** @type {string} */ text) => Object.assign(usage(`${file}: ${text}`), { sheetCode: code });
+const asUsage = (/** @type {string} */ file, /** @type {unknown} */ e) => (e instanceof SheetError ? sheetUsage(file, e.code, e.message) : e);
 
 /** A file's bytes, as a sheet's are read: one past the reader's limit is refused (a usage error)
- * before it is read into memory, and so is one that cannot be read. */
+ * before it is read into memory, and so is one that cannot be read.
+ * @param {string} file */
 export function readFileBounded(file) {
   try {
     const { size } = statSync(file);
     if (size > MAX_BYTES) throw fileTooBig(size, MAX_BYTES);
     return readFileSync(file);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (e instanceof SheetError) throw asUsage(file, e);
     throw usage(`cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'a directory' : e.code || e.message}`);
   }
 }
 
 /** The table of a sheet `file` whose `bytes` were read (`readTable` of lpm-sheets): `{ format,
- * delimiter?, sheetName?, records }`. */
+ * delimiter?, sheetName?, records }`.
+ * @param {string} file @param {Uint8Array} bytes @param {{ sheet?: string }} [options] */
 export async function readTableBytes(file, bytes, { sheet } = {}) {
   try {
     return await readTable(bytes, { name: file, sheet });
@@ -34,7 +39,10 @@ export async function readTableBytes(file, bytes, { sheet } = {}) {
   }
 }
 
-/** A sheet file's table (`readTableBytes` of its bounded read). */
+/**
+ * A sheet file's table (`readTableBytes` of its bounded read).
+ * @param {string} file @param {{ sheet?: string }} [options]
+ */
 export async function readTableFile(file, options) {
   return readTableBytes(file, readFileBounded(file), options);
 }
@@ -45,6 +53,8 @@ export async function readTableFile(file, options) {
  * user, problem }`, `line` the line (CSV) or row (xlsx) the sheet shows, `problem` set when the
  * row cannot be read as an account. Rejects with a usage error for an unreadable file, a header
  * without the required columns, or a field named twice.
+ * @param {string} file @param {{ sheet?: string, passwords?: boolean }} [options]
+ * @returns {Promise<Sheet>}
  */
 export async function readSheet(file, { sheet, passwords = false } = {}) {
   const table = await readTableFile(file, { sheet });
@@ -63,11 +73,15 @@ export async function readSheet(file, { sheet, passwords = false } = {}) {
     throw sheetUsage(file, 'missing', `${message('missing', { fields: missing, headers: accounts.headers })}${hint}`);
   }
   if (accounts.missing.includes('password')) for (const r of accounts.rows) if (!r.problem) r.user.password = '';
-  return { ...accounts, format: table.format, delimiter: table.delimiter, sheetName: table.sheetName };
+  // The required fields are in every row now (their columns are there, a missing password is '').
+  return /** @type {Sheet} */ ({ ...accounts, format: table.format, delimiter: table.delimiter, sheetName: table.sheetName });
 }
 
-/** The issue of a row that cannot be read (`problem` of readSheet), in the validators' shape; a
- * `warning` (a cell of a column that is no account field) sets no row aside but with --strict. */
+/**
+ * The issue of a row that cannot be read (`problem` of readSheet), in the validators' shape; a
+ * `warning` (a cell of a column that is no account field) sets no row aside but with --strict.
+ * @param {RowProblem} problem @param {Lang} [lang] @param {RowIssue['level']} [level] @returns {RowIssue}
+ */
 export function problemIssue(problem, lang, level = 'contract') {
   return { path: [], code: problem.code, level, message: problemMessage(problem, lang) };
 }

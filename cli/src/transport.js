@@ -1,3 +1,4 @@
+// @ts-check
 // The command line's transport: the client's `fetch` option, on node:http and node:https with a
 // keep-alive agent, instead of Node's global fetch (undici).
 //
@@ -14,11 +15,27 @@
 // an abort with the signal's reason.
 import http from 'node:http';
 import { lazy } from './lazy.js';
+/** @import { IncomingMessage, IncomingHttpHeaders } from 'node:http' */
+/** @import { Socket } from 'node:net' */
+
+/**
+ * `fetch`'s init as the client passes it, and `onSent` (not fetch's).
+ * @typedef {{ method?: string, headers?: Record<string, string>, body?: unknown, signal?: AbortSignal, onSent?: (ms: number) => void }} Init
+ */
+/**
+ * The answer as the client reads it: status, headers, and the body as a reader of its chunks.
+ * @typedef {{ status: number | undefined, headers: ReturnType<typeof headersOf>, body: ReturnType<typeof bodyOf> }} Answer
+ */
 
 // node:https (and TLS under it) loaded by the first https: request, not paid at every start.
+/** @type {Record<string, () => typeof http>} */
 const modules = { 'http:': () => http, 'https:': lazy('node:https') };
+/** @type {Record<string, http.Agent>} */
 const agents = {};
-/** The module and keep-alive agent of a protocol (undefined: not http: or https:). */
+/**
+ * The module and keep-alive agent of a protocol (undefined: not http: or https:).
+ * @param {string} protocol
+ */
 function transportOf(protocol) {
   if (!Object.hasOwn(modules, protocol)) return undefined;
   const module = modules[protocol]();
@@ -34,7 +51,7 @@ function transportOf(protocol) {
 // the client as they are for any other method: a create is never sent twice by the transport.
 const MAX_REDIRECTS = 20;
 
-const failed = (cause) => new TypeError('fetch failed', { cause });
+const failed = (/** @type {unknown} */ cause) => new TypeError('fetch failed', { cause });
 
 /**
  * Keeps a socket's late error from crashing the process. A server may answer before it has read
@@ -44,6 +61,7 @@ const failed = (cause) => new TypeError('fetch failed', { cause });
  * reports the failure; after that the socket is destroyed and the error concerns no call.
  */
 const guarded = new WeakSet();
+/** @param {Socket} socket */
 function guard(socket) {
   if (guarded.has(socket)) return;
   guarded.add(socket);
@@ -52,13 +70,16 @@ function guard(socket) {
 
 /** The answer's headers as fetch's `Headers` reads them (`get`, `forEach`; repeated ones joined
  * by ", "). */
+/** @param {IncomingHttpHeaders} raw */
 function headersOf(raw) {
-  const value = (v) => (Array.isArray(v) ? v.join(', ') : String(v));
+  const value = (/** @type {unknown} */ v) => (Array.isArray(v) ? v.join(', ') : String(v));
   return {
+    /** @param {string} name */
     get(name) {
       const key = String(name).toLowerCase();
       return Object.hasOwn(raw, key) ? value(raw[key]) : null;
     },
+    /** @param {(value: string, key: string) => void} fn */
     forEach(fn) {
       for (const key of Object.keys(raw)) fn(value(raw[key]), key);
     },
@@ -70,18 +91,22 @@ function headersOf(raw) {
  * the reader is read to its end, so that the socket goes back to the agent when the answer
  * ends: the client stops reading at the last announced byte.
  */
+/** @param {IncomingMessage} res @param {AbortSignal | undefined} signal */
 function bodyOf(res, signal) {
+  /** @type {Uint8Array[]} */
   const queue = [];
   let ended = false;
   let cancelled = false;
+  /** @type {unknown} */
   let error;
+  /** @type {(() => void)[]} */
   const waiting = [];
   const wake = () => {
     for (const w of waiting.splice(0)) w();
   };
-  res.on('data', (chunk) => { queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)); wake(); });
+  res.on('data', (/** @type {Buffer} */ chunk) => { queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)); wake(); });
   res.on('end', () => { ended = true; wake(); });
-  res.on('error', (e) => { error ??= e; wake(); });
+  res.on('error', (/** @type {unknown} */ e) => { error ??= e; wake(); });
   // A connection that closes before the answer's end (`complete` unset) broke it off. The
   // answer's last event: the abort no longer concerns it.
   res.on('close', () => {
@@ -90,7 +115,7 @@ function bodyOf(res, signal) {
     if (signal) signal.removeEventListener('abort', onAbort);
     wake();
   });
-  const onAbort = () => { error ??= signal.reason; res.destroy(); wake(); };
+  const onAbort = () => { error ??= signal?.reason; res.destroy(); wake(); };
   const cancel = async () => {
     cancelled = true;
     queue.length = 0;
@@ -108,7 +133,7 @@ function bodyOf(res, signal) {
             if (queue.length > 0) return { done: false, value: queue.shift() };
             if (error !== undefined) throw signal && signal.aborted && error === signal.reason ? error : failed(error);
             if (ended) return { done: true, value: undefined };
-            await new Promise((resolve) => { waiting.push(resolve); });
+            await new Promise((resolve) => { waiting.push(() => resolve(undefined)); });
           }
         },
         cancel,
@@ -118,8 +143,13 @@ function bodyOf(res, signal) {
   };
 }
 
-/** One request; resolves with the answer once its head is in (redirects of GET/HEAD followed).
- * `onSent(ms)`, if given, is told when the request's last byte has been written. */
+/**
+ * One request; resolves with the answer once its head is in (redirects of GET/HEAD followed).
+ * `onSent(ms)`, if given, is told when the request's last byte has been written.
+ * @param {string} url @param {string} method @param {Record<string, string>} headers
+ * @param {string | undefined} body @param {AbortSignal | undefined} signal @param {number} hops
+ * @param {(ms: number) => void} [onSent] @returns {Promise<Answer>}
+ */
 function request(url, method, headers, body, signal, hops, onSent) {
   return new Promise((resolve, reject) => {
     if (signal && signal.aborted) {
@@ -151,12 +181,12 @@ function request(url, method, headers, body, signal, hops, onSent) {
     }
     const onAbort = () => {
       req.destroy();
-      reject(signal.reason);
+      reject(signal?.reason);
     };
     if (signal) signal.addEventListener('abort', onAbort, { once: true });
     req.on('socket', guard);
     if (onSent) req.on('finish', () => onSent(Date.now()));
-    req.on('error', (e) => {
+    req.on('error', (/** @type {unknown} */ e) => {
       if (signal) signal.removeEventListener('abort', onAbort);
       reject(signal && signal.aborted ? signal.reason : failed(e));
     });
@@ -164,7 +194,7 @@ function request(url, method, headers, body, signal, hops, onSent) {
       if (signal) signal.removeEventListener('abort', onAbort);
       const status = res.statusCode;
       const location = res.headers.location;
-      if ((method === 'GET' || method === 'HEAD') && [301, 302, 303, 307, 308].includes(status) && location) {
+      if ((method === 'GET' || method === 'HEAD') && status !== undefined && [301, 302, 303, 307, 308].includes(status) && location) {
         // Its connection is not kept: a redirect's body left to trickle would hold the process.
         res.destroy();
         let next;
@@ -188,8 +218,11 @@ function request(url, method, headers, body, signal, hops, onSent) {
   });
 }
 
-/** `fetch(url, { method, headers, body, signal })` as the client calls it; `init.onSent(ms)`
- * (not fetch's) is told when the request has left (its last byte written). */
+/**
+ * `fetch(url, { method, headers, body, signal })` as the client calls it; `init.onSent(ms)`
+ * (not fetch's) is told when the request has left (its last byte written).
+ * @param {string | URL} url @param {Init} [init]
+ */
 export function httpFetch(url, init = {}) {
   const method = (init.method ?? 'GET').toUpperCase();
   const body = init.body === undefined || init.body === null ? undefined : String(init.body);

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::config::{CheckOrder, Config, Seed, StatusMode};
 
+/// `--help`'s text.
 pub const USAGE: &str = "\
 lpm-emulator: local server of the learning-platform management API
 
@@ -34,10 +35,14 @@ USAGE: lpm-emulator [OPTIONS]
   -h, --help                                this text
 ";
 
+/// The command line, read.
 #[derive(Debug, Clone)]
 pub struct Cli {
+    /// The address to bind.
     pub host: String,
+    /// The port to bind (0: a free one).
     pub port: u16,
+    /// Everything else it sets.
     pub config: Config,
 }
 

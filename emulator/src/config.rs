@@ -3,16 +3,24 @@
 
 use std::path::PathBuf;
 
+/// The administrator's token (`--admin-token`): every call allowed.
 pub const DEFAULT_ADMIN_TOKEN: &str = "demo-admin-token-00000000000000000000000000";
+/// A learner's token (`--user-token`): authenticated, without permission for the management calls.
 pub const DEFAULT_USER_TOKEN: &str = "demo-user-token-000000000000000000000000000";
+/// A token the emulator answers as expired (`--expired-token`).
 pub const DEFAULT_EXPIRED_TOKEN: &str = "demo-expired-token-000000000000000000000000";
+/// The administrator's e-mail, for login.
 pub const ADMIN_EMAIL: &str = "admin@demo.lpm.test";
+/// The administrator's password, for login.
 pub const ADMIN_PASSWORD: &str = "demo-admin-password";
+/// The learner's e-mail (the account of the user token), for login.
 pub const USER_EMAIL: &str = "user@demo.lpm.test";
+/// The learner's password, for login.
 pub const USER_PASSWORD: &str = "demo-user-password";
 /// Password of every other seeded account.
 pub const SEED_PASSWORD: &str = "demo-password";
 
+/// The data the emulator starts with (`--seed`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seed {
     /// 200+ accounts and 30+ courses.
@@ -22,6 +30,7 @@ pub enum Seed {
 }
 
 impl Seed {
+    /// The seed `--seed` names (`demo`, `empty`).
     pub fn parse(s: &str) -> Option<Seed> {
         match s {
             "demo" => Some(Seed::Demo),
@@ -31,6 +40,7 @@ impl Seed {
     }
 }
 
+/// The HTTP status an envelope is sent with (`--status-mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StatusMode {
     /// 200 / 400 / 401 / 405 / 500 as the platform's documentation pairs them.
@@ -39,6 +49,7 @@ pub enum StatusMode {
     Always200,
 }
 
+/// Which failing check answers first when a call fails several (`--check-order`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CheckOrder {
     /// Checks run in the order of the endpoint's code numbering
@@ -48,11 +59,16 @@ pub enum CheckOrder {
     AuthFirst,
 }
 
+/// Everything the emulator's command line sets.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The data it starts with.
     pub seed: Seed,
+    /// The administrator's token.
     pub admin_token: String,
+    /// The learner's token (no permission for management calls).
     pub user_token: String,
+    /// The token answered as expired.
     pub expired_token: String,
     /// Maximum total number of accounts.
     pub capacity: usize,
@@ -62,7 +78,9 @@ pub struct Config {
     pub login_token_interval_ms: u64,
     /// Minimum spacing of create-single-user calls (platform advice: 5 s; only recorded).
     pub single_create_interval_ms: u64,
+    /// The HTTP status of each envelope.
     pub status_mode: StatusMode,
+    /// Which failing check answers first.
     pub check_order: CheckOrder,
     /// HTTP status for "no permission": 401 (default) or 403.
     pub permission_status: u16,
@@ -76,6 +94,7 @@ pub struct Config {
     pub require_email: bool,
     /// Enforce the platform's documented field rules on create (name >= 3, username 3-20 alnum, password 6-35).
     pub enforce_field_rules: bool,
+    /// A folder served at `/` (`--static`), if any.
     pub static_dir: Option<PathBuf>,
     /// The Content-Security-Policy sent with the static files (`--static-csp FILE`), if any.
     pub static_csp: Option<String>,

@@ -105,7 +105,7 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
         .and_then(Value::as_str)
         .and_then(FaultKind::parse)
     else {
-        return bad("kind must be one of delay, html500, truncated, close, drop, reset, stallbody, huge, badutf8, redirect, status, respcode, authfail, resourcefail, itemerror");
+        return bad("kind must be one of delay, html500, truncated, close, drop, reset, stallbody, huge, badutf8, redirect, status, respcode, authfail, resourcefail, itemerror, samepage, overlap");
     };
     let count = v.get("count").and_then(Value::as_u64).unwrap_or(1);
     let status = v
@@ -137,6 +137,7 @@ async fn add_fault(State(st): State<AppState>, body: Bytes) -> Response {
             .and_then(Value::as_u64)
             .unwrap_or(DEFAULT_HUGE_BYTES),
         chunked: v.get("chunked").and_then(Value::as_bool).unwrap_or(false),
+        back: v.get("back").and_then(Value::as_u64).unwrap_or(50),
     };
     let mut inner = st.lock();
     if fault.remaining > 0 {

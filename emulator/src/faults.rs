@@ -101,6 +101,28 @@ async fn buffered(resp: Response) -> (axum::http::response::Parts, Bytes) {
     (parts, bytes)
 }
 
+/// The `start` a query asks for (0 when absent or not a number).
+fn query_start(query: &str) -> u64 {
+    query
+        .split('&')
+        .find_map(|p| p.strip_prefix("start="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// `uri` with its query's `start` set to `start`.
+fn with_start(uri: &axum::http::Uri, start: u64) -> Option<axum::http::Uri> {
+    let query: Vec<String> = uri
+        .query()
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("start="))
+        .map(str::to_string)
+        .chain(std::iter::once(format!("start={start}")))
+        .collect();
+    format!("{}?{}", uri.path(), query.join("&")).parse().ok()
+}
+
 pub async fn layer(State(st): State<AppState>, mut req: Request, next: Next) -> Response {
     if req.method() == Method::OPTIONS {
         return next.run(req).await;
@@ -235,6 +257,17 @@ pub async fn layer(State(st): State<AppState>, mut req: Request, next: Next) -> 
                     Err::<Bytes, _>(std::io::Error::from(std::io::ErrorKind::ConnectionAborted))
                 }))),
             }
+        }
+        FaultKind::SamePage | FaultKind::Overlap => {
+            let asked = req.uri().query().map_or(0, query_start);
+            let start = match fault.kind {
+                FaultKind::SamePage => 0,
+                _ => asked.saturating_sub(fault.back),
+            };
+            if let Some(uri) = with_start(req.uri(), start) {
+                *req.uri_mut() = uri;
+            }
+            next.run(req).await
         }
         FaultKind::AuthFail | FaultKind::ResourceFail | FaultKind::ItemError => {
             req.extensions_mut().insert(fault.kind);

@@ -4,16 +4,16 @@
 //! port 0 with [`serve`]. The choices made where the contract says "not shown"
 //! are listed in `ASSUMPTIONS.md` and switchable through [`Config`].
 
-pub mod api;
+mod api;
 pub mod cli;
 pub mod config;
-pub mod conn;
-pub mod control;
-pub mod faults;
-pub mod routes;
-pub mod seed;
-pub mod state;
-pub mod util;
+mod conn;
+mod control;
+mod faults;
+mod routes;
+mod seed;
+mod state;
+mod util;
 
 use std::net::SocketAddr;
 
@@ -127,7 +127,7 @@ pub async fn bind(host: &str, port: u16) -> std::io::Result<(TcpListener, Socket
 }
 
 /// Serves the emulator on an already bound listener until the task is dropped, with the
-/// header-read timeout and connection limit of `state.cfg` (see [`conn::serve`]).
+/// header-read timeout and connection limit of `state.cfg` (see `conn::serve`).
 pub async fn serve(listener: TcpListener, state: AppState) -> std::io::Result<()> {
     let cfg = std::sync::Arc::clone(&state.cfg);
     conn::serve(listener, app(state), &cfg).await

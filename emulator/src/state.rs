@@ -128,6 +128,10 @@ pub enum FaultKind {
     BadUtf8,
     /// A redirect to `/_emulator/redirect-loop`, which redirects to itself.
     Redirect,
+    /// A list answers the page at `start=0`, whatever `start` asks: the same full page for ever.
+    SamePage,
+    /// A list answers the page `back` records before the asked `start`: overlapping pages.
+    Overlap,
 }
 
 impl FaultKind {
@@ -148,6 +152,8 @@ impl FaultKind {
             "huge" => FaultKind::Huge,
             "badutf8" => FaultKind::BadUtf8,
             "redirect" => FaultKind::Redirect,
+            "samepage" => FaultKind::SamePage,
+            "overlap" => FaultKind::Overlap,
             _ => return None,
         })
     }
@@ -168,6 +174,8 @@ pub struct Fault {
     pub bytes: u64,
     /// `huge`: stream without Content-Length.
     pub chunked: bool,
+    /// `overlap`: how many records before the asked `start` the page starts.
+    pub back: u64,
 }
 
 /// A call of an endpoint the platform asks to space out (create-multi-user,
@@ -300,13 +308,16 @@ impl Inner {
     }
 }
 
+/// The emulator's state, shared by every request: its configuration and its data.
 #[derive(Clone)]
 pub struct AppState {
+    /// The configuration it was started with.
     pub cfg: Arc<Config>,
     inner: Arc<Mutex<Inner>>,
 }
 
 impl AppState {
+    /// The state `cfg` starts with (its seed's data).
     pub fn new(cfg: Config) -> AppState {
         let inner = Inner::new(&cfg, cfg.seed);
         AppState {

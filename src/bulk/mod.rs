@@ -349,6 +349,32 @@ pub enum BulkError {
     NothingInFlight,
 }
 
+/// What kind of refusal a journal's is, for a program to branch on (`refusal` of the package's
+/// `ConfigError`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, lpm_derive::SerializeUnit)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum JournalRefusal {
+    /// It was written for another input (another number of rows, a row that differs now): most
+    /// often the same sheet, edited since.
+    OtherInput,
+    /// It is the journal of another kind of job.
+    OtherJob,
+    /// It cannot be read as a job's journal (no start, events out of order, an event that
+    /// cannot be read).
+    Damaged,
+    /// Its store failed to load or append it (a full disk, an I/O error: the error's `cause`);
+    /// the package's journal stores give it.
+    Store,
+}
+
+impl JournalRefusal {
+    /// The name JS sees (`otherInput`).
+    pub fn as_str(self) -> &'static str {
+        self.serde_name()
+    }
+}
+
 /// Why a journal was refused on resume.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JournalError {
@@ -414,6 +440,17 @@ impl BulkError {
 }
 
 impl JournalError {
+    /// What kind of refusal it is.
+    pub fn refusal(&self) -> JournalRefusal {
+        match self {
+            JournalError::RowCount { .. } | JournalError::RowMismatch { .. } => {
+                JournalRefusal::OtherInput
+            }
+            JournalError::WrongJob { .. } => JournalRefusal::OtherJob,
+            JournalError::NoStart | JournalError::OutOfOrder { .. } => JournalRefusal::Damaged,
+        }
+    }
+
     /// In words.
     pub fn message(&self) -> String {
         match self {

@@ -3,7 +3,9 @@
 //! core builds for it (`Core.bulkRequest`), so a bulk request gets the client's timeouts,
 //! hooks, logging and redaction like any other call; every decision stays in the engine.
 
-use lpm_client::bulk::{read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob};
+use lpm_client::bulk::{
+    read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob, JournalRefusal,
+};
 use lpm_client::error::{ConfigError, Error, ValidationError};
 use lpm_client::json::{self, ser, JsonView, Kind};
 use lpm_client::options::GuardMode;
@@ -96,12 +98,20 @@ fn setup_error(endpoint: Endpoint, e: BulkError) -> String {
         }),
         BulkError::NoToken => Error::Config(ConfigError::NoToken { endpoint }),
         // The reason without the "journal was refused" the error's own message starts with.
-        BulkError::Journal(e) => Error::Config(ConfigError::Journal {
-            reason: e.message(),
-        }),
+        BulkError::Journal(e) => return journal_refused(e.message(), e.refusal()),
         // Not a setup error: no job gives it there.
         BulkError::NothingInFlight => return misuse(e),
     })
+}
+
+/// A journal refused: a `ConfigError`'s data with what kind of refusal it is (`refusal`, a member
+/// only lpm-client-bulk's errors have: lpm-client's error writer carries no such member).
+fn journal_refused(reason: String, refusal: JournalRefusal) -> String {
+    let e = Error::Config(ConfigError::Journal { reason });
+    let data = e.to_json();
+    let head = data.strip_suffix('}').unwrap_or(&data);
+    let data = [head, r#","refusal":""#, refusal.as_str(), r#""}"#].concat();
+    super::errors::thrown(e.error_kind(), &e.message(), &data)
 }
 
 fn option_error(option: &'static str, expected: &'static str) -> String {
@@ -138,14 +148,12 @@ impl Core {
             .and_then(|v| read::journal(&v))
             .map_err(|i| {
                 let n = lpm_client::bulk::num(i + 1);
-                thrown(Error::Config(ConfigError::Journal {
-                    reason: [
-                        "event ",
-                        &n,
-                        " cannot be read (another version, or damaged)",
-                    ]
-                    .concat(),
-                }))
+                let reason = [
+                    "event ",
+                    &n,
+                    " cannot be read (another version, or damaged)",
+                ];
+                journal_refused(reason.concat(), JournalRefusal::Damaged)
             })?;
         let options = json::parse(options).unwrap_or(json::Value::Null);
         if !options.is_object() {

@@ -58,7 +58,7 @@ const NONE: (&str, f64) = ("", 0.0);
 
 /// The error's data as JSON text `{lpmKind, message, data}`, which the package's `fromThrown`
 /// parses (`data` is JSON text).
-fn thrown(kind: ErrorKind, message: &str, data: &str) -> String {
+pub(crate) fn thrown(kind: ErrorKind, message: &str, data: &str) -> String {
     let mut o = Object::new();
     o.str("lpmKind", kind.as_str());
     o.str("message", message);

@@ -18,6 +18,7 @@ mod bulk;
 mod client;
 mod convert;
 mod errors;
+mod pager;
 mod validators;
 
 #[cfg(feature = "bench-exports")]

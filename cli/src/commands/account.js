@@ -1,8 +1,11 @@
+// @ts-check
 // `lpm whoami` (get-me) and `lpm login` (the token kept in a file, mode 0600).
 import { createInterface } from 'node:readline';
 import { EXIT, usage } from '../exit.js';
 import { clientOf, defaultTokenFile, tokenOf, writeToken } from '../config.js';
+/** @import { In, Io, Run } from '../types.js' */
 
+/** `lpm whoami`. @type {Run} */
 export async function whoami(values, positionals, io) {
   if (positionals.length) throw usage('whoami takes no argument');
   const { from } = tokenOf(values);
@@ -12,39 +15,45 @@ export async function whoami(values, positionals, io) {
   return EXIT.ok;
 }
 
-/** Every line of a stream that is not a terminal (a pipe, a file). */
+/**
+ * Every line of a stream that is not a terminal (a pipe, a file).
+ * @param {In} stream
+ */
 async function lines(stream) {
   const out = [];
   for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) out.push(line);
   return out;
 }
 
-/** Asks on the terminal; `hidden` echoes nothing (raw mode, read by hand). */
+/**
+ * Asks on the terminal; `hidden` echoes nothing (raw mode, read by hand).
+ * @param {string} question @param {Io} io @param {boolean} hidden @returns {Promise<string>}
+ */
 function ask(question, io, hidden) {
   const { stdin, stderr } = io;
   stderr.write(question);
   if (!hidden) {
     return new Promise((resolve) => {
       const rl = createInterface({ input: stdin, output: stderr, terminal: false });
-      rl.once('line', (line) => { rl.close(); resolve(line); });
+      rl.once('line', (/** @type {string} */ line) => { rl.close(); resolve(line); });
     });
   }
   return new Promise((resolve) => {
     let text = '';
-    stdin.setRawMode(true);
+    stdin.setRawMode?.(true);
     stdin.resume();
     stdin.setEncoding('utf8');
-    const onData = (chunk) => {
+    const onData = (/** @type {string} */ chunk) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n' || ch === '\u0004') {
-          stdin.setRawMode(false);
+          stdin.setRawMode?.(false);
           stdin.pause();
           stdin.off('data', onData);
           stderr.write('\n');
           return resolve(text);
         }
         if (ch === '\u0003') {
-          stdin.setRawMode(false);
+          stdin.setRawMode?.(false);
           stderr.write('\n');
           process.exit(EXIT.interrupted);
         }
@@ -56,6 +65,7 @@ function ask(question, io, hidden) {
   });
 }
 
+/** `lpm login`. @type {Run} */
 export async function login(values, positionals, io) {
   if (positionals.length) throw usage('login takes no argument (the password is asked, or read with --password-stdin)');
   // The platform's address first: no one should type a password to learn that it is missing.
