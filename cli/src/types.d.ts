@@ -49,6 +49,8 @@ export interface SheetRow {
   readonly user: Account;
   account(): Account;
   problem: import('lpm-sheets').RowProblem | null;
+  /** Cells of columns that are no account field showing an error: said, the row is read. */
+  warnings?: import('lpm-sheets').RowProblem[];
 }
 
 /** An account's fields as a sheet gives them. */
@@ -56,7 +58,7 @@ export type Account = { name: string; username: string; email: string; password:
 
 /** A sheet of accounts as `readSheet` reads it. */
 export interface Sheet {
-  format: 'csv' | 'xlsx';
+  format: import('lpm-sheets').Table['format'];
   delimiter?: ',' | ';' | '\t';
   sheetName?: string;
   headers: string[];
@@ -67,5 +69,9 @@ export interface Sheet {
 }
 
 /** A row's issue as the command line keeps it: the validator's, or that of a row that cannot be
- * read (`problemIssue`), whose code is the sheet reader's. */
-export type RowIssue = Omit<import('lpm-client-bulk').Issue, 'code'> & { code: string };
+ * read (`problemIssue`), whose code is the sheet reader's; `warning`, a cell that is no account
+ * field's, sets no row aside but with --strict. */
+export type RowIssue = Omit<import('lpm-client-bulk').Issue, 'code' | 'level'> & {
+  code: string;
+  level: import('lpm-client-bulk').Issue['level'] | 'warning';
+};
