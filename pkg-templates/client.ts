@@ -77,6 +77,13 @@ export function ready(): Promise<void> {
   return loading ? loading.then(() => undefined) : Promise.reject(new Error('lpm-client: no entry loaded its WebAssembly'));
 }
 
+/** Whether this runs in a browser page (a window with a document): there the core refuses a
+ * token unless `ownToken` says it is the signed-in user's own. Web Workers and servers are not. */
+const inBrowser = (): boolean => {
+  const g = globalThis as { window?: unknown; document?: unknown };
+  return typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null;
+};
+
 /** Passed by `withToken` to the constructor: an existing core, not options. */
 const INTERNAL = Symbol('lpm-client internal');
 
@@ -161,7 +168,7 @@ export class Client {
       this.#raw = internal!.raw;
       this.#owner = !internal!.view;
     } else {
-      this.#core = core(() => new Core(optionsJson(options), guardBase(options?.baseUrl)));
+      this.#core = core(() => new Core(optionsJson(options), guardBase(options?.baseUrl), inBrowser()));
       const { headers, store } = driverOptions(options, true);
       const hooks: Hooks = {};
       for (const h of HOOKS) (hooks as Record<string, unknown>)[h] = options[h];
@@ -178,7 +185,8 @@ export class Client {
    * @throws {@link ConfigError} A token that cannot be one (`problem: "token"`).
    * @example
    * ```ts
-   * const { token } = await new Client({ baseUrl }).login(email, password);
+   * const anonymous = new Client({ baseUrl });
+   * const { token } = await anonymous.login(email, password);
    * const client = anonymous.withToken(token);
    * ```
    */

@@ -351,6 +351,9 @@ pub enum ConfigError {
         /// What it must be.
         expected: &'static str,
     },
+    /// A token given to a client in a browser page, without the app saying it is the signed-in
+    /// user's own (`ownToken: true`): an administrator's token there signs in as anyone.
+    BrowserToken,
     /// A bulk job's journal cannot be resumed with this input (another file, another job, a
     /// damaged journal); `reason` says why.
     Journal {
@@ -371,6 +374,7 @@ impl ConfigError {
             ConfigError::Option { option, expected } => {
                 cat(&["option `", option, "` must be ", expected])
             }
+            ConfigError::BrowserToken => "no token in a browser page: keep it on your server, or set `ownToken` for the signed-in user's own".into(),
             ConfigError::Journal { reason } => cat(&["the journal was refused: ", reason]),
         }
     }

@@ -418,6 +418,8 @@ options! {
         userPath user_path: UserPath = "users", user_path;
         /// Refuse input that breaks the platform's documented rules too, not only the contract's.
         strictPlatformRules strict_platform_rules: bool = false, flag;
+        /// In a browser page, the token is the signed-in user's own (a dashboard whose user logged in), not an administrator's kept in the page: without it, a client given a token in a browser throws ConfigError `browserToken`.
+        ownToken own_token: bool = false, flag;
         /// The contract's 10-minute interval between bulk creates.
         createInterval create_interval: IntervalOptions = {
             /// "reject": a create inside the interval rejects with IntervalError; "wait": it waits; "off": no guard.
@@ -442,10 +444,35 @@ options! {
     }
 }
 
+/// Whether a client may hold `token` where it runs. Decision: in a browser page a token is
+/// refused unless the app says it is the signed-in user's own (`ownToken`, the dashboard's case),
+/// as openai-node's `dangerouslyAllowBrowser`: the token signs in as anyone (`createLoginToken`),
+/// and a public page (a sign-up form) must call its own server instead. Elsewhere (Node, Deno,
+/// Bun, Workers, Web Workers) it is the server's own.
+pub fn check_token_place(in_browser: bool, own_token: bool, has_token: bool) -> Result<(), Error> {
+    if in_browser && has_token && !own_token {
+        return Err(Error::Config(ConfigError::BrowserToken));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::interval::LOGIN_TOKEN_INTERVAL_MS;
+
+    #[test]
+    fn a_token_in_a_browser_is_refused_unless_it_is_the_users_own() {
+        let refused = Err(Error::Config(ConfigError::BrowserToken));
+        assert_eq!(check_token_place(true, false, true), refused);
+        assert_eq!(check_token_place(true, true, true), Ok(()));
+        assert_eq!(
+            check_token_place(true, false, false),
+            Ok(()),
+            "login needs no token"
+        );
+        assert_eq!(check_token_place(false, false, true), Ok(()), "a server's");
+    }
 
     /// Reads `text`; the strings of the result are leaked (a test's few bytes).
     fn read(text: &str) -> Result<ClientSettings<'static>, Bad> {
