@@ -34,4 +34,4 @@ export {
   mapColumns, validateAddCourses, validateCreateUser, validateCreateUsers, validateGetCourses,
   validateGetUsers, validateId, validateLogin, validateSearchCourses, validateSearchUser,
 } from './schema.js';
-export type { StandardSchemaV1, Validator } from './schema.js';
+export type { Checks, FormIssue, FormOf, StandardSchemaV1, Validator } from './schema.js';

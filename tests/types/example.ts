@@ -414,6 +414,23 @@ type FormField = keyof StandardSchemaV1.InferInput<typeof validateCreateUser>;
 const misspelt: FormField = "emial";
 console.log(misspelt);
 
+// A form's own fields and checks beside the package's rules (`extend`), typed from the checks:
+// no hand-written Standard Schema.
+const signUp = validateCreateUser.withOptions({ platformRules: true }).extend({
+  confirmPassword: (value: string, form) => (value === form.password ? undefined : "The passwords differ"),
+});
+expectType<Equals<StandardSchemaV1.InferInput<typeof signUp>, NewUser & { confirmPassword: string }>>();
+const account: NewUser = { name: "An", username: "an", email: "an@example.vn", password: "matkhau123" };
+for (const i of signUp({ ...account, confirmPassword: "x" }, { lang: "vi", platformRules: true })) {
+  if (i.code === "form") console.log(i.path[0], i.message);
+  else console.log(i.level, i.code);
+}
+// @ts-expect-error a check answers a message or nothing
+validateCreateUser.extend({ confirmPassword: (value: string) => value.length });
+// @ts-expect-error the form's fields are the account's and the added ones
+const unknownField: keyof StandardSchemaV1.InferInput<typeof signUp> = "confirmPasword";
+console.log(unknownField);
+
 /** One switch over the package's errors narrows each kind to its class. */
 function explain(e: unknown): string {
   if (!isLpmError(e)) throw e;
