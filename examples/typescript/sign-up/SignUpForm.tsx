@@ -1,57 +1,15 @@
-// A sign-up form: react-hook-form validates with the package's own rules (the ones the platform
-// applies, in English or Vietnamese) through the Standard Schema resolver, and registers the
-// account with `registerUser` (users/create-single-user, kept 5 s apart by the client). An
-// account that exists comes back as the field's error, not as a generic failure.
-import { useState } from 'react';
+// A public sign-up form: react-hook-form validates with the package's own rules (the ones the
+// platform applies, in English or Vietnamese) and the form's "confirm password", through the
+// Standard Schema resolver, with no token and no client: the page posts the form to its server
+// (handler.ts), which validates again and registers the account. The server's answer lands on
+// the form's fields: an account that exists on its field, the platform's 5 s between sign-ups as
+// a countdown.
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
-import { ApiError, LpmError, ValidationError, validateCreateUser, type Client, type NewUser } from 'lpm-client';
-
-/** What the form holds: an account, and a field the platform does not take. */
-interface SignUp {
-  name: string;
-  username: string;
-  email: string;
-  password: string;
-  confirmPassword: string;
-  phone: string;
-}
+import { SIGN_UP_PATH, signUpSchema, type SignUp, type SignUpAnswer } from './schema.js';
 
 type Field = keyof SignUp;
-interface FormIssue {
-  readonly message: string;
-  readonly path?: ReadonlyArray<PropertyKey>;
-}
-/** A Standard Schema (standardschema.dev) of `T`, as the resolver takes it. */
-interface Schema<T> {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<FormIssue> };
-    readonly types?: { readonly input: T; readonly output: T } | undefined;
-  };
-}
-
-/** The account the platform is sent: the form's fields less the confirmation, an empty phone left out. */
-function account({ confirmPassword: _, phone, ...rest }: SignUp): NewUser {
-  return phone.trim() ? { ...rest, phone } : rest;
-}
-
-// The package's validators check an account exactly, so a field the platform does not take
-// ("confirm password") would be `unknown_field`: the form's schema checks the confirmation
-// itself and hands the validator the account alone. (README, "Forms".)
-const signUpSchema: Schema<SignUp> = {
-  '~standard': {
-    version: 1,
-    vendor: 'lpm-client-example',
-    validate(value) {
-      const form = value as SignUp;
-      const issues: FormIssue[] = validateCreateUser(account(form), { lang: 'en', platformRules: true });
-      if (form.confirmPassword !== form.password) issues.push({ path: ['confirmPassword'], message: 'The passwords differ' });
-      return issues.length > 0 ? { issues } : { value: form };
-    },
-  },
-};
 
 const FIELDS: { name: Field; label: string; type: string }[] = [
   { name: 'name', label: 'Full name', type: 'text' },
@@ -62,26 +20,42 @@ const FIELDS: { name: Field; label: string; type: string }[] = [
   { name: 'phone', label: 'Phone (optional)', type: 'tel' },
 ];
 
-export function SignUpForm({ client }: { client: Client }) {
+const isField = (k: unknown): k is Field => FIELDS.some((f) => f.name === k);
+
+/** Seconds left until `at` (ms since the epoch), counted down each second; 0 once it is past. */
+function useCountdown(at: number | undefined): number {
+  const left = () => (at === undefined ? 0 : Math.max(0, Math.ceil((at - Date.now()) / 1000)));
+  const [seconds, setSeconds] = useState(left);
+  useEffect(() => {
+    setSeconds(left());
+    if (at === undefined) return;
+    const timer = setInterval(() => setSeconds(left()), 250);
+    return () => clearInterval(timer);
+  }, [at]);
+  return seconds;
+}
+
+export function SignUpForm() {
   const [registered, setRegistered] = useState<string | null>(null);
+  const [retryAt, setRetryAt] = useState<number | undefined>(undefined);
+  const wait = useCountdown(retryAt);
   const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<SignUp>({
     resolver: standardSchemaResolver(signUpSchema),
     defaultValues: { name: '', username: '', email: '', password: '', confirmPassword: '', phone: '' },
   });
 
   const onSubmit = async (form: SignUp) => {
+    let got: SignUpAnswer;
     try {
-      // waitForInterval: a second sign-up within the platform's 5 s waits instead of failing.
-      await client.registerUser(account(form), { waitForInterval: true });
-      setRegistered(form.username);
-    } catch (e) {
-      if (e instanceof ApiError && e.reason === 'emailInUse') setError('email', { message: 'An account with this e-mail exists already' });
-      else if (e instanceof ApiError && e.reason === 'usernameInUse') setError('username', { message: 'This username is taken' });
-      else if (e instanceof ValidationError) {
-        for (const i of e.issues) setError((String(i.path[0] ?? 'root') as Field), { message: i.message });
-      } else if (e instanceof LpmError) setError('root', { message: `Could not register: ${e.message}` });
-      else throw e;
+      const r = await fetch(SIGN_UP_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(form) });
+      got = (await r.json()) as SignUpAnswer;
+    } catch {
+      setError('root', { message: 'The sign-up could not be sent; check your connection' });
+      return;
     }
+    if (got.ok) return setRegistered(got.username);
+    setRetryAt(got.retryAt);
+    for (const i of got.issues) setError(isField(i.path[0]) ? i.path[0] : 'root', { message: i.message });
   };
 
   if (registered) return <p role="status">Registered {registered}.</p>;
@@ -95,8 +69,9 @@ export function SignUpForm({ client }: { client: Client }) {
           {errors[f.name] && <span role="alert" data-field={f.name}>{errors[f.name]?.message}</span>}
         </p>
       ))}
-      {errors.root && <p role="alert" data-field="root">{errors.root.message}</p>}
-      <button type="submit" disabled={isSubmitting}>Sign up</button>
+      {errors.root && wait > 0 && <p role="alert" data-field="root">{errors.root.message} ({wait} s)</p>}
+      {errors.root && retryAt === undefined && <p role="alert" data-field="root">{errors.root.message}</p>}
+      <button type="submit" disabled={isSubmitting || wait > 0}>{wait > 0 ? `Sign up (${wait} s)` : 'Sign up'}</button>
     </form>
   );
 }
