@@ -131,12 +131,18 @@ for f in "$out"/{lib,index,lazy,node,workerd}.js; do
   "$root/node_modules/.bin/terser" "$f" --module --compress passes=2 --mangle -o "$f" \
     --source-map "content='$f.map',url='$(basename "$f").map',includeSources"
 done
-# The sources' paths as the package's own (not the build's staging directory).
+# The sources shipped in src/ (from the maps' own contents) and the maps' paths to them, so that a
+# stack trace (`node --enable-source-maps`) names files that exist in node_modules.
 node -e '
-const fs = require("fs");
+const fs = require("fs"), path = require("path");
 for (const f of process.argv.slice(1)) {
   const m = JSON.parse(fs.readFileSync(f, "utf8"));
-  m.sources = m.sources.map((s) => "lpm-client/" + s.replace(/^.*\/(pkg-ts\/[^/]+\/)?/, ""));
+  m.sources = m.sources.map((s, i) => {
+    const name = "src/" + s.replace(/^.*\/(pkg-ts\/[^/]+\/)?/, "");
+    fs.mkdirSync(path.join(path.dirname(f), path.dirname(name)), { recursive: true });
+    fs.writeFileSync(path.join(path.dirname(f), name), m.sourcesContent[i]);
+    return name;
+  });
   fs.writeFileSync(f, JSON.stringify(m));
 }' "$out"/{lib,index,lazy,node,workerd}.js.map
 
@@ -160,7 +166,8 @@ const [dir, budgetKb] = [process.argv[1], Number(process.argv[2])];
 const sizes = { wasm: [0, 0], js: [0, 0] };
 const walk = d => { for (const f of fs.readdirSync(d, { withFileTypes: true })) {
   const p = path.join(d, f.name);
-  if (f.isDirectory()) { walk(p); continue; }
+  // src/: the sources the source maps name, loaded only by a debugger.
+  if (f.isDirectory()) { if (p !== path.join(dir, "src")) walk(p); continue; }
   const kind = p.endsWith(".wasm") ? "wasm" : p.endsWith(".js") ? "js" : null;
   if (!kind) continue;
   const b = fs.readFileSync(p);
