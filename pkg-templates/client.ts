@@ -77,13 +77,6 @@ export function ready(): Promise<void> {
   return loading ? loading.then(() => undefined) : Promise.reject(new Error('lpm-client: no entry loaded its WebAssembly'));
 }
 
-/** Whether this runs in a browser page (a window with a document): there the core refuses a
- * token unless `ownToken` says it is the signed-in user's own. Web Workers and servers are not. */
-const inBrowser = (): boolean => {
-  const g = globalThis as { window?: unknown; document?: unknown };
-  return typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null;
-};
-
 /** Passed by `withToken` to the constructor: an existing core, not options. */
 const INTERNAL = Symbol('lpm-client internal');
 
@@ -168,7 +161,13 @@ export class Client {
       this.#raw = internal!.raw;
       this.#owner = !internal!.view;
     } else {
-      this.#core = core(() => new Core(optionsJson(options), guardBase(options?.baseUrl), inBrowser()));
+      this.#core = core(() => new Core(
+        optionsJson(options),
+        guardBase(options?.baseUrl),
+        // In a browser page (a window with a document; not a Web Worker or a server) the core
+        // refuses a token unless `ownToken` says it is the signed-in user's own.
+        typeof window == 'object' && typeof document == 'object',
+      ));
       const { headers, store } = driverOptions(options, true);
       const hooks: Hooks = {};
       for (const h of HOOKS) (hooks as Record<string, unknown>)[h] = options[h];

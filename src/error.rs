@@ -351,9 +351,6 @@ pub enum ConfigError {
         /// What it must be.
         expected: &'static str,
     },
-    /// A token given to a client in a browser page, without the app saying it is the signed-in
-    /// user's own (`ownToken: true`): an administrator's token there signs in as anyone.
-    BrowserToken,
     /// A bulk job's journal cannot be resumed with this input (another file, another job, a
     /// damaged journal); `reason` says why.
     Journal {
@@ -374,9 +371,20 @@ impl ConfigError {
             ConfigError::Option { option, expected } => {
                 cat(&["option `", option, "` must be ", expected])
             }
-            ConfigError::BrowserToken => "no token in a browser page: keep it on your server, or set `ownToken` for the signed-in user's own".into(),
             ConfigError::Journal { reason } => cat(&["the journal was refused: ", reason]),
         }
+    }
+}
+
+impl ConfigError {
+    /// `Error::Config(self).to_json()`, written without the other errors' writers: the
+    /// validators' wasm (`lpm-client/validate`) throws no other error.
+    pub fn error_json(&self) -> String {
+        use crate::json::ser::{Object, WriteJson};
+        let mut o = Object::new();
+        o.str("kind", ErrorKind::Config.as_str());
+        self.write_fields(&mut o);
+        o.end()
     }
 }
 
@@ -463,6 +471,21 @@ pub(crate) fn excerpt(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_config_errors_json_is_the_errors() {
+        for e in [
+            ConfigError::Option {
+                option: "kind",
+                expected: "a validator of the package",
+            },
+            ConfigError::Token {
+                reason: TokenProblem::TooShort,
+            },
+        ] {
+            assert_eq!(e.error_json(), Error::Config(e.clone()).to_json());
+        }
+    }
 
     #[test]
     fn each_kind_is_written_as_its_camel_case_name_and_tags_its_error() {

@@ -418,7 +418,7 @@ options! {
         userPath user_path: UserPath = "users", user_path;
         /// Refuse input that breaks the platform's documented rules too, not only the contract's.
         strictPlatformRules strict_platform_rules: bool = false, flag;
-        /// In a browser page, the token is the signed-in user's own (a dashboard whose user logged in), not an administrator's kept in the page: without it, a client given a token in a browser throws ConfigError `browserToken`.
+        /// In a browser page, the token is the signed-in user's own (a dashboard whose user logged in), not an administrator's kept in the page: without it, a client given a token in a browser throws ConfigError (`option: "ownToken"`).
         ownToken own_token: bool = false, flag;
         /// The contract's 10-minute interval between bulk creates.
         createInterval create_interval: IntervalOptions = {
@@ -448,10 +448,14 @@ options! {
 /// refused unless the app says it is the signed-in user's own (`ownToken`, the dashboard's case),
 /// as openai-node's `dangerouslyAllowBrowser`: the token signs in as anyone (`createLoginToken`),
 /// and a public page (a sign-up form) must call its own server instead. Elsewhere (Node, Deno,
-/// Bun, Workers, Web Workers) it is the server's own.
+/// Bun, Workers, Web Workers) it is the server's own. The refusal is the option's error
+/// (`problem: "option"`, `option: "ownToken"`), which says what to do.
 pub fn check_token_place(in_browser: bool, own_token: bool, has_token: bool) -> Result<(), Error> {
     if in_browser && has_token && !own_token {
-        return Err(Error::Config(ConfigError::BrowserToken));
+        return Err(option_error(
+            "ownToken",
+            "true for a token in a browser page (the signed-in user's own)",
+        ));
     }
     Ok(())
 }
@@ -463,7 +467,10 @@ mod tests {
 
     #[test]
     fn a_token_in_a_browser_is_refused_unless_it_is_the_users_own() {
-        let refused = Err(Error::Config(ConfigError::BrowserToken));
+        let refused = Err(option_error(
+            "ownToken",
+            "true for a token in a browser page (the signed-in user's own)",
+        ));
         assert_eq!(check_token_place(true, false, true), refused);
         assert_eq!(check_token_place(true, true, true), Ok(()));
         assert_eq!(

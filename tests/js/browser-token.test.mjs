@@ -20,8 +20,9 @@ afterEach(() => {
 
 const refused = (fn) => assert.throws(fn, (e) => {
   assert.ok(e instanceof ConfigError, String(e));
-  assert.equal(e.problem, 'browserToken');
-  assert.match(e.message, /ownToken/);
+  assert.equal(e.problem, 'option');
+  assert.equal(e.option, 'ownToken');
+  assert.match(e.message, /option `ownToken` must be true for a token in a browser page/);
   assert.ok(!JSON.stringify(e).includes(DEMO.adminToken) && !e.message.includes(DEMO.adminToken), 'the token is not in the error');
   return true;
 });
