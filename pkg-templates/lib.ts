@@ -9,11 +9,12 @@
 //   options.ts    values and options as the JSON the core reads; the driver's options checked
 //   hooks.ts      hooks and the logger; untrusted.ts what user code threw, read safely
 //   stores.ts     create intervals kept beyond a call (Web Storage, files, the caller's)
-//   schema.ts     validators as Standard Schemas; spreadsheet columns
+//   schema.ts     validators as Standard Schemas; columns.ts spreadsheet columns
 //   errors.ts     the error classes; journal.ts the bulk journals
-//   core.ts       the wasm's classes (wasm-bindgen's glue) as the driver uses them
+//   core.ts       the wasm's classes (wasm-bindgen's glue) as the driver uses them; instance.ts its instantiation
 export type * from './wasm/lpm_client.js';
 export type { ClientError, ErrorKind, InternalError } from './errors.js';
+export type { ReasonsByCategory } from './reasons.js';
 export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
@@ -30,8 +31,9 @@ export type { ClientWithResponse, LoginTokenReply, Unlisted, WithResponse } from
 // empty `BulkMethods`.
 export * from './bulk.js';
 export { fileJournal, fileStore, webStorageStore } from './stores.js';
+export { mapColumns } from './columns.js';
 export {
-  mapColumns, validateAddCourses, validateCreateUser, validateCreateUsers, validateGetCourses,
+  validateAddCourses, validateCreateUser, validateCreateUsers, validateGetCourses,
   validateGetUsers, validateId, validateLogin, validateSearchCourses, validateSearchUser,
 } from './schema.js';
 export type { Checks, FormIssue, FormOf, StandardSchemaV1, Validator } from './schema.js';

@@ -1,6 +1,6 @@
 // Validators: call one for the issues, or hand it to a form library as a Standard Schema.
-import * as wasm from './core.js';
-import { loaded, whenLoaded } from './core.js';
+import { validate as validateIn } from './wasm/lpm_client.js';
+import { loaded, whenLoaded } from './instance.js';
 import type { AddCoursesInput, Issue, Lang, NewUser, PageParams, PathSegment, SearchUserParams, ValidateOptions } from './wasm/lpm_client.js';
 import { core, optionsJson, toJson } from './options.js';
 
@@ -132,7 +132,7 @@ function schema<Output, I extends Issue | FormIssue>(run: Run<I>, options?: Part
 
 /** The package's validator `kind` (`wasm/src/validators.rs`). */
 const rules = <Output>(kind: string): Validator<Output> =>
-  schema<Output, Issue>((value, opts) => JSON.parse(core(() => wasm.validate(kind, toJson(value), optionsJson(opts)))));
+  schema<Output, Issue>((value, opts) => JSON.parse(core(() => validateIn(kind, toJson(value), optionsJson(opts)))));
 
 /** A create-multi-user batch: 1 to 100 items, required fields, no duplicate e-mail or username. */
 export const validateCreateUsers: Validator<NewUser[]> = rules('createUsers');
@@ -152,9 +152,3 @@ export const validateId: Validator<string> = rules('id');
 export const validateAddCourses: Validator<AddCoursesInput> = rules('addCourses');
 /** login's `{email, password}`. */
 export const validateLogin: Validator<{ email: string; password: string }> = rules('login');
-/** For each spreadsheet header, the `NewUser` field it stands for (Vietnamese or English; case,
- * diacritics and punctuation ignored), or `null`; one alias table, in the core. */
-export function mapColumns(headers: readonly string[]): (keyof NewUser | null)[] {
-  return Array.from(headers, (h) => ((typeof h === 'string' && wasm.columnOf(h)) || null) as keyof NewUser | null);
-}
-

@@ -2,7 +2,8 @@
 // package's rules for an account, and the form's own "confirm password"), the account sent to
 // the platform, and the server's answer. The page validates with it as the user types; the server
 // validates the same way again before it registers, as a page can be bypassed.
-import { validateCreateUser, type NewUser, type StandardSchemaV1 } from 'lpm-client';
+// The validators alone (lpm-client/validate): the page loads their small wasm, not the client's.
+import { validateCreateUser, type NewUser, type StandardSchemaV1 } from 'lpm-client/validate';
 
 /** The form's validator: the platform's rules (platform level included, in the language asked
  * for) for the account, and the confirmation checked beside them. A Standard Schema, so
