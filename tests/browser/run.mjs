@@ -105,7 +105,7 @@ try {
   const createOnce = (p, tag) => p.evaluate(async ({ token, tag }) => {
     const lpm = await import('/pkg/index.js');
     const c = new lpm.Client({
-      baseUrl: `${location.origin}/store`, token, intervalStore: lpm.webStorageStore(localStorage),
+      baseUrl: `${location.origin}/store`, token, ownToken: true, intervalStore: lpm.webStorageStore(localStorage),
       fetch: (u, i) => fetch(u.replace('/store/manage/', '/manage/'), i),
     });
     try {
@@ -148,7 +148,7 @@ try {
     const lpm = window.lpmLazy;
     await lpm.ready();
     const schema = await window.schemaAnswer;
-    const c = new lpm.Client({ baseUrl: location.origin, token });
+    const c = new lpm.Client({ baseUrl: location.origin, token, ownToken: true });
     const { courses } = await c.getCourses({ start: 0, limit: 1 });
     return { schemaIssues: schema.issues ? schema.issues.length : 0, courses: courses.length };
   }, { token: DEMO.adminToken });
