@@ -454,7 +454,7 @@ pub fn check_token_place(in_browser: bool, own_token: bool, has_token: bool) -> 
     if in_browser && has_token && !own_token {
         return Err(option_error(
             "ownToken",
-            "true for a token in a browser page (the signed-in user's own)",
+            "true for a token in a browser page",
         ));
     }
     Ok(())
@@ -469,7 +469,7 @@ mod tests {
     fn a_token_in_a_browser_is_refused_unless_it_is_the_users_own() {
         let refused = Err(option_error(
             "ownToken",
-            "true for a token in a browser page (the signed-in user's own)",
+            "true for a token in a browser page",
         ));
         assert_eq!(check_token_place(true, false, true), refused);
         assert_eq!(check_token_place(true, true, true), Ok(()));
