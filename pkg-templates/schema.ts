@@ -113,12 +113,12 @@ function schema<Output, I extends Issue | FormIssue>(run: Run<I>, options?: Part
   validate.extend = <Extra extends object>(checks: Checks<FormOf<Output>, Extra>) => {
     const added = Object.keys(checks) as (keyof Extra & string)[];
     const both: Run<I | FormIssue> = (value, opts) => {
-      const form = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-      if (!form) return run(value, opts);
+      if (!value || typeof value != 'object') return run(value, opts);
+      const form = value as Record<string, unknown>;
       const rest = { ...form };
       for (const k of added) delete rest[k];
       const issues: (I | FormIssue)[] = run(rest, opts);
-      const lang: Lang = (opts && opts.lang) || 'en';
+      const lang: Lang = opts?.lang || 'en';
       for (const k of added) {
         const message = checks[k](form[k] as Extra[typeof k], form as FormOf<Output>, lang);
         if (message) issues.push({ path: [k], code: 'form', level: 'form', message });
