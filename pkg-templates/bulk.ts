@@ -4,7 +4,7 @@
 // look-ups of rows in doubt, when to give up); the driver only persists what it hands out, waits,
 // and sends what it asks through the client's own call machinery.
 import type {
-  GrantOptions, GrantReport, ImportOptions, ImportReport, JournalEvent, Progress, RowIssues,
+  GrantOptions, GrantReport, ImportOptions, ImportReport, JournalEvent, NewUser, Progress, RowIssues,
 } from './wasm/lpm_client.js';
 import { Pending } from './core.js';
 import { SliceCheck } from './wasm/lpm_client.js';
@@ -42,7 +42,7 @@ export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
 /** The accounts and courses of `grantCourses`. */
 export interface GrantInput {
   /** Account ids, any number of them. */
-  users: readonly unknown[];
+  users: readonly string[];
   /** Course ids granted to every account. */
   courses: readonly string[];
 }
@@ -83,7 +83,9 @@ export interface BulkMethods {
    * }
    * ```
    */
-  importUsers(rows: readonly unknown[], options?: ImportUsersOptions): Promise<ImportReport>;
+  // Decision: rows are typed as accounts, so a misspelt key does not compile; the engine still
+  // checks every row at run time (a sheet's rows, cast by their reader, and JavaScript callers).
+  importUsers(rows: readonly NewUser[], options?: ImportUsersOptions): Promise<ImportReport>;
   /**
    * Grants `courses` to any number of accounts: add-courses in chunks of at most 100 accounts,
    * journaled and resumable like `importUsers` (a chunk whose answer was lost is sent again:

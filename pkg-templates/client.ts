@@ -159,7 +159,9 @@ export class Client {
   /** @internal Its name survives minification (logs and stack traces show it). */
   static name = 'Client';
 
-  #core: Core;
+  #core: Core | undefined;
+  /** Makes the core of a client made before the wasm was in (`lpm-client/lazy`). */
+  #make: (() => Core) | undefined;
   #cfg: Cfg;
   #raw: boolean;
   /** Whether `free` frees the core (a `withResponse()` view shares its client's). */
@@ -168,7 +170,7 @@ export class Client {
   /**
    * A client of one platform.
    * @param options The platform's `baseUrl`, the `token`, and the client's settings (timeouts, retries, intervals, hooks, ...).
-   * @throws {@link ConfigError} Options that cannot be used (a `baseUrl` that is no URL, a token of other characters, ...).
+   * @throws {@link ConfigError} Options that cannot be used (a `baseUrl` that is no URL, a token of other characters, ...); made before `lpm-client/lazy` has its wasm, its first call rejects with it instead (its calls wait for the wasm).
    * @example
    * ```ts
    * const client = new Client({ baseUrl: "https://school.example.com", token, timeoutMs: 10_000 });
@@ -182,7 +184,17 @@ export class Client {
       this.#raw = internal!.raw;
       this.#owner = !internal!.view;
     } else {
-      this.#core = core(() => new Core(optionsJson(options), guardBase(options?.baseUrl)));
+      const make = (): Core => new Core(
+        optionsJson(options),
+        guardBase(options?.baseUrl),
+        // In a browser page (it has a document; a Web Worker or a server has none) the core
+        // refuses a token unless `ownToken` says it is the signed-in user's own.
+        typeof document == 'object',
+      );
+      // Decision: a client made before `lpm-client/lazy` has its wasm makes its core once the
+      // wasm is in; its calls wait for that, and unusable options reject its first call.
+      this.#make = make;
+      if (loaded()) void this.#c;
       const { headers, store } = driverOptions(options, true);
       const hooks: Hooks = {};
       for (const h of HOOKS) (hooks as Record<string, unknown>)[h] = options[h];
@@ -192,6 +204,12 @@ export class Client {
     }
   }
 
+  /** The core, made now if the client was made before the wasm was in (`ConfigError`
+   * `notLoaded` while it is not). */
+  get #c(): Core {
+    return (this.#core ||= core(this.#make!));
+  }
+
   /**
    * The same client with another token (e.g. the one `login` returned); this one is unchanged.
    * @param token The API token.
@@ -199,12 +217,13 @@ export class Client {
    * @throws {@link ConfigError} A token that cannot be one (`problem: "token"`).
    * @example
    * ```ts
-   * const { token } = await new Client({ baseUrl }).login(email, password);
+   * const anonymous = new Client({ baseUrl });
+   * const { token } = await anonymous.login(email, password);
    * const client = anonymous.withToken(token);
    * ```
    */
   withToken(token: string): Client {
-    return derive({ core: core(() => this.#core.withToken(typeof token === 'string' ? token : undefined)), cfg: this.#cfg, raw: this.#raw });
+    return derive({ core: core(() => this.#c.withToken(typeof token === 'string' ? token : undefined)), cfg: this.#cfg, raw: this.#raw });
   }
 
   /**
@@ -218,17 +237,19 @@ export class Client {
    * ```
    */
   withResponse(): ClientWithResponse {
-    return derive({ core: this.#core, cfg: this.#cfg, raw: true, view: true }) as unknown as ClientWithResponse;
+    return derive({ core: this.#c, cfg: this.#cfg, raw: true, view: true }) as unknown as ClientWithResponse;
   }
 
   /** The normalised base URL. */
   get baseUrl(): string {
-    return core(() => this.#core.baseUrl);
+    return core(() => this.#c.baseUrl);
   }
 
   /** Plans and drives one call; the core checked the reply against `T`'s shape. */
   #call<T>(method: CallMethod, a: unknown, b: unknown, options: CallOptions | undefined, raw = this.#raw): Promise<T> {
-    return run(this.#cfg, () => plan(this.#core, method, toJson(a), toJson(b), optionsJson(options)), options, raw) as Promise<T>;
+    // Before the wasm is in (`lpm-client/lazy`), the call waits for it.
+    if (!loaded()) return ready().then(() => this.#call<T>(method, a, b, options, raw));
+    return run(this.#cfg, () => plan(this.#c, method, toJson(a), toJson(b), optionsJson(options)), options, raw) as Promise<T>;
   }
 
   /**
@@ -497,7 +518,7 @@ export class Client {
    * ```
    */
   nextCreateAllowedAt(): Date | null {
-    const c = this.#core;
+    const c = this.#c;
     const key = core(() => c.guardKey);
     const store = this.#cfg.store;
     let stored;
@@ -535,7 +556,7 @@ export class Client {
       const expected = 'a client of the lpm-client-bulk package (the bulk engines are not in lpm-client)';
       throw makeError('config', `${name} needs ${expected}`, { problem: 'option', option: name, expected });
     }
-    return bulk(this.#core, this.#cfg, kind, name, input, options);
+    return bulk(this.#c, this.#cfg, kind, name, input, options);
   }
 
   /**
@@ -581,7 +602,7 @@ export class Client {
    * ```
    */
   free(): void {
-    if (this.#owner) this.#core.free();
+    if (this.#owner) this.#core?.free();
   }
 
   /** `free()`, for `using client = new Client(...)`. */

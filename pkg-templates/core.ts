@@ -2,12 +2,15 @@
 // driver uses them: a planned call's request read once when it is planned, and its poll as a
 // `Step` union. The glue throws a failure's data as JSON text (errors.ts's `fromThrown` reads
 // it); a `Core` is freed by `Client.free()` or, for a client dropped without it, by the glue's
-// FinalizationRegistry; a `Pending` by the driver when its call ends.
-import { Core, Pending as Planned, afterPage, columnOf, initSync, validate } from './wasm/lpm_client.js';
-import type { HostFailure, InitOutput, PlannedRequest } from './wasm/lpm_client.js';
+// FinalizationRegistry; a `Pending` by the driver when its call ends. Its instantiation is
+// instance.ts's.
+import { Core, Pending as Planned, afterPage, columnOf, validate } from './wasm/lpm_client.js';
+import type { HostFailure, PlannedRequest } from './wasm/lpm_client.js';
+import { start as instanceStart } from './instance.js';
 import type { Req } from './internal.js';
 
 export { Core, afterPage, columnOf, validate };
+export { loaded, whenLoaded } from './instance.js';
 export type { HostFailure };
 
 /** What a call does next: send an attempt, wait, or finish (with the answer or failure it has);
@@ -82,37 +85,6 @@ export class Pending {
 export const plan = (core: Core, method: string, a: string | undefined, b: string | undefined, options: string): Pending =>
   new Pending(core.plan(method, a, b, options));
 
-let instance: InitOutput | undefined;
-let loading: Promise<InitOutput> | undefined;
-
-/** The entries' way to instantiate the wasm, once per realm (after another entry's, the first's
- * instance stays): `sync` from a compiled module or its bytes, `load` from a fetch, compiled
- * while it streams where the server sends `application/wasm` (from its bytes elsewhere);
- * `exports` the instance's so far. */
-export const start = {
-  /** The generated class, for tests of the boundary itself (tests/js-bulk). */
-  Core,
-  get exports(): InitOutput | undefined {
-    return instance;
-  },
-  sync(module: WebAssembly.Module | BufferSource): InitOutput {
-    return (instance ||= initSync({ module }));
-  },
-  load(response: Promise<Response>): Promise<InitOutput> {
-    return (loading ||= (async () => {
-      if (instance) return instance;
-      const r = await response;
-      if (!r.ok) throw new Error(`lpm-client: the wasm could not be fetched: ${r.status} ${r.url}`);
-      // Compiled while it streams where the server says it is wasm; then instantiated at once
-      // (a compiled module instantiates synchronously in every browser, as in Node).
-      const module = r.headers.get('content-type') === 'application/wasm' && typeof WebAssembly.compileStreaming === 'function'
-        ? await WebAssembly.compileStreaming(r)
-        : await WebAssembly.compile(await r.arrayBuffer());
-      return (instance ||= initSync({ module }));
-    })());
-  },
-};
-
-/** Whether the wasm is in; else, the load under way (`lpm-client/lazy`), if any. */
-export const loaded = (): boolean => instance !== undefined;
-export const whenLoaded = (): Promise<unknown> | undefined => loading;
+/** The entries' way to instantiate the wasm (instance.ts), with the generated class for tests of
+ * the boundary itself (tests/js-bulk). */
+export const start = Object.assign(instanceStart, { Core });

@@ -1,8 +1,10 @@
 // The package's error classes. The wasm core throws plain data `{lpmKind, message, data}` (as
 // JSON text); `fromThrown` makes it an instance of the class of its kind, so callers can test
 // errors with `instanceof`. Messages come from the Rust side, which never puts the token in them.
+import type { ReasonsByCategory } from './reasons.js';
 import type {
   ApiErrorInfo,
+  Category,
   ConfigErrorInfo,
   CoreErrorKind,
   DecodeErrorInfo,
@@ -50,12 +52,30 @@ export class ValidationError extends LpmError {
   }
 }
 
-/** The server answered with an error `respCode`. */
-export class ApiError extends LpmError {
+/** The class of `ApiError`, whose type pairs `category` and `reason`. */
+class ApiErrorClass extends LpmError {
   declare readonly endpoint: Endpoint;
   declare readonly kind: 'api';
 }
-export interface ApiError extends Readonly<Omit<ApiErrorInfo, 'kind' | 'endpoint'>> {}
+interface ApiErrorClass extends Readonly<Omit<ApiErrorInfo, 'kind' | 'endpoint' | 'category' | 'reason'>> {}
+
+/** The server answered with an error `respCode`. Its type is one variant per `category`, whose
+ * `reason` is one of that category's (`ReasonsByCategory`, generated from the Rust table), so
+ * after `e.category === "authentication"` a check of `e.reason === "emailInUse"` does not compile. */
+export type ApiError = {
+  [C in Category]: ApiErrorClass & {
+    /** What a program can branch on. */
+    readonly category: C;
+    /** The meaning of the code on this endpoint: one of its category's reasons. */
+    readonly reason: ReasonsByCategory[C];
+  };
+}[Category];
+/** The server answered with an error `respCode` (`e instanceof ApiError`). */
+export const ApiError = ApiErrorClass as unknown as {
+  /** @internal The package makes its errors (`makeError`). */
+  new (message: string, data?: object, cause?: unknown): ApiError;
+  readonly prototype: ApiError;
+};
 
 /** The server answered non-2xx without an API envelope. */
 export class HttpError extends LpmError {
@@ -153,7 +173,7 @@ export const isLpmError = (e: unknown): e is ClientError => e instanceof LpmErro
 // there fails the build until it is here.
 const classes: { [K in CoreErrorKind]: typeof LpmError } = {
   validation: ValidationError,
-  api: ApiError,
+  api: ApiErrorClass,
   http: HttpError,
   decode: DecodeError,
   network: NetworkError,

@@ -9,12 +9,13 @@
 //   options.ts    values and options as the JSON the core reads; the driver's options checked
 //   hooks.ts      hooks and the logger; untrusted.ts what user code threw, read safely
 //   stores.ts     create intervals kept beyond a call (Web Storage, files, the caller's)
-//   schema.ts     validators as Standard Schemas; spreadsheet columns
+//   schema.ts     validators as Standard Schemas; columns.ts spreadsheet columns
 //   limits.ts     the contract's limits and the account fields (generated from the core)
 //   errors.ts     the error classes; journal.ts the bulk journals
-//   core.ts       the wasm's classes (wasm-bindgen's glue) as the driver uses them
+//   core.ts       the wasm's classes (wasm-bindgen's glue) as the driver uses them; instance.ts its instantiation
 export type * from './wasm/lpm_client.js';
 export type { ClientError, ErrorKind, InternalError } from './errors.js';
+export type { ReasonsByCategory } from './reasons.js';
 export type { JournalStore } from './journal.js';
 
 export { memoryJournal, indexedDbJournal } from './journal.js';
@@ -31,11 +32,12 @@ export type { ClientWithResponse, ListingSummary, LoginTokenReply, Unlisted, Wit
 // empty `BulkMethods`.
 export * from './bulk.js';
 export { fileJournal, fileStore, webStorageStore } from './stores.js';
+export { mapColumns } from './columns.js';
 export {
-  mapColumns, validateAddCourses, validateCreateUser, validateCreateUsers, validateGetCourses,
+  validateAddCourses, validateCreateUser, validateCreateUsers, validateGetCourses,
   validateGetUsers, validateId, validateLogin, validateSearchCourses, validateSearchUser,
 } from './schema.js';
-export type { StandardSchemaV1, Validator } from './schema.js';
+export type { Checks, FormIssue, FormOf, StandardSchemaV1, Validator } from './schema.js';
 export {
   ACCOUNT_FIELDS, CREATE_INTERVAL_MS, LOGIN_TOKEN_INTERVAL_MS, MAX_ITEMS_PER_CALL, MAX_PAGE,
   REGISTER_INTERVAL_MS, REQUIRED_FIELDS,

@@ -2,7 +2,7 @@
 // (hooks, logger, headers, interval store) checked before anything is sent.
 import type { IntervalStore } from './wasm/lpm_client.js';
 import { fromThrown, makeError } from './errors.js';
-import { loaded } from './core.js';
+import { loaded } from './instance.js';
 import type { LpmError } from './errors.js';
 
 /**

@@ -585,6 +585,46 @@ mod tests {
         );
     }
 
+    /// `pkg-templates/reasons.ts`: each category's reasons, from `Reason::category`, which the
+    /// package's `ApiError` type pairs (a `reason` of another category does not compile).
+    fn reasons_ts() -> String {
+        let mut t = String::from(
+            "// Generated from `Reason::category` (src/codes.rs) by `LPM_WRITE_DOCS=1 cargo test -p\n\
+             // lpm-client reasons_ts`; do not edit by hand.\n\n\
+             /** The reasons of each category: an `ApiError`'s `reason` is one of its `category`'s. */\n\
+             export interface ReasonsByCategory {\n",
+        );
+        for c in Category::ALL {
+            let reasons: Vec<String> = Reason::ALL
+                .iter()
+                .filter(|r| r.category() == c)
+                .map(|r| format!("\"{}\"", r.as_str()))
+                .collect();
+            t.push_str(&format!(
+                "  /** {} */\n  {}: {};\n",
+                c.advice(),
+                c.as_str(),
+                reasons.join(" | ")
+            ));
+        }
+        t.push_str("}\n");
+        t
+    }
+
+    #[test]
+    fn reasons_ts_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-templates/reasons.ts");
+        let text = reasons_ts();
+        if std::env::var_os("LPM_WRITE_DOCS").is_some() {
+            std::fs::write(path, &text).expect("pkg-templates/reasons.ts written");
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == text,
+            "pkg-templates/reasons.ts is stale: run `LPM_WRITE_DOCS=1 cargo test -p lpm-client reasons_ts` and commit it"
+        );
+    }
+
     #[test]
     fn every_reason_a_table_or_msg_gives_is_listed() {
         let mut given: Vec<Reason> = KNOWN_MSGS.iter().map(|(_, r)| *r).collect();

@@ -379,6 +379,18 @@ impl ConfigError {
     }
 }
 
+impl ConfigError {
+    /// `Error::Config(self).to_json()`, written without the other errors' writers: the
+    /// validators' wasm (`lpm-client/validate`) throws no other error.
+    pub fn error_json(&self) -> String {
+        use crate::json::ser::{Object, WriteJson};
+        let mut o = Object::new();
+        o.str("kind", ErrorKind::Config.as_str());
+        self.write_fields(&mut o);
+        o.end()
+    }
+}
+
 /// Why a token was refused: empty, a character outside `A-Z a-z 0-9 - . _ ~`, or shorter than 8.
 // The checks: `plan::Token::new`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, lpm_derive::SerializeUnit)]
@@ -462,6 +474,21 @@ pub(crate) fn excerpt(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_config_errors_json_is_the_errors() {
+        for e in [
+            ConfigError::Option {
+                option: "kind",
+                expected: "a validator of the package",
+            },
+            ConfigError::Token {
+                reason: TokenProblem::TooShort,
+            },
+        ] {
+            assert_eq!(e.error_json(), Error::Config(e.clone()).to_json());
+        }
+    }
 
     #[test]
     fn each_kind_is_written_as_its_camel_case_name_and_tags_its_error() {

@@ -437,6 +437,8 @@ options! {
         userPath user_path: UserPath = "users", user_path;
         /// Refuse input that breaks the platform's documented rules too (name ≥ 3, username 3–20 a-z0-9, password 6–35), not only the contract's.
         strictPlatformRules strict_platform_rules: bool = false, flag;
+        /// In a browser page, the token is the signed-in user's own (a dashboard whose user logged in), not an administrator's kept in the page: without it, a client given a token in a browser throws ConfigError (`option: "ownToken"`).
+        ownToken own_token: bool = false, flag;
         /// The contract's 10-minute interval between bulk creates: `guard` `"reject"`, `"wait"` or `"off"`.
         createInterval create_interval: IntervalOptions = {
             /// "reject": a create inside the interval rejects with IntervalError; "wait": it waits; "off": no guard.
@@ -524,6 +526,22 @@ fn options_table() -> String {
     out
 }
 
+/// Whether a client may hold `token` where it runs. Decision: in a browser page a token is
+/// refused unless the app says it is the signed-in user's own (`ownToken`, the dashboard's case),
+/// as openai-node's `dangerouslyAllowBrowser`: the token signs in as anyone (`createLoginToken`),
+/// and a public page (a sign-up form) must call its own server instead. Elsewhere (Node, Deno,
+/// Bun, Workers, Web Workers) it is the server's own. The refusal is the option's error
+/// (`problem: "option"`, `option: "ownToken"`), which says what to do.
+pub fn check_token_place(in_browser: bool, own_token: bool, has_token: bool) -> Result<(), Error> {
+    if in_browser && has_token && !own_token {
+        return Err(option_error(
+            "ownToken",
+            "true for a token in a browser page",
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -549,6 +567,22 @@ mod tests {
             "the options table of pkg-templates/README.md is stale: run \
              `LPM_WRITE_DOCS=1 cargo test -p lpm-client options_md` and commit it"
         );
+    }
+
+    #[test]
+    fn a_token_in_a_browser_is_refused_unless_it_is_the_users_own() {
+        let refused = Err(option_error(
+            "ownToken",
+            "true for a token in a browser page",
+        ));
+        assert_eq!(check_token_place(true, false, true), refused);
+        assert_eq!(check_token_place(true, true, true), Ok(()));
+        assert_eq!(
+            check_token_place(true, false, false),
+            Ok(()),
+            "login needs no token"
+        );
+        assert_eq!(check_token_place(false, false, true), Ok(()), "a server's");
     }
 
     /// Reads `text`; the strings of the result are leaked (a test's few bytes).

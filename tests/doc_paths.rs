@@ -25,10 +25,11 @@ const BUILT: [&str; 8] = [
 ];
 /// What `scripts/build-pkg.sh` puts in a package (`pkg/`): the packages' READMEs
 /// (`pkg-templates/`) and the scripts that read a built package name these by the package's path.
-const PACKAGED: [&str; 4] = [
+const PACKAGED: [&str; 5] = [
     "CHANGELOG.md",
     "LICENSE",
     "wasm/lpm_client",
+    "wasm/lpm_validate",
     "wasm/bindgen.js",
 ];
 /// Tracked files whose text tells history, is generated, or names made-up paths (this test's).

@@ -1,7 +1,8 @@
 // One cold start, run in a fresh process by run.mjs: import a client, then its first
 // validateCreateUsers of the 100-account batch. Prints JSON timings measured inside this process.
 //
-//   node bench/peers/cold.mjs lpm|zod|valibot|none <pkg dir>
+//   node bench/peers/cold.mjs lpm|validate|zod|valibot|none <pkg dir>
+// (`validate`: the package's validators-only entry, lpm-client/validate.)
 import { newUsers } from '../inputs.mjs';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import path from 'node:path';
 const [which, pkgDir] = process.argv.slice(2);
 const modules = {
   lpm: () => pathToFileURL(path.join(pkgDir, 'node.js')).href,
+  validate: () => pathToFileURL(path.join(pkgDir, 'validate-node.js')).href,
   zod: () => new URL('./zod-client.mjs', import.meta.url).href,
   valibot: () => new URL('./valibot-client.mjs', import.meta.url).href,
 };

@@ -367,9 +367,11 @@ function coldStart(bin, which, label) {
   return JSON.parse(p.stdout);
 }
 
-const cold = Object.fromEntries([...names, 'none'].map((n) => [n, { inside: [], wall: [] }]));
+// `validate`: lpm-client/validate, the validators-only entry, beside the whole package.
+const coldNames = [...names, 'validate', 'none'];
+const cold = Object.fromEntries(coldNames.map((n) => [n, { inside: [], wall: [] }]));
 for (let r = 0; r < COLD_RUNS; r++) {
-  for (const n of r % 2 ? [...names, 'none'].reverse() : [...names, 'none']) {
+  for (const n of r % 2 ? [...coldNames].reverse() : coldNames) {
     const t0 = now();
     const out = coldStart(process.execPath, n, n);
     const wall = Number(now() - t0) / 1e6;
@@ -475,6 +477,15 @@ row('cold_inside', 'new process: import + 1st validate', 'ms', coldInside, coldG
 for (const { version: v, inside } of coldByNode) {
   row(`cold_inside_${v}`, `  the same on node ${v}`, 'ms', inside, coldGoal, paired(inside, 'lpm', 'zod') <= COLD_BOUND, '');
 }
+// The validators-only entry's new process against the whole package's (issue 37: ≤ 0.6×), beside
+// the peers (its `lpm` column is the entry's).
+const validateCold = withRounds(
+  { lpm: coldMedian.validate.inside, zod: coldMedian.zod.inside, valibot: coldMedian.valibot.inside },
+  { lpm: cold.validate.inside, zod: cold.zod.inside, valibot: cold.valibot.inside },
+);
+const validateRatio = median(cold.validate.inside.map((v, i) => v / cold.lpm.inside[i]));
+row('cold_validate', 'lpm-client/validate: import + 1st validate', 'ms', validateCold,
+  `≤ 0.60× lpm-client's (${validateRatio.toFixed(2)}×)`, validateRatio <= 0.6, '');
 row('cold_wall', 'new process: wall clock', 'ms', { lpm: c.lpm.wall, zod: c.zod.wall, valibot: c.valibot.wall, floor: c.none.wall }, '', undefined, 'empty node process');
 
 const fmt = (r, v) => (v === undefined ? '—' : r.unit === 'bytes' ? kb(v) : ms(v));

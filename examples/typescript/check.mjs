@@ -4,7 +4,7 @@
 // Prints one line per step and "N passed, N failed"; exits 1 on any failure.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,15 @@ await step('tsc --strict --exactOptionalPropertyTypes over every example', async
   const r = await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false']);
   ok(r, 'tsc');
   return `typescript ${JSON.parse(readFileSync(path.join(here, 'node_modules/typescript/package.json'), 'utf8')).version}`;
+});
+
+await step('every code block of the READMEs and every example of the API reference, under the same tsc', async () => {
+  const { writeBlocks } = await import('./docs-blocks.mjs');
+  const counts = writeBlocks();
+  const tsc = path.join(here, 'node_modules/typescript/bin/tsc');
+  const r = await run(process.execPath, [tsc, '-p', 'docs-blocks.tsconfig.json', '--pretty', 'false']);
+  ok(r, 'tsc over the docs\' blocks');
+  return Object.entries(counts).map(([doc, n]) => `${path.basename(doc)} ${n}`).join(', ');
 });
 
 // The Node examples as JavaScript beside node_modules (esbuild strips the types, as tsc would).
@@ -159,14 +168,86 @@ try {
     }
   });
 
-  await step('react-form (vite build, chromium): phone and confirmation refused in the form, a sign-up registered, a taken e-mail shown on its field', async () => {
+  // The public sign-up form: its page holds no token; its server (handler.ts) registers.
+  await esbuild.build({
+    entryPoints: [path.join(here, 'sign-up/node-server.ts')],
+    outdir: path.join(out, 'sign-up'),
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'error',
+  });
+  // Each sign-up's client is a new process or isolate, so none remembers another's last sign-up.
+  // The violations among the calls from `from` on (an earlier step's last call may be nearer).
+  const violationsFrom = (log, from) => log.violations.filter((v) => from < log.calls.length && v.previous >= log.calls[from].at);
+  const signUp = (tag) => ({ name: 'Nguyễn Thị Hoa', username: `hoa${tag}`, email: `hoa.${tag}@example.vn`, password: 'matkhau123', confirmPassword: 'matkhau123', phone: '' });
+
+  await step('sign-up/worker.ts in workerd: refused fields, a registration, the 5 s as retryAt, a taken e-mail on its field', async () => {
+    const worker = await serveWorker({
+      esbuild,
+      entry: path.join(here, 'sign-up/worker.ts'),
+      dir: path.join(out, 'workerd-sign-up'),
+      bindings: { LPM_BASE_URL: emu.url, LPM_TOKEN: DEMO.adminToken },
+      probe: '/api/sign-up',
+    });
+    try {
+      const post = (body, lang = 'en') => fetch(`${worker.url}/api/sign-up`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': lang }, body: JSON.stringify(body) })
+        .then(async (r) => ({ status: r.status, body: await r.json(), retryAfter: r.headers.get('retry-after') }));
+      const tag = `w${Date.now().toString(36)}`;
+      const before = (await emu.control('GET', 'single-create-calls')).calls.length;
+      const bad = await post({ ...signUp(tag), confirmPassword: 'other', phone: 'abc' }, 'vi');
+      assert.equal(bad.status, 422);
+      assert.deepEqual(bad.body.issues.map((i) => i.path.join('.')).sort(), ['confirmPassword', 'phone']);
+      assert.match(bad.body.issues.find((i) => i.path[0] === 'confirmPassword').message, /không khớp/);
+      const made = await post(signUp(tag));
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      assert.equal((await api(`users/search-user?username=hoa${tag}`)).user.username, `hoa${tag}`);
+      const soon = await post({ ...signUp(`${tag}b`), email: `hoa.${tag}@example.vn` });
+      assert.equal(soon.status, 429, 'within the platform\'s 5 s');
+      assert.ok(soon.body.retryAt > Date.now() && Number(soon.retryAfter) >= 1, JSON.stringify(soon));
+      // Waits for the state the answer named (the guard open again), then the taken e-mail.
+      let taken = soon;
+      while (taken.status === 429) {
+        await new Promise((r) => setTimeout(r, Math.max(50, taken.body.retryAt - Date.now())));
+        taken = await post({ ...signUp(`${tag}b`), email: `hoa.${tag}@example.vn` });
+      }
+      assert.equal(taken.status, 409);
+      assert.deepEqual(taken.body.issues, [{ path: ['email'], message: 'An account with this e-mail exists already' }]);
+      const log = await emu.control('GET', 'single-create-calls');
+      assert.equal(log.calls.length - before, 2, 'the refused form and the early one were never sent');
+      assert.deepEqual(violationsFrom(log, before), []);
+      return '422, 201, 429, 409';
+    } finally {
+      worker.stop();
+    }
+  });
+
+  await step('sign-up (vite build, chromium, node:http server): no token in the page; fields refused in the form, a registration, the 5 s counted down, a taken e-mail on its field', async () => {
     const vite = await import(path.join(here, 'node_modules/vite/dist/node/index.js'));
     await vite.build({
-      root: path.join(here, 'react-form'),
+      root: path.join(here, 'sign-up'),
       base: './',
       configFile: false,
       logLevel: 'error',
       build: { outDir: path.join(site, 'form'), emptyOutDir: true },
+    });
+    for (const f of readdirSync(path.join(site, 'form/assets'))) {
+      assert.ok(!readFileSync(path.join(site, 'form/assets', f), 'latin1').includes(DEMO.adminToken), `${f} holds no token`);
+    }
+    const server = spawn(process.execPath, [path.join(out, 'sign-up/node-server.mjs')], {
+      cwd: here,
+      env: { ...process.env, LPM_BASE_URL: emu.url, LPM_TOKEN: DEMO.adminToken, LPM_STATIC: site, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let serverLog = '';
+    server.stderr.on('data', (d) => { serverLog += d; });
+    const serverUrl = await new Promise((resolve, reject) => {
+      let text = '';
+      server.stdout.on('data', (d) => { text += d; const m = /listening (\S+)/.exec(text); if (m) resolve(m[1]); });
+      server.on('exit', (code) => reject(new Error(`the server exited (${code}): ${serverLog}`)));
     });
     const { chromium } = await import(path.join(root, 'node_modules/playwright-core/index.mjs'));
     const profile = mkdtempSync(path.join(tmpdir(), 'lpm-examples-profile-'));
@@ -178,39 +259,51 @@ try {
     try {
       const page = await context.newPage();
       const errors = [];
+      const requests = [];
       page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${emu.url}/form/index.html?token=${DEMO.adminToken}`);
-      const tag = Date.now().toString(36);
+      page.on('request', (r) => requests.push(r.url() + (r.postData() ?? '')));
+      await page.goto(`${serverUrl}/form/index.html`);
+      const tag = `b${Date.now().toString(36)}`;
+      const before = (await emu.control('GET', 'single-create-calls')).calls.length;
       const fill = async (values) => {
         for (const [name, value] of Object.entries(values)) await page.fill(`input[name="${name}"]`, value);
       };
       const alertOf = (field) => page.locator(`[data-field="${field}"]`);
-      await fill({ name: 'Nguyễn Thị Hoa', username: `hoa${tag}`, email: `hoa.${tag}@example.vn`, password: 'matkhau123', confirmPassword: 'matkhau124', phone: 'abc' });
+      await fill({ ...signUp(tag), confirmPassword: 'matkhau124', phone: 'abc' });
       await page.click('button[type="submit"]');
       await alertOf('phone').waitFor({ timeout: 10_000 });
-      assert.match(await alertOf("phone").innerText(), /not a valid phone number/);
+      assert.match(await alertOf('phone').innerText(), /not a valid phone number/);
       assert.match(await alertOf('confirmPassword').innerText(), /differ/);
-      assert.equal((await emu.control('GET', 'single-create-calls')).calls.length, 0, 'nothing sent');
+      assert.equal((await emu.control('GET', 'single-create-calls')).calls.length, before, 'nothing sent');
       await fill({ confirmPassword: 'matkhau123', phone: '0912 345 678' });
       await page.click('button[type="submit"]');
       await page.locator('[role="status"]').waitFor({ timeout: 10_000 });
       assert.match(await page.locator('[role="status"]').innerText(), new RegExp(`Registered hoa${tag}`));
       const found = await api(`users/search-user?username=hoa${tag}`);
       assert.equal(found.user.profile.phone, '0912 345 678');
-      // The same e-mail again, in a fresh form: the server's answer lands on the e-mail field.
+      // The same e-mail again at once, in a fresh form: first the platform's 5 s, counted down
+      // on the form, then the server's answer on the e-mail field.
       await page.reload();
-      await fill({ name: 'Nguyễn Thị Hoa', username: `hoa${tag}b`, email: `hoa.${tag}@example.vn`, password: 'matkhau123', confirmPassword: 'matkhau123' });
+      await fill({ ...signUp(`${tag}b`), email: `hoa.${tag}@example.vn` });
+      await page.click('button[type="submit"]');
+      await alertOf('root').waitFor({ timeout: 10_000 });
+      assert.match(await alertOf('root').innerText(), /try again in a moment \(\d s\)/);
+      assert.ok(await page.locator('button[type="submit"]').isDisabled(), 'the button waits out the countdown');
+      await page.locator('button[type="submit"]:enabled').waitFor({ timeout: 15_000 });
       await page.click('button[type="submit"]');
       await alertOf('email').waitFor({ timeout: 15_000 });
       assert.match(await alertOf('email').innerText(), /exists already/);
       const log = await emu.control('GET', 'single-create-calls');
-      assert.equal(log.calls.length, 2);
-      assert.deepEqual(log.violations, [], 'the second sign-up waited out the 5 s');
+      assert.equal(log.calls.length - before, 2);
+      assert.deepEqual(violationsFrom(log, before), [], 'the second sign-up waited out the 5 s');
       assert.deepEqual(errors, []);
+      assert.ok(!requests.some((u) => u.includes(DEMO.adminToken)), 'the page never sent the token');
+      assert.ok(!requests.some((u) => u.startsWith(emu.url)), 'the page never called the platform');
       return `Chromium ${context.browser()?.version() ?? ''}`.trim();
     } finally {
       await context.close().catch(() => {});
       rmSync(profile, { recursive: true, force: true });
+      server.kill();
     }
   });
 } finally {

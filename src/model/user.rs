@@ -23,7 +23,9 @@ pub struct User {
     /// Seller settings; shown for the caller's own account.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub for_seller: Option<ForSeller>,
-    /// Course enrolments.
+    /// Course enrolments. Optional in every reply with a user record, the lists (`getUsers`,
+    /// `allUsers`) included: the contract promises them in none, so absent means "not sent", not
+    /// "no courses"; `getUser(id)` is the call to ask for one account's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_courses: Option<Vec<Enrolment>>,
     /// Cart entries.

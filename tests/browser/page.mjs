@@ -16,7 +16,8 @@ const errInfo = (e) => ({
 });
 
 async function run(base, prefix) {
-  const anon = new lpm.Client({ baseUrl: base, createInterval: { intervalMs: 0 } });
+  // ownToken: the token `login` gives is this signed-in user's own (a dashboard's case).
+  const anon = new lpm.Client({ baseUrl: base, ownToken: true, createInterval: { intervalMs: 0 } });
   const login = await anon.login(admin.email, admin.password);
   log(`${prefix}login`, { tokenType: typeof login.token, tokenLength: login.token.length, tokenExpires: login.tokenExpires });
   const c = anon.withToken(login.token);

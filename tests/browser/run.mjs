@@ -105,7 +105,7 @@ try {
   const createOnce = (p, tag) => p.evaluate(async ({ token, tag }) => {
     const lpm = await import('/pkg/index.js');
     const c = new lpm.Client({
-      baseUrl: `${location.origin}/store`, token, intervalStore: lpm.webStorageStore(localStorage),
+      baseUrl: `${location.origin}/store`, token, ownToken: true, intervalStore: lpm.webStorageStore(localStorage),
       fetch: (u, i) => fetch(u.replace('/store/manage/', '/manage/'), i),
     });
     try {
@@ -127,33 +127,39 @@ try {
   });
 
   // lpm-client/lazy: its import resolves while the wasm is still on its way (held back here), a
-  // use before ready() says so, a Standard Schema validation waits for it, and after it the
-  // client works. (Routing a page turns its HTTP cache off: the wasm is fetched again.)
+  // client made then works (its call waits for the wasm), a synchronous use before ready() says
+  // so, a Standard Schema validation waits for it, and after it the client works. (Routing a page turns its HTTP cache off: the wasm is fetched again.)
   const lazyPage = await context.newPage();
   let release;
   const held = new Promise((r) => { release = r; });
   await lazyPage.route('**/pkg/wasm/lpm_client_bg.wasm', async (route) => { await held; await route.continue(); });
   await lazyPage.goto(`${home.url}/blank.html`);
-  const imported = lazyPage.evaluate(async () => {
+  const imported = lazyPage.evaluate(async ({ token }) => {
     const lpm = await import('/pkg/lazy.js');
     window.lpmLazy = lpm;
     let before;
     try { lpm.validateId('x'); before = 'no error'; } catch (e) { before = `${e.name} ${e.problem}`; }
     window.schemaAnswer = lpm.validateCreateUser['~standard'].validate({ name: 'An' });
-    return { before, waits: window.schemaAnswer instanceof Promise };
-  });
+    // A client made at once, as a module's top level makes it: its call waits for the wasm.
+    const early = new lpm.Client({ baseUrl: location.origin, token, ownToken: true });
+    window.earlyCall = early.getCourses({ start: 0, limit: 1 }).then((r) => r.courses.length, (e) => `${e.name} ${e.problem}`);
+    let baseUrl;
+    try { baseUrl = early.baseUrl; } catch (e) { baseUrl = `${e.name} ${e.problem}`; }
+    return { before, waits: window.schemaAnswer instanceof Promise, baseUrl, loaded: await Promise.race([window.earlyCall.then(() => true), new Promise((r) => setTimeout(() => r(false), 0))]) };
+  }, { token: DEMO.adminToken });
   const early = await imported;
   release();
   const lazy = await lazyPage.evaluate(async ({ token }) => {
     const lpm = window.lpmLazy;
     await lpm.ready();
     const schema = await window.schemaAnswer;
-    const c = new lpm.Client({ baseUrl: location.origin, token });
+    const c = new lpm.Client({ baseUrl: location.origin, token, ownToken: true });
     const { courses } = await c.getCourses({ start: 0, limit: 1 });
-    return { schemaIssues: schema.issues ? schema.issues.length : 0, courses: courses.length };
+    return { schemaIssues: schema.issues ? schema.issues.length : 0, courses: courses.length, early: await window.earlyCall };
   }, { token: DEMO.adminToken });
-  check('lpm-client/lazy: imported before its wasm, ready() then, a schema waits, a use before says so', () => {
-    assert.deepEqual(early, { before: 'ConfigError notLoaded', waits: true });
+  check('lpm-client/lazy: imported before its wasm, a client made then works, ready() then, a schema waits, a use before says so', () => {
+    assert.deepEqual(early, { before: 'ConfigError notLoaded', waits: true, baseUrl: 'ConfigError notLoaded', loaded: false });
+    assert.equal(lazy.early, 1, 'the call of the client made before the wasm, answered once it came');
     assert.ok(lazy.schemaIssues > 0, 'the waiting validation found the missing fields');
     assert.equal(lazy.courses, 1);
   });

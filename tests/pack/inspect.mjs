@@ -103,6 +103,15 @@ console.log(`files (${files.length}, ${kb(files.reduce((a, f) => a + size(f), 0)
 for (const f of files) console.log(`  ${kb(size(f)).padStart(9)}  ${f}`);
 console.log(`exports targets: ${targets.length} checked; relative imports: ${checked} checked; source-map sources: ${sources} checked; runtime dependencies: ${dependencies}`);
 
+// Every source a source map names is a file of the tarball (a stack trace under
+// `node --enable-source-maps` names it).
+for (const map of files.filter((f) => f.endsWith('.js.map'))) {
+  for (const source of JSON.parse(readFileSync(path.join(dir, map), 'utf8')).sources) {
+    const rel = path.posix.join(path.posix.dirname(map), source);
+    if (!has(rel)) fail(`${map} names ${source}, which is not in the tarball`);
+  }
+}
+
 if (problems.size) {
   console.error(`\npackage contents: ${problems.size} problem(s)`);
   for (const p of problems) console.error(`  - ${p}`);

@@ -28,7 +28,8 @@ async function rejection(promise) {
  * @param options  { baseUrl, token }: the emulator and its demo admin token
  */
 export async function exercise(lpm, { baseUrl, token }) {
-  const client = new lpm.Client({ baseUrl, token });
+  // ownToken: in a browser page the test plays a dashboard whose user signed in.
+  const client = new lpm.Client({ baseUrl, token, ownToken: true });
 
   const page = await client.getCourses({ start: 0, limit: 100 });
   expect(Array.isArray(page.courses) && page.courses.length > 0, 'getCourses: a non-empty page', page);

@@ -20,6 +20,7 @@ import type {
   ImportUsersOptions,
   JournalEvent,
   JournalStore,
+  NewUser,
   Progress,
   RowIssues,
 } from "lpm-client-bulk";
@@ -35,7 +36,7 @@ expectType<Equals<Client["importUsers"], BulkMethods["importUsers"]>>();
 expectType<Equals<Awaited<ReturnType<Client["importUsers"]>>, ImportReport>>();
 expectType<Equals<Awaited<ReturnType<Client["grantCourses"]>>, GrantReport>>();
 
-async function bulkWork(c: Client, rows: unknown[]): Promise<number> {
+async function bulkWork(c: Client, rows: NewUser[]): Promise<number> {
   const journal: JournalStore = memoryJournal();
   const report: ImportReport = await c.importUsers(rows, {
     journal,
@@ -49,6 +50,10 @@ async function bulkWork(c: Client, rows: unknown[]): Promise<number> {
     if (row.result.kind === "created") console.log(row.result.userId);
     if (row.result.kind === "setAside") console.log(row.result.issues.map((i) => i.message));
   }
+  // @ts-expect-error a row is an account: `emial` is no key of one
+  await c.importUsers([{ name: "An", username: "an", emial: "an@example.vn", password: "matkhau123" }]);
+  // @ts-expect-error a grant's accounts are ids (strings)
+  await c.grantCourses({ users: [1], courses: ["c1"] });
   // @ts-expect-error chunkSize is a number
   await c.importUsers(rows, { chunkSize: "50" });
   // @ts-expect-error a journal needs load and append
@@ -61,7 +66,7 @@ async function bulkWork(c: Client, rows: unknown[]): Promise<number> {
 }
 
 // An aborted job's error carries its own job's report.
-async function resumable(rows: unknown[], signal: AbortSignal): Promise<string> {
+async function resumable(rows: NewUser[], signal: AbortSignal): Promise<string> {
   try {
     await client.importUsers(rows, { journal: fileJournal("import.jsonl"), signal });
     await client.grantCourses({ users: ["u1"], courses: ["c1"] }, { signal });

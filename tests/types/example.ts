@@ -29,6 +29,7 @@ import {
   webStorageStore,
   unlisted,
 } from "lpm-client";
+import { validateCreateUser as validateAlone } from "lpm-client/validate";
 import type {
   AddCourseOutcome,
   AddCoursesInput,
@@ -414,6 +415,27 @@ type FormField = keyof StandardSchemaV1.InferInput<typeof validateCreateUser>;
 const misspelt: FormField = "emial";
 console.log(misspelt);
 
+// A form's own fields and checks beside the package's rules (`extend`), typed from the checks:
+// no hand-written Standard Schema.
+const signUp = validateCreateUser.withOptions({ platformRules: true }).extend({
+  confirmPassword: (value: string, form) => (value === form.password ? undefined : "The passwords differ"),
+});
+expectType<Equals<StandardSchemaV1.InferInput<typeof signUp>, NewUser & { confirmPassword: string }>>();
+const account: NewUser = { name: "An", username: "an", email: "an@example.vn", password: "matkhau123" };
+for (const i of signUp({ ...account, confirmPassword: "x" }, { lang: "vi", platformRules: true })) {
+  if (i.code === "form") console.log(i.path[0], i.message);
+  else console.log(i.level, i.code);
+}
+// @ts-expect-error a check answers a message or nothing
+validateCreateUser.extend({ confirmPassword: (value: string) => value.length });
+// lpm-client/validate: the same validators, typed alike.
+expectType<Equals<StandardSchemaV1.InferInput<typeof validateAlone>, NewUser>>();
+const aloneIssues: Issue[] = validateAlone(account, { lang: "vi", platformRules: true });
+console.log(aloneIssues.length);
+// @ts-expect-error the form's fields are the account's and the added ones
+const unknownField: keyof StandardSchemaV1.InferInput<typeof signUp> = "confirmPasword";
+console.log(unknownField);
+
 /** One switch over the package's errors narrows each kind to its class. */
 function explain(e: unknown): string {
   if (!isLpmError(e)) throw e;
@@ -428,6 +450,16 @@ function explain(e: unknown): string {
   }
 }
 console.log(explain(new Error("x")));
+
+/** `category` and `reason` go together: a reason of another category does not compile. */
+function linked(e: unknown): string {
+  if (e instanceof ApiError && e.category === "badRequest" && e.reason === "emailInUse") return "taken";
+  // @ts-expect-error emailInUse is a badRequest reason, never an authentication one
+  if (e instanceof ApiError && e.category === "authentication" && e.reason === "emailInUse") return "never";
+  if (isLpmError(e) && e.kind === "api" && e.category === "capacity") return String(e.reason satisfies "capacityExhausted" | "notEnoughSlots");
+  return "";
+}
+console.log(linked(new Error("x")));
 
 /** What a form library does with any Standard Schema. */
 async function submit<S extends StandardSchemaV1>(schema: S, input: unknown): Promise<StandardSchemaV1.InferOutput<S> | string[]> {

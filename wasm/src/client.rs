@@ -12,7 +12,7 @@ use lpm_client::endpoint::Guard;
 use lpm_client::error::Error;
 use lpm_client::interval::{guard_key, login_token_key, register_key, IntervalGuard};
 use lpm_client::json::{self, JsonView, Value};
-use lpm_client::options::{option_error, read, ClientSettings};
+use lpm_client::options::{check_token_place, option_error, read, ClientSettings};
 use lpm_client::plan::{Planner, Request};
 
 use lpm_client::secret::Token;
@@ -169,6 +169,10 @@ pub(super) struct Settings {
     max_response_bytes: f64,
     /// The base URL as the guard keys it (see `Core::new`); the planner's when absent.
     guard_base: Option<String>,
+    /// Whether the client runs in a browser page, and whether its token is the user's own
+    /// (`options::check_token_place`).
+    in_browser: bool,
+    own_token: bool,
 }
 
 impl Settings {
@@ -218,7 +222,7 @@ fn options_tree(text: &str) -> Value<'_> {
     json::parse(text).unwrap_or(Value::Null)
 }
 
-fn parse_options(text: &str) -> Result<Settings, Error> {
+fn parse_options(text: &str, in_browser: bool) -> Result<Settings, Error> {
     let options = &options_tree(text);
     if !options.is_object() {
         return Err(option_error("options", "an object with at least `baseUrl`"));
@@ -230,6 +234,7 @@ fn parse_options(text: &str) -> Result<Settings, Error> {
     if let Some(token) = o.token {
         api = api.with_token(token)?;
     }
+    check_token_place(in_browser, o.own_token, o.token.is_some())?;
     if options
         .get("fetch")
         .is_some_and(|f| f.as_str() != Some(FUNCTION))
@@ -249,6 +254,8 @@ fn parse_options(text: &str) -> Result<Settings, Error> {
         register_interval_ms: o.register_interval.interval_ms,
         max_response_bytes: o.max_response_bytes,
         guard_base: None,
+        in_browser,
+        own_token: o.own_token,
     })
 }
 
@@ -535,9 +542,15 @@ impl Core {
     /// A client core of one platform; `Err`: the `ConfigError` data of unusable options.
     /// `guard_base`: the base URL normalised by the host's WHATWG URL parser (the JS `Client`
     /// passes it), so that spellings of one origin and path share one create-interval window.
+    /// `in_browser`: whether it runs in a browser page (where a token needs `ownToken`).
     #[wasm_bindgen(constructor)]
-    pub fn new(options: &str, guard_base: Option<String>) -> Result<Core, String> {
-        let mut inner = parse_options(options).map_err(|e| Failure::Core(e).into_json())?;
+    pub fn new(
+        options: &str,
+        guard_base: Option<String>,
+        in_browser: bool,
+    ) -> Result<Core, String> {
+        let mut inner =
+            parse_options(options, in_browser).map_err(|e| Failure::Core(e).into_json())?;
         inner.guard_base = guard_base;
         Ok(Core { inner })
     }
@@ -551,6 +564,8 @@ impl Core {
         inner.api = inner
             .api
             .with_token(&token)
+            .map_err(|e| Failure::Core(e).into_json())?;
+        check_token_place(inner.in_browser, inner.own_token, true)
             .map_err(|e| Failure::Core(e).into_json())?;
         Ok(Core { inner })
     }

@@ -73,6 +73,15 @@ fn with_number(parts: [&str; 2], n: u64, unit: &str) -> String {
     m
 }
 
+/// A `ConfigError`'s thrown data. The validators' wasm throws no other error, so it writes it
+/// without the other errors' writers; the package's has those, and goes through them.
+pub fn config(e: lpm_client::error::ConfigError) -> String {
+    #[cfg(feature = "validate-only")]
+    return thrown(ErrorKind::Config, &e.message(), &e.error_json());
+    #[cfg(not(feature = "validate-only"))]
+    Failure::Core(Error::Config(e)).into_json()
+}
+
 impl Failure {
     /// The error's data as JSON text `{lpmKind, message, data}`, which the JS driver throws
     /// (every text here is already token-free).

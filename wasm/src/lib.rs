@@ -15,8 +15,13 @@
 
 #[cfg(feature = "bulk")]
 mod bulk;
+// `validate-only`: the validators entry's wasm (`lpm-client/validate`), without the client.
+#[cfg(not(feature = "validate-only"))]
 mod client;
+#[cfg(not(feature = "validate-only"))]
 mod convert;
+// The validators' wasm uses only `errors::config`.
+#[cfg_attr(feature = "validate-only", allow(dead_code))]
 mod errors;
 mod pager;
 mod validators;

@@ -2,7 +2,7 @@
 //! the input is good). The package also exposes each as a Standard Schema.
 
 use lpm_client::endpoint::{check_params, Args};
-use lpm_client::error::{ConfigError, Error};
+use lpm_client::error::ConfigError;
 use lpm_client::json::{self, JsonView, Value};
 use lpm_client::validate::{Lang, ValidateOptions};
 use lpm_client::Endpoint;
@@ -46,19 +46,18 @@ pub fn validate(kind: &str, text: Option<String>, options: &str) -> Result<Strin
     let names = VALIDATORS.map(|(name, ..)| name);
     let found = lpm_client::text::position(&names, kind).and_then(|i| VALIDATORS.get(i));
     let Some(&(_, endpoint, args)) = found else {
-        return Err(
-            super::errors::Failure::Core(Error::Config(ConfigError::Option {
-                option: "kind",
-                expected: "a validator of the package",
-            }))
-            .into_json(),
-        );
+        return Err(super::errors::config(ConfigError::Option {
+            option: "kind",
+            expected: "a validator of the package",
+        }));
     };
     let report = check_params(endpoint, args, text.as_deref(), opts);
     Ok(json::ser::value_json(&report.issues))
 }
 
-/// The `NewUser` field a spreadsheet header stands for (`mapColumns`), if any.
+/// The `NewUser` field a spreadsheet header stands for (`mapColumns`), if any. Not in the
+/// validators entry's wasm: its alias table is for sheets, not forms.
+#[cfg(not(feature = "validate-only"))]
 #[wasm_bindgen(js_name = columnOf)]
 pub fn column_of(header: &str) -> Option<String> {
     lpm_client::columns::column(header).map(str::to_owned)

@@ -112,6 +112,7 @@ function clientOptions(baseUrl: string, token?: string) {
   return {
     baseUrl,
     token,
+    ownToken: true, // the token is the signed-in staff member's own (`login`), not one in the page
     intervalStore: webStorageStore(localStorage),
     loginTokenInterval: { intervalMs: LOGIN_TOKEN_GAP_MS },
     ...(app.config.createIntervalMs !== undefined ? { createInterval: { intervalMs: app.config.createIntervalMs } } : {}),

@@ -9,7 +9,7 @@
 // the client's guard and the job. (`examples/typescript/check.sh` runs it against the emulator,
 // interrupts it and resumes it.)
 import { readFileSync } from 'node:fs';
-import { Client, ConfigError, ImportAbortError, fileJournal, type Progress } from 'lpm-client-bulk';
+import { Client, ConfigError, ImportAbortError, fileJournal, type NewUser, type Progress } from 'lpm-client-bulk';
 
 const [rowsFile, journalFile] = process.argv.slice(2);
 const baseUrl = process.env.LPM_BASE_URL;
@@ -20,7 +20,8 @@ if (!rowsFile || !journalFile || !baseUrl || !token) {
 }
 const intervalMs = Number(process.env.LPM_CREATE_INTERVAL_MS ?? 600_000);
 
-const rows: unknown[] = JSON.parse(readFileSync(rowsFile, 'utf8'));
+// The file's rows as accounts: the engine checks each at run time and sets aside one that is not.
+const rows = JSON.parse(readFileSync(rowsFile, 'utf8')) as NewUser[];
 // The journal holds when each chunk left: a run started again right after Ctrl-C (or a crash)
 // still waits out the interval since the last one, as the platform asks.
 const client = new Client({ baseUrl, token, createInterval: { intervalMs } });
