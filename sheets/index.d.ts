@@ -48,9 +48,8 @@ export interface Accounts<F extends string> {
 }
 export declare const MAX_ROWS: number;
 export declare const MAX_BYTES: number;
-export declare const REQUIRED: readonly string[];
 export declare function readTable(bytes: Uint8Array, options?: { name?: string; sheet?: string }): Promise<Table>;
-export declare function accountRows<F extends string>(table: Table, mapColumns: (headers: readonly string[]) => (F | null)[]): Accounts<F>;
+export declare function accountRows<F extends string>(table: Table, mapColumns: (headers: readonly string[]) => (F | null)[], required: readonly F[]): Accounts<F>;
 export declare function problemMessage(problem: RowProblem, lang?: Lang): string;
 export declare function decodeText(bytes: Uint8Array): string;
 export declare function detectDelimiter(text: string): ',' | ';' | '\t';

@@ -5,7 +5,7 @@
 // alias table (mapColumns). Its errors become usage errors naming the file.
 import { readFileSync, statSync } from 'node:fs';
 import { MAX_BYTES, SheetError, accountRows, fileTooBig, message, problemMessage, readTable } from 'lpm-sheets';
-import { mapColumns } from './lpm.js';
+import { REQUIRED_FIELDS, mapColumns } from './lpm.js';
 import { usage } from './exit.js';
 /** @import { Lang, RowProblem } from 'lpm-sheets' */
 /** @import { RowIssue, Sheet } from './types.js' */
@@ -60,7 +60,7 @@ export async function readSheet(file, { sheet, passwords = false } = {}) {
   const table = await readTableFile(file, { sheet });
   let accounts;
   try {
-    accounts = accountRows(table, mapColumns);
+    accounts = accountRows(table, mapColumns, REQUIRED_FIELDS);
   } catch (e) {
     throw asUsage(file, e);
   }

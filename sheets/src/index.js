@@ -8,7 +8,7 @@ import { MAX_ROWS } from './table.js';
 import { isBiff, isCompound, isZip, partName, partText, zipEntries } from './zip.js';
 
 export { SheetError, fileTooBig, message } from './messages.js';
-export { accountRows, MAX_ROWS, REQUIRED } from './table.js';
+export { accountRows, MAX_ROWS } from './table.js';
 export { csvRecords, decodeText, detectDelimiter } from './csv.js';
 export { PASSWORD_LENGTH, randomPassword } from './passwords.js';
 

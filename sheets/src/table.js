@@ -3,7 +3,6 @@
 // dashboard's builds of lpm-client both have it), each data row with its line and its problem.
 import { SheetError } from './messages.js';
 
-export const REQUIRED = ['name', 'username', 'email', 'password'];
 /** The most data rows a sheet may hold (an import of that many takes a week at the contract's pace). */
 export const MAX_ROWS = 100_000;
 /** How far down a title above the header may reach. */
@@ -79,9 +78,10 @@ class AccountRow {
  * of an account field's column showing an error or holding a formula never calculated, more
  * cells than the header has columns), `warnings` (absent: none) such cells of the other columns. Rows whose every cell is blank are
  * left out: a spreadsheet writes them for formatted empty rows. Throws a SheetError for an empty
- * sheet or more than MAX_ROWS data rows.
+ * sheet or more than MAX_ROWS data rows. `mapColumns` and `required` (the fields every account
+ * needs) are the client package's (`mapColumns`, `REQUIRED_FIELDS`): the one table, in Rust.
  */
-export function accountRows(table, mapColumns) {
+export function accountRows(table, mapColumns, required) {
   const records = table.records.filter((r) => !blank(r));
   if (records.length === 0) throw new SheetError('empty');
   const { at, end } = findHeader(records, mapColumns);
@@ -106,14 +106,14 @@ export function accountRows(table, mapColumns) {
     if (seen.has(f)) twice.push({ field: f, first: headers[seen.get(f)], second: headers[i] });
     else seen.set(f, i);
   });
-  const missing = REQUIRED.filter((f) => !seen.has(f));
+  const missing = required.filter((f) => !seen.has(f));
   const ignored = headers.filter((h, i) => fields[i] === null && h !== '');
   const data = records.slice(first);
   if (data.length > MAX_ROWS) throw new SheetError('tooManyRows', { limit: MAX_ROWS });
   // The columns read, each with its field (the first column of a field; plain loops: this runs
   // once a row, up to MAX_ROWS).
   const used = [];
-  fields.forEach((f, i) => { if (f !== null && seen.get(f) === i) used.push([i, f, REQUIRED.includes(f)]); });
+  fields.forEach((f, i) => { if (f !== null && seen.get(f) === i) used.push([i, f, required.includes(f)]); });
   // Decision: a cell that shows an error or a formula never calculated sets its row aside only
   // in a column read into the account; elsewhere (a grade, a fee) it is the row's warning.
   const read = new Set(used.map(([i]) => i));

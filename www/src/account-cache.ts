@@ -2,6 +2,7 @@
 // in IndexedDB with the time it was read: the name search of the Accounts screen (the platform
 // searches only a whole e-mail or username) and the Overview are computed from it. Only what they
 // need is kept (no cart, no balance); it is forgotten at sign-out, like everything read for a token.
+import { MAX_PAGE } from "lpm-client/lazy";
 import { html, nothing } from "lit-html";
 import type { User } from "lpm-client";
 import { app, client, handle, update } from "./app";
@@ -33,7 +34,7 @@ export interface AccountCache {
   accounts: CachedAccount[];
 }
 
-const PAGE = 100;
+const PAGE = MAX_PAGE;
 
 const slim = (u: User): CachedAccount => ({
   _id: u._id,

@@ -2,13 +2,13 @@
 // command line uses too (same rules, same rows, same line numbers, same errors), loaded only when
 // a sheet is read; the headers mapped by the package's one alias table (mapColumns); and the rows
 // written back out as CSV or .xlsx through lpm-sheets' writers (no cell is read back as a formula).
-import { mapColumns } from "lpm-client/lazy";
+import { ACCOUNT_FIELDS, mapColumns, REQUIRED_FIELDS } from "lpm-client/lazy";
 import type { Lang } from "./i18n";
 import type { RowProblem, SheetError } from "lpm-sheets";
 
-export const FIELDS = ["name", "username", "email", "password", "phone", "city", "district", "street", "gender", "job"] as const;
+export const FIELDS = ACCOUNT_FIELDS;
 export type Field = (typeof FIELDS)[number];
-export const REQUIRED: readonly Field[] = ["name", "username", "email", "password"];
+export const REQUIRED: readonly Field[] = REQUIRED_FIELDS;
 
 export interface SheetRow {
   /** The line (CSV) or row (.xlsx) the sheet shows. */
@@ -58,7 +58,7 @@ export async function readSheet(bytes: Uint8Array, name: string): Promise<Parsed
   const sheets = await load();
   try {
     const table = await sheets.readTable(bytes, { name });
-    const accounts = sheets.accountRows(table, (h) => mapColumns(h) as (Field | null)[]);
+    const accounts = sheets.accountRows(table, (h) => mapColumns(h) as (Field | null)[], REQUIRED);
     const first = new Map<Field, number>();
     accounts.fields.forEach((f, i) => f && !first.has(f) && first.set(f, i));
     return {

@@ -1,5 +1,6 @@
 // Accounts: a table paged by the server (getUsers, 100 a page) and sorted on the page by
 // TanStack Table, search by e-mail or username, and a detail view joined to course titles.
+import { MAX_PAGE } from "lpm-client/lazy";
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import type { User } from "lpm-client";
@@ -11,7 +12,7 @@ import { t, tMaybe } from "../i18n";
 import type { Screen } from "../screen";
 import { errorBox, makeTable, setTableData, tableView } from "../ui";
 
-export const PAGE = 100;
+export const PAGE = MAX_PAGE;
 /** The most name-search results listed (the count says how many there are). */
 const NAME_RESULTS = 50;
 

@@ -1,6 +1,7 @@
 // Grant courses: accounts picked on the Accounts screen or searched here, courses from the
 // catalogue, granted through addCoursesToUsers (up to 100 accounts: one call) or, for more,
 // lpm-client-bulk's grantCourses (the engine chunks them 100 a call), results per account.
+import { MAX_ITEMS_PER_CALL } from "lpm-client/lazy";
 import { html, nothing } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import type { AddCourseOutcome, GrantReport, Progress, RowResult } from "lpm-client";
@@ -14,7 +15,7 @@ import { errorBox } from "../ui";
 import { accountLabel } from "./accounts";
 
 /** The contract's most accounts per add-courses call: more go through the bulk engine. */
-const MAX_ONE_CALL = 100;
+const MAX_ONE_CALL = MAX_ITEMS_PER_CALL;
 
 const fresh = () => ({
   query: "",

@@ -1,6 +1,7 @@
 // The bulk screen's actions: reading a sheet, running the import (lpm-client-bulk's engine, one
 // runner per browser), the downloads, the check for a create from elsewhere, the reset. Each
 // changes the state (state.ts) and asks for a render.
+import { MAX_PAGE } from "lpm-client/lazy";
 import type { ImportReport, JournalEvent, JournalStore, NewUser, RowResult } from "lpm-client";
 import { app, bulkClient, client, focusNext, handle, update, usersChanged } from "../../app";
 import { forgetJob, forgetSavedJob, journalOf, loadJob, saveJob, type SavedJob } from "../../bulk-job";
@@ -247,7 +248,7 @@ export function downloadCredentials(): void {
  */
 export async function checkRecentCreates(): Promise<void> {
   try {
-    const { users } = await client().getUsers({ start: 0, limit: 100 });
+    const { users } = await client().getUsers({ start: 0, limit: MAX_PAGE });
     const ownLast = ((s.bulk ?? (await bulkClient())).nextCreateAllowedAt()?.getTime() ?? 0) - intervalMs();
     // Decision: a minute after this browser's last create covers its own call's accounts (a
     // chunk takes seconds) and a platform clock somewhat off.

@@ -2,7 +2,7 @@
 // prepared and their issues, the job and its progress, the words for a row's result. Its actions
 // (actions.ts) change it; its views (view.ts) render it.
 import type { DoubtReason, ImportReport, Issue, NewUser, Progress, RowResult } from "lpm-client";
-import { validateCreateUsers } from "lpm-client/lazy";
+import { CREATE_INTERVAL_MS, MAX_ITEMS_PER_CALL, validateCreateUsers } from "lpm-client/lazy";
 import type { RowProblem } from "lpm-sheets";
 import { app, type BulkClient } from "../../app";
 import type { SavedJob } from "../../bulk-job";
@@ -12,7 +12,7 @@ import { getLang, t, type Key } from "../../i18n";
 import { statusText } from "../../server-texts";
 
 /** The contract's maximum per create call. */
-export const CHUNK = 100;
+export const CHUNK = MAX_ITEMS_PER_CALL;
 
 export interface Row {
   cells: Record<Field, string>;
@@ -204,7 +204,7 @@ export const readAsText = ({ name, source }: NonNullable<typeof s.readAs>) =>
   `${sheetName(name)}: ${source.format !== "csv" ? `.${source.format} “${source.sheetName}”` : `CSV (${source.delimiter === "\t" ? t("tabDelimiter") : source.delimiter})`}`;
 
 /** The create interval the screen's client keeps (config.json or the contract's 10 minutes). */
-export const intervalMs = () => app.config.createIntervalMs ?? 600_000;
+export const intervalMs = () => app.config.createIntervalMs ?? CREATE_INTERVAL_MS;
 
 /**
  * When the screen's next create may go: the later of the engine's plan (while running) and the
