@@ -97,6 +97,21 @@ pub(super) fn found(body: &[u8], secret: Option<&str>) -> Option<Found> {
     })
 }
 
+/// The ids of the courses the account of a search-user answer holds (`myCourses[].courseId`),
+/// [`kept`].
+pub(super) fn held(body: &[u8], secret: Option<&str>) -> Vec<String> {
+    let Some(v) = tree(body) else {
+        return Vec::new();
+    };
+    let Some(user) = v.get("user") else {
+        return Vec::new();
+    };
+    items(user, "myCourses")
+        .iter()
+        .filter_map(|c| text(c, "courseId").map(|t| kept(t, secret)))
+        .collect()
+}
+
 /// A time by which an account whose `createdAt` is `iso` surely existed, in ms since the epoch:
 /// the end of its hour when it is written in UTC as the contract writes it
 /// (`2024-09-05T08:10:31.207Z`: 09:00), else two days after the start of its date, which covers

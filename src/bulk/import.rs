@@ -218,6 +218,20 @@ fn judge(slot: &Slot, user: Found, began: Option<u64>) -> LookupOutcome {
     }
 }
 
+/// [`judge`] of a row known by its e-mail (trimmed, lower case) and username, without the job's
+/// age rule: the sync's "the same person" (one judge for both engines).
+pub(super) fn same_person(email_key: &str, username: &str, user: Found) -> LookupOutcome {
+    let slot = Slot {
+        json: 0..0,
+        email: String::new(),
+        email_key: email_key.to_owned(),
+        username: username.to_owned(),
+        issues: Vec::new(),
+        warnings: Vec::new(),
+    };
+    judge(&slot, user, None)
+}
+
 /// The rows written out as JSON texts, one after the other, and each one's range.
 fn row_texts<J: JsonView>(rows: &[J]) -> (String, Vec<Range<usize>>) {
     let (mut texts, mut ranges) = (String::new(), Vec::with_capacity(rows.len()));
