@@ -68,9 +68,9 @@ impl Platform {
 
     fn find(&self, key: &str, by_email: bool) -> Option<&Account> {
         let k = key.trim().to_lowercase();
-        self.accounts.iter().find(|a| {
-            (if by_email { &a.email } else { &a.username }).to_lowercase() == k
-        })
+        self.accounts
+            .iter()
+            .find(|a| (if by_email { &a.email } else { &a.username }).to_lowercase() == k)
     }
 
     fn serve(&mut self, now: u64, url: &str, body: Option<&str>, fault: Fault) -> (u16, Vec<u8>) {
@@ -159,7 +159,10 @@ impl Platform {
                     result.push(json!({"userId": id, "success": ok,
                         "status": if ok { "Success" } else { "User not found" }}));
                 }
-                let valid: Vec<Value> = courses.iter().map(|c| json!({"_id": c, "title": c})).collect();
+                let valid: Vec<Value> = courses
+                    .iter()
+                    .map(|c| json!({"_id": c, "title": c}))
+                    .collect();
                 reply(
                     200,
                     json!({"respCode": "00", "validCourses": valid, "result": result, "msg": "ok"}),
@@ -200,7 +203,9 @@ impl World {
         } else {
             self.faults.remove(0)
         };
-        let (status, body) = self.platform.serve(self.clock, req.url(), req.body(), fault);
+        let (status, body) = self
+            .platform
+            .serve(self.clock, req.url(), req.body(), fault);
         if fault == Fault::Lost {
             job.handle_failure(self.clock, Failure::Timeout).unwrap();
         } else {
@@ -234,20 +239,25 @@ fn drive(job: &mut SyncJob, w: &mut World, kill: Option<usize>) -> Option<SyncRe
                 }
             }
             SyncAction::Plan(rows) => {
+                if dies {
+                    return None;
+                }
                 for row in rows {
                     job.fill(row, "generated-pass-1");
                 }
             }
             SyncAction::Create(req) => {
                 if dies {
-                    w.platform.serve(w.clock, req.url(), req.body(), Fault::None);
+                    w.platform
+                        .serve(w.clock, req.url(), req.body(), Fault::None);
                     return None;
                 }
                 w.request(job, &req);
             }
             SyncAction::Grant(req) => {
                 if dies {
-                    w.platform.serve(w.clock, req.url(), req.body(), Fault::None);
+                    w.platform
+                        .serve(w.clock, req.url(), req.body(), Fault::None);
                     return None;
                 }
                 w.request(job, &req);
@@ -259,6 +269,9 @@ fn drive(job: &mut SyncJob, w: &mut World, kill: Option<usize>) -> Option<SyncRe
                 w.request(job, &req);
             }
             SyncAction::Wait { until } => {
+                if dies {
+                    return None;
+                }
                 assert!(until > w.clock);
                 w.clock = until;
             }
@@ -294,7 +307,9 @@ fn sheet(n: usize, w: &mut World) -> (Vec<Value>, Vec<Vec<String>>) {
     w.platform.add("someone@else.test", "hv2", &[]);
     rows[3] = json!({"name": "", "username": "hv3", "email": "not an e-mail", "password": "p"});
     rows[4]["password"] = json!("");
-    let courses = (0..n).map(|_| vec!["A".to_owned(), "B".to_owned()]).collect();
+    let courses = (0..n)
+        .map(|_| vec!["A".to_owned(), "B".to_owned()])
+        .collect();
     (rows, courses)
 }
 
@@ -347,10 +362,16 @@ fn a_sheet_is_made_to_match_and_a_second_sync_sends_nothing() {
     let report = drive(&mut job, &mut w, None).unwrap();
     assert_eq!(
         kinds(&report),
-        ["exists", "exists", "conflict", "setAside", "created", "created", "created", "created", "created"]
+        [
+            "exists", "exists", "conflict", "setAside", "created", "created", "created", "created",
+            "created"
+        ]
     );
     let c = report.counts;
-    assert_eq!((c.exists, c.created, c.conflicts, c.set_aside, c.failed), (2, 5, 1, 1, 0));
+    assert_eq!(
+        (c.exists, c.created, c.conflicts, c.set_aside, c.failed),
+        (2, 5, 1, 1, 0)
+    );
     // Row 0 lacked B only and holds X too; the rest lacked both.
     assert_eq!(report.rows[0].lacked, ["B"]);
     assert_eq!(report.rows[0].other, ["X"]);
@@ -358,7 +379,10 @@ fn a_sheet_is_made_to_match_and_a_second_sync_sends_nothing() {
     assert_eq!(report.rows[1].lacked, ["A", "B"]);
     assert_eq!((c.granted, c.other), (7, 1));
     assert!(!report.nothing_to_send);
-    assert!(report.rows[2].grant.is_none(), "a conflict is never granted");
+    assert!(
+        report.rows[2].grant.is_none(),
+        "a conflict is never granted"
+    );
     assert_matched(&w, 9);
     // Creates kept the interval: 5 rows in chunks of 2.
     let creates = &w.platform.creates;
@@ -374,10 +398,17 @@ fn a_sheet_is_made_to_match_and_a_second_sync_sends_nothing() {
     let second = drive(&mut again, &mut w, None).unwrap();
     assert!(second.nothing_to_send);
     assert_eq!(
-        (second.counts.exists, second.counts.conflicts, second.counts.failed),
+        (
+            second.counts.exists,
+            second.counts.conflicts,
+            second.counts.failed
+        ),
         (7, 1, 0)
     );
-    assert_eq!((w.platform.creates.len(), w.platform.grants), (creates, grants));
+    assert_eq!(
+        (w.platform.creates.len(), w.platform.grants),
+        (creates, grants)
+    );
 }
 
 #[test]
@@ -406,8 +437,16 @@ fn a_kill_at_every_step_resumes_to_the_same_platform() {
         let report = report.unwrap();
         assert_eq!(w.platform.accounts.len(), whole, "kill at {kill}");
         assert_matched(&w, 9);
-        assert_eq!(report.counts.created + report.counts.exists, 7, "kill at {kill}");
-        assert!(w.platform.creates.windows(2).all(|p| p[1] - p[0] >= INTERVAL));
+        assert_eq!(
+            report.counts.created + report.counts.exists,
+            7,
+            "kill at {kill}"
+        );
+        assert!(w
+            .platform
+            .creates
+            .windows(2)
+            .all(|p| p[1] - p[0] >= INTERVAL));
     }
 }
 
@@ -419,7 +458,10 @@ fn a_refused_token_stops_the_look_ups_with_its_category() {
     let mut job = start(&rows, &courses, &[]).unwrap();
     let report = drive(&mut job, &mut w, None).unwrap();
     assert_eq!(report.halted_by, Some(Category::Authentication));
-    assert!(w.platform.creates.is_empty(), "nothing created after the refusal");
+    assert!(
+        w.platform.creates.is_empty(),
+        "nothing created after the refusal"
+    );
     // Rows not looked up, and row 0's grant.
     assert_eq!(report.counts.not_sent, 5);
 }

@@ -295,11 +295,7 @@ impl SyncJob {
                 }
             })
             .collect();
-        let all_courses = {
-            let mut all = dedup(slots.iter().flat_map(|s| s.wanted.iter().cloned()));
-            all.sort();
-            all
-        };
+        let all_courses = dedup(slots.iter().flat_map(|s| s.wanted.iter().cloned()));
         let mut job = SyncJob {
             api,
             looked: vec![None; slots.len()],
@@ -339,7 +335,11 @@ impl SyncJob {
             return Ok(());
         };
         match first {
-            Event::Started { job, rows, courses: c } if job == SYNC_JOB => {
+            Event::Started {
+                job,
+                rows,
+                courses: c,
+            } if job == SYNC_JOB => {
                 if *rows != self.slots.len() {
                     return Err(JournalError::RowCount {
                         journal: *rows,
@@ -350,7 +350,11 @@ impl SyncJob {
                     return Err(JournalError::Courses);
                 }
             }
-            Event::Started { job, .. } => return Err(JournalError::WrongJob { journal: job.clone() }),
+            Event::Started { job, .. } => {
+                return Err(JournalError::WrongJob {
+                    journal: job.clone(),
+                })
+            }
             _ => return Err(JournalError::NoStart),
         }
         for (index, event) in journal.iter().enumerate().skip(1) {
@@ -599,10 +603,13 @@ impl SyncJob {
         self.next_part += 1;
         match part.first() {
             Some(Event::Started { job: j, .. }) if j == job => Ok(part.clone()),
-            _ => Err(["the journal was refused: ", &JournalError::WrongJob {
-                journal: job.to_owned(),
-            }
-            .message()]
+            _ => Err([
+                "the journal was refused: ",
+                &JournalError::WrongJob {
+                    journal: job.to_owned(),
+                }
+                .message(),
+            ]
             .concat()),
         }
     }
@@ -628,7 +635,9 @@ impl SyncJob {
         let mut out = Vec::new();
         for (row, looked) in self.looked.iter().enumerate() {
             match looked {
-                Some(Looked::Exists { user_id, held }) => out.push((row, user_id.clone(), held.clone())),
+                Some(Looked::Exists { user_id, held }) => {
+                    out.push((row, user_id.clone(), held.clone()))
+                }
                 Some(Looked::Missing) => {
                     if let Some(RowResult::Created { user_id }) = self.created(row) {
                         out.push((row, user_id.clone(), Vec::new()));
@@ -673,12 +682,14 @@ impl SyncJob {
             self.phase = Phase::Done;
             return;
         };
-        let ids: std::collections::HashMap<usize, String> = self
-            .accounts()
-            .into_iter()
-            .map(|(row, id, _)| (row, id))
+        let accounts = self.accounts();
+        let users: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                let found = accounts.iter().find(|(row, ..)| row == r);
+                found.map(|(_, id, _)| id.clone()).unwrap_or_default()
+            })
             .collect();
-        let users: Vec<String> = rows.iter().map(|r| ids.get(r).cloned().unwrap_or_default()).collect();
         let opts = GrantOptions {
             chunk_size: self.opts.chunk_size,
             interval_ms: 0,
@@ -686,9 +697,26 @@ impl SyncJob {
             retry_delay_ms: self.opts.retry_delay_ms,
             attempts: self.opts.attempts,
         };
-        let courses = courses.clone();
+        // The grant's input as JSON text read by the core's own reader (serde_json's values would
+        // add kilobytes to the wasm).
+        let list = |out: &mut String, items: &[String]| {
+            out.push('[');
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                json::push_str(out, item);
+            }
+            out.push(']');
+        };
+        let mut text = String::from("{\"users\":");
+        list(&mut text, &users);
+        text.push_str(",\"courses\":");
+        list(&mut text, courses);
+        text.push('}');
+        let input = json::parse(&text).unwrap_or(json::Value::Null);
         let started = self.take_part("grant").and_then(|part| {
-            GrantJob::resume(self.api.clone(), users, courses, opts, &part).map_err(|e| e.message())
+            GrantJob::resume_input(self.api.clone(), &input, opts, &part).map_err(|e| e.message())
         });
         match started {
             Ok(job) => self.phase = Phase::Grant(k, Box::new(job)),
@@ -699,7 +727,12 @@ impl SyncJob {
     fn granted(&mut self, k: usize, report: GrantReport) {
         let stop = report.halted.is_some() || report.counts.not_sent > 0;
         if stop {
-            self.halted = Some(report.halted.clone().unwrap_or_else(|| "grants not sent".to_owned()));
+            self.halted = Some(
+                report
+                    .halted
+                    .clone()
+                    .unwrap_or_else(|| "grants not sent".to_owned()),
+            );
             self.halted_by = report.halted_by;
         }
         self.grant_reports.push(report);
@@ -724,7 +757,9 @@ impl SyncJob {
                         let courses = answer::held(body, request.secret());
                         self.looked_up(row, Some(account(user, courses)));
                     }
-                    None => self.lookup_failed(now, "the look-up's answer could not be read".to_owned()),
+                    None => {
+                        self.lookup_failed(now, "the look-up's answer could not be read".to_owned())
+                    }
                 },
                 Err(Error::Api(e)) if e.category == Category::NotFound => {
                     if by_email {
@@ -807,7 +842,9 @@ impl SyncJob {
                         Some(Looked::Exists { user_id, .. }) => RowResult::Exists {
                             user_id: user_id.clone(),
                         },
-                        Some(Looked::Missing) => self.created(row).cloned().unwrap_or_else(not_sent),
+                        Some(Looked::Missing) => {
+                            self.created(row).cloned().unwrap_or_else(not_sent)
+                        }
                     }
                 };
                 match &result {
@@ -822,11 +859,18 @@ impl SyncJob {
                 let (lacked, other, grant) = match accounts.iter().find(|(r, ..)| *r == row) {
                     Some((_, _, held)) => {
                         let wanted = &slot.wanted;
-                        let lacked: Vec<String> =
-                            wanted.iter().filter(|w| !held.contains(w)).cloned().collect();
-                        let other: Vec<String> =
-                            held.iter().filter(|h| !wanted.contains(h)).cloned().collect();
-                        let grant = (!lacked.is_empty()).then(|| self.grant_of(row).unwrap_or_else(not_sent));
+                        let lacked: Vec<String> = wanted
+                            .iter()
+                            .filter(|w| !held.contains(w))
+                            .cloned()
+                            .collect();
+                        let other: Vec<String> = held
+                            .iter()
+                            .filter(|h| !wanted.contains(h))
+                            .cloned()
+                            .collect();
+                        let grant = (!lacked.is_empty())
+                            .then(|| self.grant_of(row).unwrap_or_else(not_sent));
                         (lacked, other, grant)
                     }
                     None => (Vec::new(), Vec::new(), None),
@@ -855,7 +899,9 @@ impl SyncJob {
         SyncReport {
             rows,
             counts: c,
-            nothing_to_send: planned && self.create.is_empty() && self.groups.is_empty()
+            nothing_to_send: planned
+                && self.create.is_empty()
+                && self.groups.is_empty()
                 && self.halted.is_none(),
             halted: self.halted.clone(),
             halted_by: self.halted_by,
@@ -864,7 +910,10 @@ impl SyncJob {
 
     /// The grant's result of an account `row`, once its grant ran.
     fn grant_of(&self, row: usize) -> Option<RowResult> {
-        let k = self.groups.iter().position(|(_, rows)| rows.contains(&row))?;
+        let k = self
+            .groups
+            .iter()
+            .position(|(_, rows)| rows.contains(&row))?;
         let at = self.groups[k].1.iter().position(|&r| r == row)?;
         let report = match (&self.phase, self.grant_reports.get(k)) {
             (_, Some(report)) => report.clone(),
