@@ -49,8 +49,9 @@ pub enum SyncAction {
     Grant(Request<AddCoursesReply>),
     /// Send this look-up (a GET).
     Lookup(Request<UserReply>),
-    /// These rows (0-based) are to be created: give the ones without a password one
-    /// ([`SyncJob::fill`]) before polling again. Handed out once a run, before the first create.
+    /// The look-ups are done and these rows (0-based) are to be created: give the ones without a
+    /// password one ([`SyncJob::fill`]) before polling again. Handed out once a run, before
+    /// anything is created or granted (a dry run stops here).
     Plan(Vec<usize>),
     /// Nothing to do before `until` (ms); poll again then.
     Wait {
@@ -490,6 +491,7 @@ impl SyncJob {
                     self.phase = Phase::Planned;
                     return SyncAction::Plan(self.create.clone());
                 }
+                Phase::Planned if self.create.is_empty() => self.start_grants(),
                 Phase::Planned => self.start_import(),
                 Phase::Import(job) => match job.poll(now) {
                     Action::Done(report) => self.imported(report),
@@ -549,11 +551,7 @@ impl SyncJob {
         self.create = (0..self.slots.len())
             .filter(|&r| matches!(self.looked[r], Some(Looked::Missing)))
             .collect();
-        if self.create.is_empty() {
-            self.start_grants();
-        } else {
-            self.phase = Phase::Plan;
-        }
+        self.phase = Phase::Plan;
     }
 
     /// Starts the import of the rows to create (its part of the journal, if any).
