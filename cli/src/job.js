@@ -39,6 +39,16 @@ export function creatingClient(values, intervalMs, extra = {}) {
 }
 
 /**
+ * Rejects with the platform's refusal when the token lacks permission, before anything is sent:
+ * a refused create would otherwise be the first word of it (a resume's included).
+ * Decision: the contract has no call that tells a token's permissions; a read that needs them
+ * (the first account of the list, one item) is asked instead.
+ */
+export async function checkPermission(client, signal) {
+  await client.getUsers({ start: 0, limit: 1 }, { signal });
+}
+
+/**
  * The exit code of a job the platform stopped (`haltedBy`, the category of its answer) and what
  * to do before `--resume`: a refused token (expired mid-job) or permission exits 3 as any other
  * command refused so; a platform out of accounts needs its limit raised, or a resume fails again.

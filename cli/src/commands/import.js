@@ -1,7 +1,7 @@
 // `lpm import FILE --journal J`: create a sheet's accounts through client.importUsers.
 import { EXIT, count, usage } from '../exit.js';
 import { formatOption, intOption, langOption } from '../options.js';
-import { creatingClient, journalOf, runJob } from '../job.js';
+import { checkPermission, creatingClient, journalOf, runJob } from '../job.js';
 import { engineInput, engineIssues } from '../rows.js';
 import { problemIssue, readSheet } from '../sheet.js';
 import { checkSheet, describeSheet, listIssues } from './validate.js';
@@ -48,9 +48,9 @@ export async function runImport(values, positionals, io) {
   if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials', { ...inputs, report: reportFile, '--failed file': values.failed });
   const journal = journalOf(values);
   const client = creatingClient(values, intervalMs);
-  // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
-  // sheet is read.
-  const refused = client.getMe().then(() => null, (e) => e);
+  // Fail fast on a token the server refuses, or one without permission, before the job starts
+  // (exit 3); asked while the sheet is read.
+  const refused = client.getMe().then(() => checkPermission(client)).then(() => null, (e) => e);
   const sheet = await readSheet(file, { sheet: values.sheet, passwords: Boolean(values['generate-passwords']) });
   io.stdout.write(describeSheet(file, sheet));
   checkResumedPasswords(sheet, file, values);
