@@ -9,7 +9,7 @@
 # sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
 # LPM_FLAVOUR=bulk builds lpm-client-bulk into pkg-bulk/: the same package with the bulk engines
-# (importUsers, grantCourses) in its wasm and their driver, under its own budget.
+# (importUsers, grantCourses, syncAccounts) in its wasm and their driver, under its own budget.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${LPM_FLAVOUR:-lean}
@@ -88,7 +88,7 @@ if [ "$flavour" = bulk ]; then
   # Its own description: what it adds to lpm-client.
   node -e '
 const f = process.argv[1], p = JSON.parse(require("fs").readFileSync(f, "utf8"));
-p.description = "lpm-client with the resumable bulk engines: importUsers and grantCourses for any number of rows, journaled so an interrupted job resumes without creating an account twice.";
+p.description = "lpm-client with the resumable bulk engines: importUsers, grantCourses and syncAccounts for any number of rows, journaled so an interrupted job resumes without creating an account twice.";
 p.keywords = [...p.keywords, "bulk-import"];
 require("fs").writeFileSync(f, JSON.stringify(p, null, 2) + "\n");' "$out/package.json"
 else
@@ -143,9 +143,10 @@ for (const f of process.argv.slice(1)) {
 # The size budgets: every .wasm and .js file of the package, gzip -9 each, summed; the one place
 # they are written, and the build fails above them. Issue 25 set them: 47 KB for lpm-client (its
 # goal stays 45 KB, aim 40, reached by design), and lpm-client-bulk's figure then + 2 KB. How
-# the sizes moved is in CHANGELOG.md and docs/performance.md.
+# the sizes moved is in CHANGELOG.md and docs/performance.md. lpm-client-bulk's was raised
+# for the sync engine (issue 34: +11.5 KB gzip, measured 83.8 KB) + 0.5 KB.
 budget_kb=47.0
-bulk_budget_kb=72.3
+bulk_budget_kb=84.3
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb

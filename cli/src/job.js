@@ -66,19 +66,21 @@ export function afterHalt(haltedBy) {
  * list of rows with issues goes to it before the view starts (a bar on a terminal would be
  * written over); `onReport(report)` is given the final report once it is written. A sync gives
  * its own `write(report)` (its report file) and `summary` (`line(report)`, and `code(report)`:
- * the exit code of a job that ran to its end); `what` says what an interruption keeps.
+ * the exit code of a job that ran to its end); `what` says what an interruption keeps, `again()`
+ * what to do after a stop; with `lateView` the progress view opens when `start` calls `openView`.
  */
-export async function runJob({ start, total, verb, reportFile, reportAs, lines, kind, io, patch = (r) => r, onIssues, onReport, write, summary, what }) {
+export async function runJob({ start, total, verb, reportFile, reportAs, lines, kind, io, patch = (r) => r, onIssues, onReport, write, summary, what, again = () => 'run the same command with --resume to continue', lateView = false }) {
   let view;
-  const open = async () => { view = await progressView({ total, verb, stream: io.stderr }); };
-  if (!onIssues) await open();
+  const open = async () => { view ??= await progressView({ total, verb, stream: io.stderr }); };
+  if (!onIssues && !lateView) await open();
   const stop = interruptible(io, what);
   let report;
   let interrupted = false;
   try {
     report = await start({
-      onProgress: (p) => view.update(p),
+      onProgress: (p) => view?.update(p),
       onIssues: onIssues && (async (rows) => { onIssues(rows); await open(); }),
+      openView: open,
       signal: stop.signal,
     });
   } catch (e) {
@@ -108,12 +110,12 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
     io.stdout.write(`${count(c.total, 'row')}: ${parts.join(', ')}; report: ${reportFile}\n`);
   }
   if (interrupted) {
-    io.stderr.write('interrupted: run the same command with --resume to continue\n');
+    io.stderr.write(`interrupted: ${again()}\n`);
     return EXIT.interrupted;
   }
   if (report.halted) {
     const { code, todo } = afterHalt(report.haltedBy);
-    io.stderr.write(`stopped before the end: ${report.halted}; ${todo}run the same command with --resume to continue\n`);
+    io.stderr.write(`stopped before the end: ${report.halted}; ${todo}${again()}\n`);
     return code;
   }
   if (summary) return summary.code(report);

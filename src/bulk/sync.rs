@@ -124,8 +124,8 @@ pub struct SyncReport {
     pub rows: Vec<SyncRowReport>,
     /// Counts.
     pub counts: SyncCounts,
-    /// The plan made nothing to create and nothing to grant: the platform already matched
-    /// (but for rows set aside or in conflict).
+    /// The sync ended having created and granted nothing: the platform already matched (but
+    /// for rows set aside or in conflict).
     pub nothing_to_send: bool,
     /// Why the run stopped before the end, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -893,12 +893,20 @@ impl SyncJob {
                 }
             })
             .collect();
-        let planned = !matches!(self.phase, Phase::Lookup);
+        // Nothing was created when every row to create was set aside (no password, say).
+        let created_none = self
+            .import_report
+            .as_ref()
+            .map_or(self.create.is_empty(), |r| {
+                r.rows
+                    .iter()
+                    .all(|r| matches!(r.result, RowResult::SetAside { .. }))
+            });
         SyncReport {
             rows,
             counts: c,
-            nothing_to_send: planned
-                && self.create.is_empty()
+            nothing_to_send: matches!(self.phase, Phase::Done)
+                && created_none
                 && self.groups.is_empty()
                 && self.halted.is_none(),
             halted: self.halted.clone(),

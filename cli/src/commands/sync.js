@@ -19,6 +19,7 @@ import { creatingClient, journalOf, runJob } from '../job.js';
 import { PLACEHOLDER, checkResumedPasswords, credentialsFile, fillPasswords } from '../passwords.js';
 
 const CONTRACT_INTERVAL_MS = 600_000;
+const NO_PASSWORD = 'no password: one is needed to create this account (give one, or use --generate-passwords)';
 
 const list = (text) => [...new Set(text.split(/[,;\s]+/).map((s) => s.trim()).filter(Boolean))];
 /** A header folded as mapColumns compares them: lower case, no diacritics, letters and digits. */
@@ -58,6 +59,7 @@ export async function sync(values, positionals, io) {
   if (positionals.length !== 1) throw usage('sync takes one FILE (see lpm sync --help)');
   const [file] = positionals;
   // A dry run sends nothing: it needs no journal (as import's).
+  if (values.resume && !values.journal) throw usage('--resume continues a sync: name its journal with --journal J');
   if (!values.journal && !values['dry-run']) throw usage('--journal FILE is required: it is what makes the sync resumable');
   const courses = list(values.courses ?? '');
   const lang = langOption(values);
@@ -110,10 +112,17 @@ export async function sync(values, positionals, io) {
     chunkSize, intervalMs, lang, setAsidePlatform: Boolean(values.strict), ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
   };
   const input = { rows: engineInput(sheet), courses: wanted };
-  // The rows to create get passwords (--generate-passwords) once the engine knows which they are.
-  const onPlan = async (rows, report) => {
-    if (dry) throw Object.assign(new Error('dry run'), { [DRY]: report, rows });
-    if (rows.length) io.stdout.write(`creating ${count(rows.length, 'account')}\n`);
+  // The rows to create get passwords (--generate-passwords) once the engine knows which they
+  // are; without, a row to create that has none is listed (the import sets it aside).
+  let planned = false;
+  const onPlan = async (rows, report, openView = async () => {}) => {
+    const bare = values['generate-passwords'] ? [] : rows.filter((i) => noPassword.has(i));
+    for (const i of bare) io.stdout.write(`row ${i + 1} (line ${sheet.rows[i].line}): password: ${NO_PASSWORD}\n`);
+    if (dry) throw Object.assign(new Error('dry run'), { [DRY]: report, rows: rows.filter((i) => !bare.includes(i)), bare: bare.length });
+    planned = true;
+    const creates = rows.length - bare.length;
+    if (creates) io.stdout.write(`creating ${count(creates, 'account')}\n`);
+    await openView();
     if (!values['generate-passwords']) return undefined;
     const creating = new Set(rows);
     await fillPasswords(sheet, file, values, io, (i) => creating.has(i));
@@ -135,7 +144,7 @@ export async function sync(values, positionals, io) {
     const lacking = exist.filter((r) => r.lacked.length).length;
     const other = exist.filter((r) => r.other.length).length;
     const conflicts = report.counts.conflicts;
-    const setAside = report.counts.setAside;
+    const setAside = report.counts.setAside + planned.bare;
     const chunks = Math.ceil(creates / chunkSize);
     io.stdout.write(`plan: ${count(exist.length, 'account')} ${exist.length === 1 ? 'exists' : 'exist'}, ${creates} to create in ${count(chunks, 'call')} of up to ${chunkSize}` +
       `${chunks > 1 ? ` (the last ${((chunks - 1) * intervalMs) / 60000} min after the first)` : ''}; ` +
@@ -151,8 +160,17 @@ export async function sync(values, positionals, io) {
     total: sheet.rows.length,
     reportFile,
     io,
-    what: 'the journal resumes the job',
-    start: ({ onProgress, signal }) => client.syncAccounts(input, { ...engine, journal, onProgress, onPlan, signal }),
+    // Before the plan the journal holds look-ups only: nothing was sent, and a stop removes it.
+    what: () => (planned ? 'the journal resumes the job' : 'nothing was sent yet'),
+    again: () => {
+      if (planned) return 'run the same command with --resume to continue';
+      rmSync(values.journal, { force: true });
+      return 'nothing was sent: run the same command again';
+    },
+    lateView: true,
+    start: ({ onProgress, signal, openView }) => client.syncAccounts(input, {
+      ...engine, journal, onProgress, signal, onPlan: (rows, report) => onPlan(rows, report, openView),
+    }),
     write: async (report) => {
       const records = [['row', 'line', 'email', 'username', 'result', 'account', 'granted', 'other courses held', 'detail']];
       for (const r of report.rows) {
