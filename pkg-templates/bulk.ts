@@ -263,8 +263,11 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, onPlan, si
       if (journal.appendLines) await journal.appendLines(lines);
       else await journal.append(lines.split('\n').slice(0, -1).map((l) => JSON.parse(l) as JournalEvent));
     } catch (e) {
-      // Not persisted: stop here; the journal on disk resumes the job.
-      throw journalError(`journal.append failed: ${e && (e as Error).message !== undefined ? (e as Error).message : e}`, e);
+      // Not persisted: stop here; the journal on disk resumes the job. The report as things
+      // stand goes with the error (`report`), for the caller to write where it can.
+      const failed = journalError(`journal.append failed: ${e && (e as Error).message !== undefined ? (e as Error).message : e}`, e);
+      (failed as { report?: unknown }).report = JSON.parse(job.report());
+      throw failed;
     }
   };
   const aborted = async (reason: unknown) => {

@@ -76,6 +76,7 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
   const stop = interruptible(io, what);
   let report;
   let interrupted = false;
+  let unwritten;
   try {
     report = await start({
       onProgress: (p) => view?.update(p),
@@ -87,6 +88,11 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
     if (e && e.kind === 'abort' && e.report) {
       report = e.report;
       interrupted = true;
+    } else if (e && e.kind === 'config' && e.problem === 'journal' && e.report) {
+      // The journal could not be written (a full disk): the report still is, where it can be,
+      // then the error ends the command (exit 4).
+      report = e.report;
+      unwritten = e;
     } else {
       throw e;
     }
@@ -97,8 +103,14 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
   // A job that settles after the signal fired (rather than rejecting) was interrupted too.
   interrupted ||= stop.signal.aborted;
   report = patch(report);
-  if (write) await write(report);
-  else await writeReport(reportFile, report, { lines, kind, format: reportAs });
+  try {
+    if (write) await write(report);
+    else await writeReport(reportFile, report, { lines, kind, format: reportAs });
+  } catch (e) {
+    if (!unwritten) throw e;
+    io.stderr.write(`${e.message}\n`);
+  }
+  if (unwritten) throw unwritten;
   await onReport?.(report);
   const c = report.counts;
   if (summary) {
