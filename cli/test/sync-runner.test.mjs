@@ -118,3 +118,21 @@ test('an import resumed with a token without permission exits 3 before any creat
     proxy.close();
   }
 });
+
+test('an import whose look-ups of rows in doubt find the token refused exits 3, not 4', async () => {
+  await ctx.emu.reset('demo');
+  const dir = tempDir();
+  const file = path.join(dir, 's.csv');
+  writeFileSync(file, sheet(HEAD, goodRows(2, 'lookupexpired')));
+  const args = ['import', file, '--journal', path.join(dir, 'j'), '--interval-ms', '0', '--retry-delay-ms', '0'];
+  // The create's answer is lost: its rows are looked up, and the platform refuses the token.
+  await ctx.emu.control('POST', 'faults', { endpoint: 'create-multi-user', kind: 'drop', count: 1 });
+  await ctx.emu.control('POST', 'faults', { endpoint: 'search-user', kind: 'respcode', respCode: '08', msg: 'Invalid token or Token has expired', status: 401, count: 10 });
+  const r = await lpm(args, { env: ctx.env });
+  await ctx.emu.control('DELETE', 'faults');
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assert.match(r.stderr, /stopped before the end: .*fix the token .*--resume/);
+  const done = await lpm([...args, '--resume'], { env: ctx.env });
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.equal(readReport(path.join(dir, 's.report.csv')).filter((l) => l.result === 'created').length, 2);
+});
