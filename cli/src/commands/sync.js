@@ -37,6 +37,9 @@ function nothingToSend(aside, conflicts) {
   return `nothing to send: every account exists and holds the courses${but.length ? `, but for the ${but.join(' and the ')}` : ''}\n`;
 }
 
+/** Rows looked up between two lines of the look-ups' progress. */
+const LOOKUPS_LINE = 500;
+
 /** What a dry run's plan step throws to stop the job before anything is sent. */
 const DRY = Symbol('dry run');
 
@@ -115,6 +118,7 @@ export async function sync(values, positionals, io) {
   // The rows to create get passwords (--generate-passwords) once the engine knows which they
   // are; without, a row to create that has none is listed (the import sets it aside).
   let planned = false;
+  let shown = 0;
   const onPlan = async (rows, report, openView = async () => {}) => {
     const bare = values['generate-passwords'] ? [] : rows.filter((i) => noPassword.has(i));
     for (const i of bare) io.stdout.write(`row ${i + 1} (line ${sheet.rows[i].line}): password: ${NO_PASSWORD}\n`);
@@ -169,7 +173,18 @@ export async function sync(values, positionals, io) {
     },
     lateView: true,
     start: ({ onProgress, signal, openView }) => client.syncAccounts(input, {
-      ...engine, journal, onProgress, signal, onPlan: (rows, report) => onPlan(rows, report, openView),
+      ...engine,
+      journal,
+      signal,
+      // Before the plan, the look-ups' progress: a line every 500 rows (the view opens at the plan).
+      onProgress: (p) => {
+        if (planned) onProgress(p);
+        else if (p.done > 0 && p.done % LOOKUPS_LINE === 0 && p.done !== shown) {
+          shown = p.done;
+          io.stderr.write(`looked up: ${p.done}/${p.done + p.remaining}\n`);
+        }
+      },
+      onPlan: (rows, report) => onPlan(rows, report, openView),
     }),
     write: async (report) => {
       const records = [['row', 'line', 'email', 'username', 'result', 'account', 'granted', 'other courses held', 'detail']];
