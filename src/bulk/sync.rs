@@ -6,7 +6,8 @@
 //! them out, each engine's beginning with its own `started`. A resume replays the look-ups and
 //! hands each engine its own part of the journal.
 //!
-//! Phases, in order: look-ups (one at a time, e-mail then username, as the import's look-ups);
+//! Phases, in order: look-ups (one at a time, one call a row: search-user tries the e-mail, then
+//! the username);
 //! the plan ([`SyncAction::Plan`]: the rows to create, so the caller can give passwords to rows
 //! without one); the import of those rows; one grant per set of lacking courses (accounts that
 //! lack the same courses share calls); done.
@@ -177,7 +178,6 @@ enum Phase {
 /// A look-up out (or ready to go).
 struct LookupOut {
     row: usize,
-    by_email: bool,
     request: Request<UserReply>,
 }
 
@@ -483,7 +483,7 @@ impl SyncJob {
                                 until: self.lookup_not_before,
                             }
                         }
-                        Some(row) => self.plan_lookup(row, true),
+                        Some(row) => self.plan_lookup(row),
                         None => self.planned(),
                     }
                 }
@@ -509,24 +509,13 @@ impl SyncJob {
         }
     }
 
-    fn plan_lookup(&mut self, row: usize, by_email: bool) {
+    /// One look-up a row: search-user tries the e-mail, then the username, in one call.
+    fn plan_lookup(&mut self, row: usize) {
         let slot = &self.slots[row];
-        let none = json::Value::Null;
-        let planned = if by_email {
-            let email = json::Value::Str(slot.email.as_str().into());
-            self.api.search_user_value(&email, &none)
-        } else {
-            let username = json::Value::Str(slot.username.as_str().into());
-            self.api.search_user_value(&none, &username)
-        };
-        match planned {
-            Ok(request) => {
-                self.ready = Some(LookupOut {
-                    row,
-                    by_email,
-                    request,
-                })
-            }
+        let email = json::Value::Str(slot.email.as_str().into());
+        let username = json::Value::Str(slot.username.as_str().into());
+        match self.api.search_user_value(&email, &username) {
+            Ok(request) => self.ready = Some(LookupOut { row, request }),
             Err(e) => {
                 self.halted = Some(["the look-up could not be planned: ", &e.message()].concat())
             }
@@ -744,11 +733,7 @@ impl SyncJob {
     /// Hands back the HTTP answer of the request the last action handed out.
     pub fn handle_response(&mut self, now: u64, status: u16, body: &[u8]) -> Result<(), BulkError> {
         if let Some(out) = self.in_flight.take() {
-            let LookupOut {
-                row,
-                by_email,
-                request,
-            } = out;
+            let LookupOut { row, request } = out;
             match request.check(status, body) {
                 Ok(_) => match answer::found(body, request.secret()) {
                     Some(user) => {
@@ -759,13 +744,7 @@ impl SyncJob {
                         self.lookup_failed(now, "the look-up's answer could not be read".to_owned())
                     }
                 },
-                Err(Error::Api(e)) if e.category == Category::NotFound => {
-                    if by_email {
-                        self.plan_lookup(row, false);
-                    } else {
-                        self.looked_up(row, None);
-                    }
-                }
+                Err(Error::Api(e)) if e.category == Category::NotFound => self.looked_up(row, None),
                 // Decision: a refusal that cannot pass (a token expired or refused, no
                 // permission) stops the run at once with its category, as a create's does.
                 Err(Error::Api(e)) if !e.retryable => {
