@@ -1,7 +1,7 @@
 // `lpm sync` under the runner import and grant have: one runner per journal, the create interval
 // shared with every lpm process of the user (an import and a sync, or two syncs, on one site),
-// a token refused by its look-ups exits 3, and a token without permission is found before any
-// create of an import's resume.
+// a token refused by its look-ups exits 3, a token without permission is found before any create
+// of an import's resume, and a conflict counts as one (a second sync then has nothing to send).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -135,4 +135,20 @@ test('an import whose look-ups of rows in doubt find the token refused exits 3, 
   const done = await lpm([...args, '--resume'], { env: ctx.env });
   assert.equal(done.code, 0, done.stdout + done.stderr);
   assert.equal(readReport(path.join(dir, 's.report.csv')).filter((l) => l.result === 'created').length, 2);
+});
+
+test('a sync counts a row whose username is another person\'s as a conflict, and a second sync says nothing to send', async () => {
+  await ctx.emu.reset('demo');
+  const { records } = await ctx.emu.state();
+  const other = records.users.find((u) => u.emails?.length && u.username);
+  const dir = tempDir();
+  const file = path.join(dir, 's.csv');
+  writeFileSync(file, sheet(HEAD, [...goodRows(2, 'conflictsync'), ['Người Khác', other.username, 'not-them@school.test', 'mat-khau-1']]));
+  const args = ['sync', file, '--courses', await courseOf(ctx.emu), '--journal', path.join(dir, 'j'), '--interval-ms', '0'];
+  const first = await lpm(args, { env: ctx.env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  assert.match(first.stdout, /^3 rows: 0 existed, 2 created, 2 granted courses, \d+ hold other courses, 0 set aside, 1 conflicts, 0 failed; /m);
+  const second = await lpm(args, { env: ctx.env });
+  assert.equal(second.code, 1, second.stdout + second.stderr);
+  assert.match(second.stdout, /^nothing to send: every account exists and holds the courses, but for the 1 row whose e-mail or username is another person's$/m);
 });
