@@ -144,7 +144,7 @@ for (const f of process.argv.slice(1)) {
 # they are written, and the build fails above them. Issue 25 set them: 47 KB for lpm-client (its
 # goal stays 45 KB, aim 40, reached by design), and lpm-client-bulk's figure then + 2 KB. How
 # the sizes moved is in CHANGELOG.md and docs/performance.md. lpm-client-bulk's was raised
-# for the sync engine (issue 34: +11.5 KB gzip, measured 83.8 KB) + 0.5 KB.
+# for the sync engine (issue 34: +12 KB gzip, measured 83.9 KB) + 0.4 KB.
 budget_kb=47.0
 bulk_budget_kb=84.3
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
