@@ -629,6 +629,12 @@ impl ImportJob {
                         });
                     }
                 }
+                // A refusal that cannot pass (the token expired or refused, no permission) stops
+                // the run at once with its category, as a create's does.
+                Err(Error::Api(e)) if !e.retryable => {
+                    self.ledger.halted = Some(e.message());
+                    self.ledger.halted_by = Some(e.category);
+                }
                 Err(e) => self.lookup_failed(now, e.message()),
             },
         }
