@@ -116,7 +116,7 @@ if [ "$flavour" = bulk ]; then rm "$stage/bulk-lean.ts"; else mv "$stage/bulk-le
 # The public types: the entry's, and the modules it re-exports (the driver's, the transport's and
 # the wasm glue's adapter are not shipped; the entries share index.d.ts). bulk.d.ts is the flavour's: the
 # bulk jobs' methods, options and abort errors, or in lpm-client an empty `BulkMethods`.
-cp "$stage.d/"{index,lazy,lib,errors,journal,client,schema,stores,bulk}.d.ts "$out/"
+cp "$stage.d/"{index,lazy,lib,errors,journal,client,schema,stores,bulk,limits}.d.ts "$out/"
 # The shared module (lib.js: the client, errors, journals, validators, the bulk driver, the
 # wasm-bindgen glue) bundled on its own with its public names, and the entries beside it, each
 # importing it: each entry instantiates the wasm its own way through lib.js's default export
