@@ -318,7 +318,7 @@ fn sheet(n: usize, w: &mut World) -> (Vec<Value>, Vec<Vec<String>>) {
 }
 
 fn start(rows: &[Value], courses: &[Vec<String>], journal: &[Event]) -> Result<SyncJob, BulkError> {
-    SyncJob::resume_rows(api(), rows, courses.to_vec(), opts(), journal)
+    SyncJob::resume_rows(api(), rows, courses.to_vec(), opts(), journal.to_vec())
 }
 
 fn kinds(report: &SyncReport) -> Vec<&'static str> {

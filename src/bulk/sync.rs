@@ -270,7 +270,7 @@ impl SyncJob {
         rows: &[J],
         courses: Vec<Vec<String>>,
         opts: SyncOptions,
-        journal: &[Event],
+        journal: Vec<Event>,
     ) -> Result<SyncJob, BulkError> {
         // The import's own judgement of the rows (validation, repeats), with nothing sent: one
         // rule for what sets a row aside.
@@ -336,8 +336,11 @@ impl SyncJob {
     }
 
     /// Reads the sync's own events and splits off the engines' parts.
-    fn replay(&mut self, journal: &[Event], courses: Vec<String>) -> Result<(), JournalError> {
-        let Some(first) = journal.first() else {
+    /// (The journal is taken, not borrowed: its events move into the engines' parts, where
+    /// copies of each would cost the wasm a clone of every event kind.)
+    fn replay(&mut self, journal: Vec<Event>, courses: Vec<String>) -> Result<(), JournalError> {
+        let mut events = journal.into_iter().enumerate();
+        let Some((_, first)) = events.next() else {
             self.unpersisted.push(Event::Started {
                 job: SYNC_JOB.to_owned(),
                 rows: self.slots.len(),
@@ -351,26 +354,22 @@ impl SyncJob {
                 rows,
                 courses: c,
             } if job == SYNC_JOB => {
-                if *rows != self.slots.len() {
+                if rows != self.slots.len() {
                     return Err(JournalError::RowCount {
-                        journal: *rows,
+                        journal: rows,
                         input: self.slots.len(),
                     });
                 }
-                if *c != courses {
+                if c != courses {
                     return Err(JournalError::Courses);
                 }
             }
-            Event::Started { job, .. } => {
-                return Err(JournalError::WrongJob {
-                    journal: job.clone(),
-                })
-            }
+            Event::Started { job, .. } => return Err(JournalError::WrongJob { journal: job }),
             _ => return Err(JournalError::NoStart),
         }
-        for (index, event) in journal.iter().enumerate().skip(1) {
+        for (index, event) in events {
             match event {
-                Event::Started { .. } => self.parts.push(vec![event.clone()]),
+                Event::Started { .. } => self.parts.push(vec![event]),
                 Event::RowLooked { .. } if !self.parts.is_empty() => {
                     return Err(out_of_order(index, "a look-up after the plan"))
                 }
@@ -382,16 +381,16 @@ impl SyncJob {
                 } => {
                     let slot = self
                         .slots
-                        .get(*row)
+                        .get(row)
                         .filter(|s| s.issues.is_empty())
                         .ok_or_else(|| out_of_order(index, "a look-up of a row not looked up"))?;
-                    if slot.email_key != *email || slot.username != *username {
-                        return Err(JournalError::RowMismatch { row: *row });
+                    if slot.email_key != email || slot.username != username {
+                        return Err(JournalError::RowMismatch { row });
                     }
-                    self.looked[*row] = Some(judged(slot, account.clone()));
+                    self.looked[row] = Some(judged(slot, account));
                 }
                 _ => match self.parts.last_mut() {
-                    Some(part) => part.push(event.clone()),
+                    Some(part) => part.push(event),
                     None => return Err(out_of_order(index, "an engine's event before its start")),
                 },
             }
@@ -617,20 +616,15 @@ impl SyncJob {
 
     /// The next engine's part of the journal (empty: it starts afresh), which must be `job`'s.
     fn take_part(&mut self, job: &str) -> Result<Vec<Event>, String> {
-        let Some(part) = self.parts.get(self.next_part) else {
+        let Some(part) = self.parts.get_mut(self.next_part) else {
             return Ok(Vec::new());
         };
         self.next_part += 1;
         match part.first() {
-            Some(Event::Started { job: j, .. }) if j == job => Ok(part.clone()),
-            _ => Err([
-                "the journal was refused: ",
-                &JournalError::WrongJob {
-                    journal: job.to_owned(),
-                }
-                .message(),
-            ]
-            .concat()),
+            Some(Event::Started { job: j, .. }) if j == job => Ok(core::mem::take(part)),
+            _ => Err(refused(JournalError::WrongJob {
+                journal: job.to_owned(),
+            })),
         }
     }
 
@@ -960,6 +954,11 @@ fn engine_action<L, R>(action: Action<L, R>, send: fn(Request<L>) -> SyncAction)
         Action::Wait { until } => SyncAction::Wait { until },
         Action::Busy | Action::Done(_) => SyncAction::Busy,
     }
+}
+
+/// A part of the journal an engine cannot take, as a report's `halted` says it.
+fn refused(e: JournalError) -> String {
+    ["the journal was refused: ", &e.message()].concat()
 }
 
 fn out_of_order(index: usize, detail: &str) -> JournalError {

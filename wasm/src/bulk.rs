@@ -210,7 +210,7 @@ impl Core {
                 _ => Vec::new(),
             };
             Job::Sync(Box::new(
-                SyncJob::resume_rows(s.api.clone(), rows, courses, opts, &journal)
+                SyncJob::resume_rows(s.api.clone(), rows, courses, opts, journal)
                     .map_err(|e| setup_error(endpoint, e))?,
             ))
         } else if kind == "grant" {
