@@ -233,6 +233,11 @@ fn dedup(items: impl IntoIterator<Item = String>) -> Vec<String> {
     out
 }
 
+/// The items of `a` that `b` lacks, in `a`'s order.
+fn minus(a: &[String], b: &[String]) -> Vec<String> {
+    a.iter().filter(|x| !b.contains(x)).cloned().collect()
+}
+
 /// A row's JSON text with `password` set (an object's other members as they were).
 fn with_password(row: &str, password: &str) -> String {
     let Ok(value) = json::parse(row) else {
@@ -644,23 +649,16 @@ impl SyncJob {
         }
     }
 
-    /// Each account's id and the courses it holds, once the import is done: (row, id, held).
-    fn accounts(&self) -> Vec<(usize, String, Vec<String>)> {
-        let mut out = Vec::new();
-        for (row, looked) in self.looked.iter().enumerate() {
-            match looked {
-                Some(Looked::Exists { user_id, held }) => {
-                    out.push((row, user_id.clone(), held.clone()))
-                }
-                Some(Looked::Missing) => {
-                    if let Some(RowResult::Created { user_id }) = self.created(row) {
-                        out.push((row, user_id.clone(), Vec::new()));
-                    }
-                }
-                _ => {}
-            }
+    /// Row `row`'s account, once the import is done: its id and the courses it holds.
+    fn account(&self, row: usize) -> Option<(&str, &[String])> {
+        match self.looked.get(row)? {
+            Some(Looked::Exists { user_id, held }) => Some((user_id, held)),
+            Some(Looked::Missing) => match self.created(row)? {
+                RowResult::Created { user_id } => Some((user_id, &[])),
+                _ => None,
+            },
+            _ => None,
         }
-        out
     }
 
     /// The import's result of a row it created or tried to.
@@ -671,13 +669,11 @@ impl SyncJob {
 
     fn start_grants(&mut self) {
         let mut groups: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
-        for (row, _, held) in self.accounts() {
-            let lack: Vec<String> = self.slots[row]
-                .wanted
-                .iter()
-                .filter(|c| !held.contains(c))
-                .cloned()
-                .collect();
+        for (row, slot) in self.slots.iter().enumerate() {
+            let Some((_, held)) = self.account(row) else {
+                continue;
+            };
+            let lack = minus(&slot.wanted, held);
             if lack.is_empty() {
                 continue;
             }
@@ -696,13 +692,9 @@ impl SyncJob {
             self.phase = Phase::Done;
             return;
         };
-        let accounts = self.accounts();
-        let users: Vec<String> = rows
+        let users: Vec<&str> = rows
             .iter()
-            .map(|r| {
-                let found = accounts.iter().find(|(row, ..)| row == r);
-                found.map(|(_, id, _)| id.clone()).unwrap_or_default()
-            })
+            .map(|&r| self.account(r).map_or("", |(id, _)| id))
             .collect();
         let opts = GrantOptions {
             chunk_size: self.opts.chunk_size,
@@ -713,9 +705,9 @@ impl SyncJob {
         };
         // The grant's input as JSON text read by the core's own reader (serde_json's values would
         // add kilobytes to the wasm).
-        let list = |out: &mut String, items: &[String]| {
+        let list = |out: &mut String, items: &mut dyn Iterator<Item = &str>| {
             out.push('[');
-            for (k, item) in items.iter().enumerate() {
+            for (k, item) in items.enumerate() {
                 if k > 0 {
                     out.push(',');
                 }
@@ -724,9 +716,9 @@ impl SyncJob {
             out.push(']');
         };
         let mut text = String::from("{\"users\":");
-        list(&mut text, &users);
+        list(&mut text, &mut users.into_iter());
         text.push_str(",\"courses\":");
-        list(&mut text, courses);
+        list(&mut text, &mut courses.iter().map(String::as_str));
         text.push('}');
         let input = json::parse(&text).unwrap_or(json::Value::Null);
         let started = self.take_part("grant").and_then(|part| {
@@ -836,7 +828,6 @@ impl SyncJob {
             total: self.slots.len(),
             ..SyncCounts::default()
         };
-        let accounts = self.accounts();
         let rows = self
             .slots
             .iter()
@@ -869,19 +860,10 @@ impl SyncJob {
                     RowResult::NotSent { .. } => c.not_sent += 1,
                     _ => c.failed += 1,
                 }
-                let (lacked, other, grant) = match accounts.iter().find(|(r, ..)| *r == row) {
-                    Some((_, _, held)) => {
-                        let wanted = &slot.wanted;
-                        let lacked: Vec<String> = wanted
-                            .iter()
-                            .filter(|w| !held.contains(w))
-                            .cloned()
-                            .collect();
-                        let other: Vec<String> = held
-                            .iter()
-                            .filter(|h| !wanted.contains(h))
-                            .cloned()
-                            .collect();
+                let (lacked, other, grant) = match self.account(row) {
+                    Some((_, held)) => {
+                        let lacked = minus(&slot.wanted, held);
+                        let other = minus(held, &slot.wanted);
                         let grant = (!lacked.is_empty())
                             .then(|| self.grant_of(row).unwrap_or_else(not_sent));
                         (lacked, other, grant)
@@ -936,12 +918,16 @@ impl SyncJob {
             .iter()
             .position(|(_, rows)| rows.contains(&row))?;
         let at = self.groups[k].1.iter().position(|&r| r == row)?;
-        let report = match (&self.phase, self.grant_reports.get(k)) {
-            (_, Some(report)) => report.clone(),
-            (Phase::Grant(now, job), None) if *now == k => job.report(),
-            _ => return None,
-        };
-        Some(report.rows.get(at)?.result.clone())
+        if let Some(report) = self.grant_reports.get(k) {
+            return Some(report.rows.get(at)?.result.clone());
+        }
+        match &self.phase {
+            Phase::Grant(now, job) if *now == k => {
+                let mut rows = job.report().rows;
+                (at < rows.len()).then(|| rows.swap_remove(at).result)
+            }
+            _ => None,
+        }
     }
 }
 
