@@ -828,6 +828,11 @@ impl SyncJob {
             total: self.slots.len(),
             ..SyncCounts::default()
         };
+        // The running grant's report, built once (not once a row).
+        let running = match &self.phase {
+            Phase::Grant(k, job) => Some((*k, job.report())),
+            _ => None,
+        };
         let rows = self
             .slots
             .iter()
@@ -865,7 +870,7 @@ impl SyncJob {
                         let lacked = minus(&slot.wanted, held);
                         let other = minus(held, &slot.wanted);
                         let grant = (!lacked.is_empty())
-                            .then(|| self.grant_of(row).unwrap_or_else(not_sent));
+                            .then(|| self.grant_of(row, &running).unwrap_or_else(not_sent));
                         (lacked, other, grant)
                     }
                     None => (Vec::new(), Vec::new(), None),
@@ -911,23 +916,20 @@ impl SyncJob {
         }
     }
 
-    /// The grant's result of an account `row`, once its grant ran.
-    fn grant_of(&self, row: usize) -> Option<RowResult> {
+    /// The grant's result of an account `row`, once its grant ran (`running`: the grant that
+    /// runs now, and its report).
+    fn grant_of(&self, row: usize, running: &Option<(usize, GrantReport)>) -> Option<RowResult> {
         let k = self
             .groups
             .iter()
             .position(|(_, rows)| rows.contains(&row))?;
         let at = self.groups[k].1.iter().position(|&r| r == row)?;
-        if let Some(report) = self.grant_reports.get(k) {
-            return Some(report.rows.get(at)?.result.clone());
-        }
-        match &self.phase {
-            Phase::Grant(now, job) if *now == k => {
-                let mut rows = job.report().rows;
-                (at < rows.len()).then(|| rows.swap_remove(at).result)
-            }
-            _ => None,
-        }
+        let report = match (self.grant_reports.get(k), running) {
+            (Some(report), _) => report,
+            (None, Some((now, report))) if *now == k => report,
+            _ => return None,
+        };
+        Some(report.rows.get(at)?.result.clone())
     }
 }
 
