@@ -270,6 +270,9 @@ impl SyncJob {
     /// A sync of `rows` (account objects, as an import's) where row `i` should hold
     /// `courses[i]`, resumed from `journal` (empty: a new sync). Rows with contract-level issues
     /// (other than the password's, needed only to create) and repeats are set aside.
+    // Out of line, as `replay`, `start_import`, `poll` and `handle_response`: inlined into their
+    // one caller each (in the end the wasm's exports), they made lpm-client-bulk larger.
+    #[inline(never)]
     pub fn resume_rows<J: JsonView>(
         api: Planner,
         rows: &[J],
@@ -343,6 +346,7 @@ impl SyncJob {
     /// Reads the sync's own events and splits off the engines' parts.
     /// (The journal is taken, not borrowed: its events move into the engines' parts, where
     /// copies of each would cost the wasm a clone of every event kind.)
+    #[inline(never)]
     fn replay(&mut self, journal: Vec<Event>, courses: Vec<String>) -> Result<(), JournalError> {
         let mut events = journal.into_iter().enumerate();
         let Some((_, first)) = events.next() else {
@@ -493,6 +497,7 @@ impl SyncJob {
     }
 
     /// What to do next at `now` (ms).
+    #[inline(never)]
     pub fn poll(&mut self, now: u64) -> SyncAction {
         loop {
             if !self.unpersisted.is_empty() {
@@ -581,6 +586,7 @@ impl SyncJob {
     }
 
     /// Starts the import of the rows to create (its part of the journal, if any).
+    #[inline(never)]
     fn start_import(&mut self) {
         let mut texts = String::new();
         let mut ranges: Vec<Range<usize>> = Vec::with_capacity(self.create.len());
@@ -752,6 +758,7 @@ impl SyncJob {
     /// Hands back the HTTP answer of the request the last action handed out.
     /// `date`: its `Date` header in ms since the epoch (the platform's clock), handed on to the
     /// engine whose request it was (a sync's own look-ups need no clock: [`Window::ALWAYS`]).
+    #[inline(never)]
     pub fn handle_response(
         &mut self,
         now: u64,
