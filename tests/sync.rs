@@ -471,6 +471,45 @@ fn a_refused_token_stops_the_look_ups_with_its_category() {
 }
 
 #[test]
+fn the_look_ups_progress_says_the_row_out_and_the_failures_in_a_row() {
+    let mut w = World::new();
+    let (rows, courses) = sheet(5, &mut w);
+    let mut job = start(&rows, &courses, &[]).unwrap();
+    assert!(matches!(job.poll(w.clock), SyncAction::Persist(_)));
+    while job.poll_event().is_some() {}
+    // A look-up out: its row is told.
+    assert!(matches!(job.poll(w.clock), SyncAction::Lookup(_)));
+    let out = job
+        .poll_event()
+        .expect("a progress event for the look-up out");
+    assert_eq!(out.looking_up, Some(0));
+    assert_eq!(out.retries, 0);
+    // It fails: the failure in a row, its words, and when the look-up goes again.
+    job.handle_failure(w.clock, Failure::Timeout).unwrap();
+    let failed = job.poll_event().expect("a progress event for the failure");
+    assert_eq!(failed.looking_up, None);
+    assert_eq!(failed.retries, 1);
+    assert_eq!(
+        failed.last_error.as_deref(),
+        Some("the look-up failed: no answer in time")
+    );
+    assert_eq!(failed.next_send_at, Some(w.clock + opts().retry_delay_ms));
+    // Answered on the next try: the failures are over.
+    let SyncAction::Wait { until } = job.poll(w.clock) else {
+        panic!("the retry waits for its delay")
+    };
+    w.clock = until;
+    let SyncAction::Lookup(req) = job.poll(w.clock) else {
+        panic!("the look-up again")
+    };
+    while job.poll_event().is_some() {}
+    w.request(&mut job, &req);
+    let answered = job.poll_event().expect("a progress event for the answer");
+    assert_eq!((answered.done, answered.retries), (1, 0));
+    assert_eq!((answered.last_error, answered.next_send_at), (None, None));
+}
+
+#[test]
 fn a_journal_of_other_courses_or_another_sheet_is_refused() {
     let mut w = World::new();
     let (rows, courses) = sheet(6, &mut w);

@@ -506,6 +506,8 @@ impl SyncJob {
             if let Some(out) = self.ready.take() {
                 let request = out.request.clone();
                 self.in_flight = Some(out);
+                // (A screen shows which row is being looked up while its answer is awaited.)
+                self.push_progress();
                 return SyncAction::Lookup(request);
             }
             if self.in_flight.is_some() {
