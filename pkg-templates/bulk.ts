@@ -4,7 +4,7 @@
 // look-ups of rows in doubt, when to give up); the driver only persists what it hands out, waits,
 // and sends what it asks through the client's own call machinery.
 import type {
-  GrantOptions, GrantReport, ImportOptions, ImportReport, JournalEvent, NewUser, Progress, RowIssues,
+  GrantOptions, GrantReport, ImportOptions, ImportReport, JournalEvent, NewUser, Progress, RowIssues, SyncReport,
 } from './wasm/lpm_client.js';
 import { Pending } from './core.js';
 import { SliceCheck } from './wasm/lpm_client.js';
@@ -37,6 +37,23 @@ export type ImportUsersOptions = BulkDriverOptions & Partial<ImportOptions> & {
 };
 /** Options of `grantCourses`: the driver's and the grant engine's (`chunkSize`, `lang`, ...). */
 export type GrantCoursesOptions = BulkDriverOptions & Partial<GrantOptions>;
+/** Options of `syncAccounts`: the driver's, the import engine's (its creates and grants take
+ * them) and `onPlan`. */
+export type SyncAccountsOptions = BulkDriverOptions & Partial<ImportOptions> & {
+  /** Told once a run, when the look-ups are done and before anything is created or granted,
+   * the rows to create (0-based) and the report as it stands (what exists, conflicts, what each
+   * account lacks); may resolve with passwords for those without one (`{[row]: password}`),
+   * never journaled. Awaited; a throw or rejection stops the job there (a dry run). */
+  onPlan?: ((rows: number[], report: SyncReport) => void | Record<number, string> | Promise<void | Record<number, string>>) | undefined;
+};
+
+/** The sheet of `syncAccounts`. */
+export interface SyncInput {
+  /** The accounts, as `importUsers` takes them (a password is needed only to create one). */
+  rows: readonly unknown[];
+  /** The course ids each row's account should hold (`courses[i]` for `rows[i]`). */
+  courses: readonly (readonly string[])[];
+}
 
 
 /** The accounts and courses of `grantCourses`. */
@@ -103,6 +120,28 @@ export interface BulkMethods {
    * ```
    */
   grantCourses(input: GrantInput, options?: GrantCoursesOptions): Promise<GrantReport>;
+  /**
+   * Makes the platform match a sheet: each row is looked up (`search-user`), the missing
+   * accounts are created as `importUsers` creates them (chunks, interval, exactly once), each
+   * account is granted the listed courses it lacks (accounts that lack the same share calls), and
+   * accounts holding other courses are reported (the API cannot revoke). A row whose e-mail or
+   * username belongs to another person's account is a conflict, never touched. One journal,
+   * resumable like `importUsers`; a second sync of a matched sheet sends nothing
+   * (`nothingToSend`).
+   *
+   * @param input The rows and each row's course ids.
+   * @param options The journal, progress and plan callbacks, the signal, and the engine's options.
+   * @returns A report of every row (exists, created, conflict, set aside, ...; what it lacked and
+   * its grant; other courses) and the counts.
+   * @throws `ConfigError`: Unusable options or a journal of another sheet or other courses.
+   * @throws `SyncAbortError`: `signal` fired: its `report` holds the rows as they stood.
+   * @example
+   * ```ts
+   * const report = await client.syncAccounts({ rows, courses: rows.map(() => [courseId]) }, { journal: fileJournal("./sync.jsonl") });
+   * console.log(report.nothingToSend ? "already matched" : `${report.counts.created} created, ${report.counts.granted} granted`);
+   * ```
+   */
+  syncAccounts(input: SyncInput, options?: SyncAccountsOptions): Promise<SyncReport>;
 }
 
 /** `importUsers` was stopped by its `signal`. `report` holds every row as it stood; the same rows
@@ -123,6 +162,15 @@ export class GrantAbortError extends AbortError {
   declare readonly report: GrantReport;
 }
 
+/** `syncAccounts` was stopped by its `signal`. `report` holds every row as it stood; the same
+ * input and journal resume the sync. An `AbortError`, with the sync's report. */
+export class SyncAbortError extends AbortError {
+  /** @internal Its name survives minification. */
+  static override name = 'SyncAbortError';
+  /** Every row as it stood when the sync stopped. */
+  declare readonly report: SyncReport;
+}
+
 const journalError = (detail: string, cause?: unknown) => makeError('config', `the journal was refused: ${detail}`, { problem: 'journal', reason: detail, refusal: 'store' }, cause);
 
 /** The engine's failure kind of an error the client's call machinery threw, if it is one. */
@@ -141,6 +189,7 @@ function failureKind(e: unknown): 'network' | 'timeout' | 'abort' | undefined {
 interface Driver {
   journal: JournalStore;
   onProgress: ((progress: unknown) => void) | undefined;
+  onPlan?: OnPlan;
   signal: AbortSignal | undefined;
 }
 
@@ -148,17 +197,21 @@ interface Driver {
 type OnIssues = ((rows: RowIssues[]) => void | Promise<void>) | undefined;
 
 /** The options as given: the driver's, and the engine's (checked by the core). */
-type BulkOptions = { journal?: JournalStore; onProgress?: Driver['onProgress']; onIssues?: OnIssues; signal?: AbortSignal; [option: string]: unknown };
+type BulkOptions = { journal?: JournalStore; onProgress?: Driver['onProgress']; onIssues?: OnIssues; onPlan?: OnPlan; signal?: AbortSignal; [option: string]: unknown };
+
+/** `onPlan` of `syncAccounts`: told the rows to create; may give passwords. */
+type OnPlan = SyncAccountsOptions['onPlan'];
 
 function bulkOptions(options: unknown): Driver & { onIssues: OnIssues; engine: Record<string, unknown> } {
   if (options !== undefined && (options === null || typeof options !== 'object')) throw configError('options', 'an object');
-  const { journal = memoryJournal(), onProgress, onIssues, signal, ...engine } = (options ?? {}) as BulkOptions;
+  const { journal = memoryJournal(), onProgress, onIssues, onPlan, signal, ...engine } = (options ?? {}) as BulkOptions;
   if (!journal || typeof journal.load !== 'function' || typeof journal.append !== 'function') {
     throw configError('journal', 'an object with load() and append(events)');
   }
   if (onProgress !== undefined && typeof onProgress !== 'function') throw configError('onProgress', 'a function');
   if (onIssues !== undefined && typeof onIssues !== 'function') throw configError('onIssues', 'a function');
-  return { journal, onProgress, onIssues, signal, engine };
+  if (onPlan !== undefined && typeof onPlan !== 'function') throw configError('onPlan', 'a function');
+  return { journal, onProgress, onIssues, onPlan, signal, engine };
 }
 
 /** The events a journal holds, as the JSON text the core reads. */
@@ -192,7 +245,7 @@ interface JobIo {
 
 /** Drives `job` to its end through `io`; an answer handed back runs in `core` (what the job
  * throws, an `internal` error of the driver's misuse, as the package's error). */
-async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: Driver, name: string): Promise<unknown> {
+async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, onPlan, signal }: Driver, name: string): Promise<unknown> {
   const tell = () => {
     for (let p; (p = job.progress()) !== undefined;) {
       if (onProgress === undefined) continue;
@@ -217,8 +270,11 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
       if (journal.appendLines) await journal.appendLines(lines);
       else await journal.append(lines.split('\n').slice(0, -1).map((l) => JSON.parse(l) as JournalEvent));
     } catch (e) {
-      // Not persisted: stop here; the journal on disk resumes the job.
-      throw journalError(`journal.append failed: ${e && (e as Error).message !== undefined ? (e as Error).message : e}`, e);
+      // Not persisted: stop here; the journal on disk resumes the job. The report as things
+      // stand goes with the error (`report`), for the caller to write where it can.
+      const failed = journalError(`journal.append failed: ${e && (e as Error).message !== undefined ? (e as Error).message : e}`, e);
+      (failed as { report?: unknown }).report = JSON.parse(job.report());
+      throw failed;
     }
   };
   const aborted = async (reason: unknown) => {
@@ -232,7 +288,7 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
     }
     tell();
     const report = JSON.parse(job.report());
-    const Aborted = name === 'importUsers' ? ImportAbortError : GrantAbortError;
+    const Aborted = name === 'importUsers' ? ImportAbortError : name === 'syncAccounts' ? SyncAbortError : GrantAbortError;
     return new Aborted(`${name}: the job was aborted; its journal resumes it`, { report, kind: 'abort' }, reason);
   };
   try {
@@ -252,11 +308,19 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
         await persist();
         tell();
         return JSON.parse(job.report());
+      } else if (next === 'plan') {
+        // A sync's rows to create: passwords for those without one, never journaled.
+        const given = await onPlan?.(JSON.parse(job.planned()) as number[], JSON.parse(job.report()) as SyncReport);
+        if (given && typeof given === 'object') {
+          for (const [row, password] of Object.entries(given)) {
+            if (typeof password === 'string') job.fill(Number(row), password);
+          }
+        }
       } else if (next === 'request' || next === 'lookup') {
         await persist();
         let answer;
         try {
-          answer = await io.send(next === 'request', signal);
+          answer = await io.send(job.creates, signal);
         } catch (e) {
           const kind = failureKind(e);
           if (kind === undefined) throw e;
@@ -287,7 +351,7 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, signal }: 
  * core (`wasm`) and settings (`cfg`).
  */
 export default (async (wasm, cfg, kind, name, input, options) => {
-  const { journal, onProgress, onIssues, signal, engine } = bulkOptions(options);
+  const { journal, onProgress, onIssues, onPlan, signal, engine } = bulkOptions(options);
   const text = toJson(engine);
   if (text === undefined) throw configError('options', 'an object of JSON values');
   const loaded = await loadJournal(journal);
@@ -309,7 +373,7 @@ export default (async (wasm, cfg, kind, name, input, options) => {
     // When the client's interval store lets the next create go (it also knows of creates made
     // outside this job).
     hold: async () => {
-      if (kind !== 'import') return Number.NaN;
+      if (kind === 'grant') return Number.NaN;
       let last;
       try {
         last = await lastSent(cfg.store, key);
@@ -341,7 +405,7 @@ export default (async (wasm, cfg, kind, name, input, options) => {
       const call = core(() => wasm.bulkRequest(job));
       if (call === undefined) throw internalError(new Error('no request is ready'));
       const pending = new Pending(call);
-      if (kind === 'import' && create) {
+      if (create) {
         // The client's other creates keep the interval from this one (in this realm and the
         // store); a store that fails stops the job before the create leaves.
         const now = Date.now();
@@ -364,7 +428,7 @@ export default (async (wasm, cfg, kind, name, input, options) => {
       return { status: answer.status, body: answer.body, date };
     },
   };
-  return runJob(job, io, { journal, onProgress, signal }, name);
+  return runJob(job, io, { journal, onProgress, onPlan, signal }, name);
 }) satisfies BulkFn;
 
 /**

@@ -152,7 +152,7 @@ export const unlisted = <T extends object>(record: T): Unlisted<T> => record as 
  * const { users } = await client.getUsers({ start: 0, limit: 100 });
  * ```
  */
-// lpm-client-bulk's types add `importUsers` and `grantCourses` (`BulkMethods`); lpm-client's add
+// lpm-client-bulk's types add `importUsers`, `grantCourses` and `syncAccounts` (`BulkMethods`); lpm-client's add
 // nothing, so there a call of either does not compile.
 export interface Client extends BulkMethods {}
 export class Client {
@@ -546,10 +546,14 @@ export class Client {
         const given = input !== null && typeof input === 'object' ? { users: input.users, courses: input.courses } : input;
         return this.#bulk('grant', 'grantCourses', given, options);
       },
+      async syncAccounts(this: Client, input: { rows: unknown; courses: unknown }, options?: unknown) {
+        const given = input !== null && typeof input === 'object' ? { rows: input.rows, courses: input.courses } : input;
+        return this.#bulk('sync', 'syncAccounts', given, options);
+      },
     });
   }
 
-  async #bulk(kind: 'import' | 'grant', name: string, input: unknown, options: unknown): Promise<unknown> {
+  async #bulk(kind: 'import' | 'grant' | 'sync', name: string, input: unknown, options: unknown): Promise<unknown> {
     // The bulk driver, or (lpm-client) the ConfigError of a client without the engines: `bulk`
     // is then `undefined`, and the minifier drops what follows.
     if (!bulk) {

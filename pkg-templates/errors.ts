@@ -12,6 +12,7 @@ import type {
   GrantReport,
   HttpErrorInfo,
   ImportReport,
+  SyncReport,
   Issue,
 } from './wasm/lpm_client.js';
 
@@ -110,8 +111,9 @@ export class AbortError extends LpmError {
   declare readonly kind: 'abort';
   /** The call's endpoint (absent for a bulk job). */
   declare readonly endpoint?: Endpoint;
-  /** A bulk job (`importUsers`, `grantCourses`): its rows as they stood; the journal resumes it. */
-  declare readonly report?: ImportReport | GrantReport;
+  /** A bulk job (`importUsers`, `grantCourses`, `syncAccounts`): its rows as they stood; the
+   * journal resumes it. */
+  declare readonly report?: ImportReport | GrantReport | SyncReport;
 }
 
 /** A bulk create inside the contract's 10-minute interval. */

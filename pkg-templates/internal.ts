@@ -39,4 +39,4 @@ export interface Answer {
 export type AnswerMode = 'answer';
 
 /** The bulk driver's entry (bulk.ts; `undefined` in lpm-client's stub). */
-export type BulkFn = (wasm: Core, cfg: Cfg, kind: 'import' | 'grant', name: string, input: unknown, options: unknown) => Promise<unknown>;
+export type BulkFn = (wasm: Core, cfg: Cfg, kind: 'import' | 'grant' | 'sync', name: string, input: unknown, options: unknown) => Promise<unknown>;

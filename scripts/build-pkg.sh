@@ -9,7 +9,7 @@
 # sizes.
 # Needs what scripts/setup.sh installs. Extra cargo features: LPM_FEATURES="bench-exports".
 # LPM_FLAVOUR=bulk builds lpm-client-bulk into pkg-bulk/: the same package with the bulk engines
-# (importUsers, grantCourses) in its wasm and their driver, under its own budget.
+# (importUsers, grantCourses, syncAccounts) in its wasm and their driver, under its own budget.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${LPM_FLAVOUR:-lean}
@@ -104,7 +104,7 @@ if [ "$flavour" = bulk ]; then
   # Its own description: what it adds to lpm-client.
   node -e '
 const f = process.argv[1], p = JSON.parse(require("fs").readFileSync(f, "utf8"));
-p.description = "lpm-client with the resumable bulk engines: importUsers and grantCourses for any number of rows, journaled so an interrupted job resumes without creating an account twice.";
+p.description = "lpm-client with the resumable bulk engines: importUsers, grantCourses and syncAccounts for any number of rows, journaled so an interrupted job resumes without creating an account twice.";
 p.keywords = [...p.keywords, "bulk-import"];
 require("fs").writeFileSync(f, JSON.stringify(p, null, 2) + "\n");' "$out/package.json"
 else
@@ -193,7 +193,11 @@ for (const f of process.argv.slice(1)) {
 budget_kb=47.0
 # Issue 34's engine decisions (the judge of whose account, each call's end journaled for the
 # interval, progress carrying what screens show) cost lpm-client-bulk 3.2 KB: 72,905 -> 76,149 B.
-bulk_budget_kb=74.5
+# The sync engine (issue 34: lpm sync's engine, `syncAccounts`) over them: 87,982 B merged, cut
+# to 87,189 B (85.1 KB; its own code ~10 KB of wasm, and the engines it calls no longer inlined
+# into one caller each), so the budget is that + 0.2 KB: the 74.5 KB was not reachable without
+# taking out behaviour (CHANGELOG.md has the steps).
+bulk_budget_kb=85.3
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb

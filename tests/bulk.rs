@@ -16,7 +16,7 @@ use lpm_client::{NewUser, Request};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use common::{api, new_user, percent_decode, url_parts};
+use common::{api, http_date, iso, new_user, percent_decode, url_parts};
 
 const MIN: u64 = 60_000;
 const START: u64 = 1_700_000_000_000;
@@ -35,46 +35,6 @@ struct Account {
 
 /// When the accounts a test puts on the fake before a job existed were created.
 const LONG_BEFORE: u64 = START - 400 * 24 * 60 * MIN;
-
-/// `ms` since the epoch as the platform writes a timestamp (`2024-09-05T08:10:31.207Z`).
-fn iso(ms: u64) -> String {
-    let (days, rest) = ((ms / 86_400_000) as i64, ms % 86_400_000);
-    // Date of days since 1970-01-01 (H. Hinnant's civil_from_days).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let (h, m, sec, milli) = (
-        rest / 3_600_000,
-        rest / 60_000 % 60,
-        rest / 1000 % 60,
-        rest % 1000,
-    );
-    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{sec:02}.{milli:03}Z")
-}
-
-/// `ms` as an HTTP `Date` (IMF-fixdate: whole seconds).
-fn http_date(ms: u64) -> String {
-    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let iso = iso(ms);
-    let month: usize = iso[5..7].parse().unwrap();
-    let weekday = DAYS[(ms / 86_400_000 % 7) as usize];
-    format!(
-        "{weekday}, {} {} {} {} GMT",
-        &iso[8..10],
-        MONTHS[month - 1],
-        &iso[0..4],
-        &iso[11..19]
-    )
-}
 
 #[test]
 fn the_fakes_timestamps() {

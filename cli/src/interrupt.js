@@ -1,4 +1,4 @@
-// Ctrl-C (SIGINT) and SIGTERM stop a job cleanly: the first aborts its signal (the job stops,
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) stop a job cleanly: the first aborts its signal (the job stops,
 // its journal already holds everything sent; the command writes its report and exits 130); a
 // second one exits at once (the journal is flushed before each send, so it still resumes).
 import { EXIT } from './exit.js';
@@ -14,11 +14,13 @@ export function interruptible(io, what = 'the journal resumes the job') {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   return {
     signal: controller.signal,
     done() {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
     },
   };
 }

@@ -1,7 +1,11 @@
-// What `import` and `grant` share: the journal file's rules, running the job with progress and
-// interruption, the report file, the summary and the exit code.
+// What `import`, `grant` and `sync` share: the journal file's rules (one runner per journal), the
+// create interval shared by every lpm process, running the job with progress and interruption,
+// the report file, the summary and the exit code.
 import { existsSync, statSync } from 'node:fs';
 import { EXIT, FIX_TOKEN, count, usage } from './exit.js';
+import { clientOf } from './config.js';
+import { transport } from './transport.js';
+import { defaultIntervalFile, sharedIntervalStore } from './intervals.js';
 import { interruptible } from './interrupt.js';
 import { lockJournal } from './lock.js';
 import { checkedJournal } from './journal.js';
@@ -21,6 +25,30 @@ export function journalOf(values) {
 }
 
 /**
+ * The client of a job that creates accounts (import, sync): its creates keep `intervalMs` apart
+ * with every other `lpm` process of the user (intervals.js), counted from when each create left
+ * (the transport tells it; LPM_TRANSPORT=fetch cannot: from the call). `extra`: more client
+ * options.
+ */
+export function creatingClient(values, intervalMs, extra = {}) {
+  const intervalStore = sharedIntervalStore(defaultIntervalFile(), intervalMs);
+  const base = transport();
+  const fetch = base && ((url, init) => base(url, /\/create-multi-user(\?|$)/.test(String(url)) && init && init.method === 'POST'
+    ? { ...init, onSent: (at) => intervalStore.left(at) } : init));
+  return clientOf(values, { ...extra, createInterval: { intervalMs }, intervalStore, ...(fetch ? { fetch } : {}) });
+}
+
+/**
+ * Rejects with the platform's refusal when the token lacks permission, before anything is sent:
+ * a refused create would otherwise be the first word of it (a resume's included).
+ * Decision: the contract has no call that tells a token's permissions; a read that needs them
+ * (the first account of the list, one item) is asked instead.
+ */
+export async function checkPermission(client, signal) {
+  await client.getUsers({ start: 0, limit: 1 }, { signal });
+}
+
+/**
  * The exit code of a job the platform stopped (`haltedBy`, the category of its answer) and what
  * to do before `--resume`: a refused token (expired mid-job) or permission exits 3 as any other
  * command refused so; a platform out of accounts needs its limit raised, or a resume fails again.
@@ -32,29 +60,39 @@ export function afterHalt(haltedBy) {
 }
 
 /**
- * Runs `start({ onProgress, onIssues, signal })` (client.importUsers or grantCourses) with a
- * progress view, writes the report (through `patch`) to `reportFile`, prints the summary;
- * resolves with the exit code. With `onIssues(rows)` (an import), the job's list of rows with
- * issues goes to it before the view starts (a bar on a terminal would be written over);
- * `onReport(report)` is given the final report once it is written.
+ * Runs `start({ onProgress, onIssues, signal })` (client.importUsers, grantCourses or
+ * syncAccounts) with a progress view, writes the report (through `patch`) to `reportFile`,
+ * prints the summary; resolves with the exit code. With `onIssues(rows)` (an import), the job's
+ * list of rows with issues goes to it before the view starts (a bar on a terminal would be
+ * written over); `onReport(report)` is given the final report once it is written. A sync gives
+ * its own `write(report)` (its report file) and `summary` (`line(report)`, and `code(report)`:
+ * the exit code of a job that ran to its end); `what` says what an interruption keeps, `again()`
+ * what to do after a stop; with `lateView` the progress view opens when `start` calls `openView`.
  */
-export async function runJob({ start, total, verb, reportFile, reportAs, lines, kind, io, patch = (r) => r, onIssues, onReport }) {
+export async function runJob({ start, total, verb, reportFile, reportAs, lines, kind, io, patch = (r) => r, onIssues, onReport, write, summary, what, again = () => 'run the same command with --resume to continue', lateView = false }) {
   let view;
-  const open = async () => { view = await progressView({ total, verb, stream: io.stderr }); };
-  if (!onIssues) await open();
-  const stop = interruptible(io);
+  const open = async () => { view ??= await progressView({ total, verb, stream: io.stderr }); };
+  if (!onIssues && !lateView) await open();
+  const stop = interruptible(io, what);
   let report;
   let interrupted = false;
+  let unwritten;
   try {
     report = await start({
-      onProgress: (p) => view.update(p),
+      onProgress: (p) => view?.update(p),
       onIssues: onIssues && (async (rows) => { onIssues(rows); await open(); }),
+      openView: open,
       signal: stop.signal,
     });
   } catch (e) {
     if (e && e.kind === 'abort' && e.report) {
       report = e.report;
       interrupted = true;
+    } else if (e && e.kind === 'config' && e.problem === 'journal' && e.report) {
+      // The journal could not be written (a full disk): the report still is, where it can be,
+      // then the error ends the command (exit 4).
+      report = e.report;
+      unwritten = e;
     } else {
       throw e;
     }
@@ -65,22 +103,34 @@ export async function runJob({ start, total, verb, reportFile, reportAs, lines, 
   // A job that settles after the signal fired (rather than rejecting) was interrupted too.
   interrupted ||= stop.signal.aborted;
   report = patch(report);
-  await writeReport(reportFile, report, { lines, kind, format: reportAs });
+  try {
+    if (write) await write(report);
+    else await writeReport(reportFile, report, { lines, kind, format: reportAs });
+  } catch (e) {
+    if (!unwritten) throw e;
+    io.stderr.write(`${e.message}\n`);
+  }
+  if (unwritten) throw unwritten;
   await onReport?.(report);
   const c = report.counts;
-  const parts = kind === 'import'
-    ? [`created ${c.created}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `conflicts ${c.conflicts}`, `in doubt ${c.inDoubt}`, `not sent ${c.notSent}`]
-    : [`granted ${c.granted}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `not sent ${c.notSent}`];
-  io.stdout.write(`${count(c.total, 'row')}: ${parts.join(', ')}; report: ${reportFile}\n`);
+  if (summary) {
+    io.stdout.write(summary.line(report));
+  } else {
+    const parts = kind === 'import'
+      ? [`created ${c.created}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `conflicts ${c.conflicts}`, `in doubt ${c.inDoubt}`, `not sent ${c.notSent}`]
+      : [`granted ${c.granted}`, `failed ${c.failed}`, `set aside ${c.setAside}`, `not sent ${c.notSent}`];
+    io.stdout.write(`${count(c.total, 'row')}: ${parts.join(', ')}; report: ${reportFile}\n`);
+  }
   if (interrupted) {
-    io.stderr.write('interrupted: run the same command with --resume to continue\n');
+    io.stderr.write(`interrupted: ${again()}\n`);
     return EXIT.interrupted;
   }
   if (report.halted) {
     const { code, todo } = afterHalt(report.haltedBy);
-    io.stderr.write(`stopped before the end: ${report.halted}; ${todo}run the same command with --resume to continue\n`);
+    io.stderr.write(`stopped before the end: ${report.halted}; ${todo}${again()}\n`);
     return code;
   }
+  if (summary) return summary.code(report);
   const good = kind === 'import' ? c.created : c.granted;
   return good === c.total ? EXIT.ok : EXIT.rows;
 }

@@ -7,9 +7,12 @@
 // its holder in the message a second runner gets, and works the same on every OS. A holder on
 // another host (a journal on a shared drive) cannot be checked: it is refused, and the message
 // says which file to delete once that runner is known to be gone.
-import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { systemReason, usage } from './exit.js';
+import { CliError, EXIT, systemReason, usage } from './exit.js';
+
+/** The errors of a disk that takes no more (space, quota, a file size limit). */
+const FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
 /** Whether process `pid` of this host is alive (EPERM: alive, another user's). */
 export function alive(pid) {
@@ -48,7 +51,13 @@ const same = (a, b) => a && b && a.pid === b.pid && a.host === b.host && a.since
 export function tryLock(file, { host = hostname(), pid = process.pid } = {}) {
   const me = { pid, host, since: new Date().toISOString() };
   const tmp = `${file}.${pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(me)}\n`);
+  try {
+    writeFileSync(tmp, `${JSON.stringify(me)}\n`);
+  } catch (e) {
+    // (A full disk may leave the file made and empty.)
+    rmSync(tmp, { force: true });
+    throw e;
+  }
   try {
     for (let tries = 0; ; tries++) {
       try {
@@ -104,7 +113,10 @@ export function lockJournal(journal) {
   try {
     got = tryLock(file);
   } catch (e) {
-    throw usage(`--journal ${journal}: cannot create its lock file ${file}: ${systemReason(e)}`);
+    const message = `--journal ${journal}: cannot create its lock file ${file}: ${systemReason(e)}`;
+    // A full disk stops the command as a journal it cannot take does (exit 4), not as misuse.
+    if (FULL.has(e && e.code)) throw new CliError(EXIT.halted, `${message}; free the space, then run the same command again`);
+    throw usage(message);
   }
   if (got.release) return got.release;
   const { holder } = got;

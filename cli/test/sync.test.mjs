@@ -3,7 +3,7 @@
 // so (the emulator's calls counted); --dry-run sends nothing; an interrupted sync resumes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { emulatorForTests, journalEvents, lpm, outcomeRows, sheet, tempDir } from './helpers.mjs';
@@ -40,13 +40,13 @@ test('sync: creates the missing accounts once, grants what each lacks, reports o
   const calls0 = await writes();
   const dry = await lpm([...args, '--dry-run'], { env: ctx.env });
   assert.equal(dry.code, 1, dry.stderr);
-  assert.match(dry.stdout, /^plan: 2 accounts exist, 5 to create in 3 calls of up to 2 \(the last 0 min after the first\); courses to grant to 7 accounts \(2 existing, 5 new\); 1 account holds other courses too; 0 rows whose username belongs to another person's account; 1 row set aside$/m);
+  assert.match(dry.stdout, /^plan: 2 accounts exist, 5 to create in 3 calls of up to 2 \(the last 0 min after the first\); courses to grant to 7 accounts \(2 existing, 5 new\); 1 account holds other courses too; 0 rows whose e-mail or username belongs to another person's account; 1 row set aside$/m);
   assert.equal(await writes(), calls0, 'a dry run sends nothing');
 
   const accounts0 = (await ctx.emu.control('GET', 'state')).accounts;
   const first = await lpm(args, { env: ctx.env });
   assert.equal(first.code, 1, first.stdout + first.stderr);
-  assert.match(first.stdout, /^8 rows: 2 existed, 5 created, 7 granted courses, 1 hold other courses, 1 set aside, 0 failed; report: /m);
+  assert.match(first.stdout, /^8 rows: 2 existed, 5 created, 7 granted courses, 1 hold other courses, 1 set aside, 0 conflicts, 0 failed; report: /m);
   assert.equal((await ctx.emu.control('GET', 'state')).accounts, accounts0 + 5);
   const report = parse(readFileSync(path.join(dir, 'lop.sync.csv')), { bom: true, columns: true });
   assert.deepEqual(report.map((r) => r.result), ['exists', 'exists', 'created', 'created', 'created', 'created', 'created', 'setAside']);
@@ -65,7 +65,7 @@ test('sync: creates the missing accounts once, grants what each lacks, reports o
   const state1 = await ctx.emu.state();
   const second = await lpm(args, { env: ctx.env });
   assert.equal(second.code, 1, second.stderr);
-  assert.match(second.stdout, /^8 rows: 7 existed, 0 created, 0 granted courses, 1 hold other courses, 1 set aside, 0 failed; /m);
+  assert.match(second.stdout, /^8 rows: 7 existed, 0 created, 0 granted courses, 1 hold other courses, 1 set aside, 0 conflicts, 0 failed; /m);
   assert.match(second.stdout, /^nothing to send: every account exists and holds the courses, but for the 1 row set aside$/m);
   assert.equal(await writes(), calls1, 'the second run sent no create');
   assert.doesNotMatch(second.stdout, /^(creating|granting) /m);
@@ -101,7 +101,7 @@ test('sync: an interrupted sync resumes with the same plan; its journal refuses 
   assert.equal(r.code, 130, r.stdout + r.stderr);
   const again = await lpm(args.map((a) => (a === '60000' ? '0' : a)), { env: ctx.env });
   assert.equal(again.code, 2);
-  assert.match(again.stderr, /holds an unfinished sync: pass --resume/);
+  assert.match(again.stderr, /already holds a job: pass --resume/);
   const resumed = await lpm([...args.map((a) => (a === '60000' ? '0' : a)), '--resume'], { env: ctx.env });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.match(resumed.stdout, /^6 rows: 0 existed, 6 created, 6 granted courses/m);
@@ -121,8 +121,9 @@ test('sync killed with SIGKILL at 8 points (look-ups, creates in flight, a lost 
   writeFileSync(file, sheet(['Name', 'Username', 'Email', 'Password'], emails.map((e, i) => [`Học Viên ${i}`, `kill${stamp}${i}`, e, `mat-khau-${i}`])));
   const journal = path.join(dir, 'kill.sync');
   const base = ['sync', file, '--courses', course, '--journal', journal, '--chunk', '3', '--interval-ms', '150', '--retry-delay-ms', '300'];
-  const events = () => { const state = existsSync(journal) ? JSON.parse(readFileSync(journal, 'utf8')) : null; return state ? journalEvents(state.importJournal) : []; };
-  const unfinished = () => existsSync(journal) && JSON.parse(readFileSync(journal, 'utf8')).phase !== 'done';
+  // One journal: the sync's look-ups, then the import's events, then the grants'.
+  const events = () => journalEvents(journal);
+  const unfinished = () => events().length > 0;
   const points = [
     { name: 'during the look-ups', when: (ms) => ms > 150 },
     { name: 'after the first chunk is announced', when: () => events().some((e) => e.event === 'chunkSending') },
@@ -131,7 +132,7 @@ test('sync killed with SIGKILL at 8 points (look-ups, creates in flight, a lost 
     { name: 'after outcomes', when: () => outcomeRows(events()) >= 6 },
     { name: 'in the interval wait', when: () => outcomeRows(events()) >= 9 },
     { name: 'after every create', when: () => outcomeRows(events()) >= 12 },
-    { name: 'while granting', when: () => existsSync(journal) && JSON.parse(readFileSync(journal, 'utf8')).phase === 'grant' },
+    { name: 'while granting', when: () => events().some((e) => e.event === 'started' && e.job === 'grant') },
   ];
   let kills = 0;
   for (const point of points) {

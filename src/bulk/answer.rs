@@ -97,6 +97,21 @@ pub(super) fn found(body: &[u8], secret: Option<&str>) -> Option<Found> {
     })
 }
 
+/// The ids of the courses the account of a search-user answer holds (`myCourses[].courseId`),
+/// [`kept`].
+pub(super) fn held(body: &[u8], secret: Option<&str>) -> Vec<String> {
+    let Some(v) = tree(body) else {
+        return Vec::new();
+    };
+    let Some(user) = v.get("user") else {
+        return Vec::new();
+    };
+    items(user, "myCourses")
+        .iter()
+        .filter_map(|c| text(c, "courseId").map(|t| kept(t, secret)))
+        .collect()
+}
+
 /// The outcomes of an add-courses answer (its [`tree`]).
 pub(super) fn granted<'v>(v: &'v Value<'_>) -> Vec<Granted<'v>> {
     items(v, "result")

@@ -565,7 +565,7 @@ impl ImportJob {
     /// Hands back the HTTP answer of the request the last action handed out, with its `Date`
     /// header in ms since the epoch ([`super::http_date`]; `None` when the answer had none, or
     /// the runtime hides it): the platform's clock, against which a found account's creation is
-    /// read ([`judge`]).
+    /// read (the judge, `src/bulk/judge.rs`).
     pub fn handle_response(
         &mut self,
         now: u64,
@@ -628,6 +628,12 @@ impl ImportJob {
                             result: LookupOutcome::NotFound,
                         });
                     }
+                }
+                // A refusal that cannot pass (the token expired or refused, no permission) stops
+                // the run at once with its category, as a create's does.
+                Err(Error::Api(e)) if !e.retryable => {
+                    self.ledger.halted = Some(e.message());
+                    self.ledger.halted_by = Some(e.category);
                 }
                 Err(e) => self.lookup_failed(now, e.message()),
             },

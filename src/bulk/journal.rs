@@ -39,6 +39,21 @@ pub struct Existing {
     pub emails: Vec<String>,
 }
 
+/// Sync: the account a look-up found for a row, and the courses it holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct FoundAccount {
+    /// Its id.
+    pub user_id: String,
+    /// Its username.
+    pub username: String,
+    /// Its e-mail addresses.
+    pub emails: Vec<String>,
+    /// The ids of the courses it holds.
+    pub courses: Vec<String>,
+}
+
 /// A row's final outcome, as journaled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, lpm_derive::WriteJson)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
@@ -228,6 +243,19 @@ pub enum Event {
         row: usize,
         /// What was found.
         result: LookupOutcome,
+    },
+    /// Sync: what the look-up of a row found before anything was sent (judged on replay, so a
+    /// journal keeps the platform's answer, not a verdict).
+    RowLooked {
+        /// The row.
+        row: usize,
+        /// Its e-mail, trimmed and lower case.
+        email: String,
+        /// Its username, trimmed.
+        username: String,
+        /// The account holding its e-mail (else its username); absent: none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<FoundAccount>,
     },
 }
 

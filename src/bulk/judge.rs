@@ -35,6 +35,13 @@ pub(super) struct Window {
 }
 
 impl Window {
+    /// All time: the window of a look-up made before the job sent the row anything (a sync's),
+    /// where an account with the row's e-mail and username is the row's however old.
+    pub const ALWAYS: Window = Window {
+        from: 0,
+        to: u64::MAX,
+    };
+
     /// A send the platform answered at `answered`: it was done by then.
     pub fn answered(sent: u64, answered: u64) -> Window {
         Window {
@@ -79,7 +86,8 @@ pub(super) fn offset_from(date: Option<u64>, now: u64) -> Option<i64> {
 }
 
 /// Whose `user` is, found for `row` whose sends in doubt are `sends` (empty: the journal never
-/// sent it); `offset`: the platform's clock less this machine's, when measured.
+/// sent it; [`Window::ALWAYS`]: a look-up before any send, where the row's data is the row's
+/// account whenever made); `offset`: the platform's clock less this machine's, when measured.
 pub(super) fn whose(
     row: RowKey<'_>,
     user: Found,
@@ -96,6 +104,11 @@ pub(super) fn whose(
     };
     if !(email && username) || sends.is_empty() {
         return LookupOutcome::Conflict { existing };
+    }
+    if sends.contains(&Window::ALWAYS) {
+        return LookupOutcome::Created {
+            user_id: existing.user_id,
+        };
     }
     let Some(created) = created else {
         return LookupOutcome::InDoubt { existing };
@@ -248,6 +261,20 @@ mod tests {
             T + 30_000 + LATE_COMMIT_MS
         );
         assert_eq!(Window::lost(T, None).to, T + LATE_COMMIT_MS);
+        // A look-up before anything was sent (a sync's): the row's data is the row's account,
+        // however old or without a time; other data is another's.
+        for created in [Some(0), Some(T), None] {
+            let o = whose(ROW, found(created), &[Window::ALWAYS], None);
+            assert_eq!(kind(&o), "created", "{created:?}");
+        }
+        let other = Found {
+            emails: vec!["someone@x.io".into()],
+            ..found(None)
+        };
+        assert_eq!(
+            kind(&whose(ROW, other, &[Window::ALWAYS], None)),
+            "conflict"
+        );
     }
 
     #[test]

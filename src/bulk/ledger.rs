@@ -588,6 +588,9 @@ impl Ledger {
                 };
                 self.set(r, next);
             }
+            Event::RowLooked { .. } => {
+                return Err(out_of_order(index, "a sync's look-up in an engine's part"))
+            }
         }
         Ok(())
     }

@@ -118,11 +118,13 @@ mod journal;
 mod judge;
 mod ledger;
 pub mod read;
+mod sync;
 
 pub use grant::{GrantJob, GrantOptions, GrantReport, GrantRowReport};
 pub use import::{ImportJob, ImportOptions, ImportReport, RowIssues, RowReport};
-pub use journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
+pub use journal::{DoubtReason, Event, Existing, FoundAccount, LookupOutcome, Outcome, PlannedRow};
 pub use judge::http_date;
+pub use sync::{SyncAction, SyncCounts, SyncJob, SyncOptions, SyncReport, SyncRowReport};
 
 /// The contract's interval between two create calls, in whole milliseconds (from
 /// [`crate::interval::CREATE_INTERVAL_MS`]).
@@ -186,6 +188,11 @@ pub enum RowResult {
     },
     /// Grant: the account received the courses.
     Granted,
+    /// Sync: the row's account existed (the same e-mail and username).
+    Exists {
+        /// The account's id.
+        user_id: String,
+    },
     /// Refused by the platform with this per-item status.
     Failed {
         /// The platform's status.
@@ -380,6 +387,8 @@ impl JournalRefusal {
 pub enum JournalError {
     /// The first event is not the job's `started` event.
     NoStart,
+    /// A sync's journal was written for other courses.
+    Courses,
     /// The journal is of another kind of job (`import` vs `grant`).
     WrongJob {
         /// The journal's job.
@@ -443,9 +452,9 @@ impl JournalError {
     /// What kind of refusal it is.
     pub fn refusal(&self) -> JournalRefusal {
         match self {
-            JournalError::RowCount { .. } | JournalError::RowMismatch { .. } => {
-                JournalRefusal::OtherInput
-            }
+            JournalError::RowCount { .. }
+            | JournalError::RowMismatch { .. }
+            | JournalError::Courses => JournalRefusal::OtherInput,
             JournalError::WrongJob { .. } => JournalRefusal::OtherJob,
             JournalError::NoStart | JournalError::OutOfOrder { .. } => JournalRefusal::Damaged,
         }
@@ -455,6 +464,7 @@ impl JournalError {
     pub fn message(&self) -> String {
         match self {
             JournalError::NoStart => "it does not start with the job's `started` event".to_owned(),
+            JournalError::Courses => "it was written for other courses: another sync?".to_owned(),
             JournalError::WrongJob { journal } => {
                 ["it is the journal of another kind of job: `", journal, "`"].concat()
             }

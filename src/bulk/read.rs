@@ -6,7 +6,9 @@
 
 use core::ops::Range;
 
-use super::journal::{DoubtReason, Event, Existing, LookupOutcome, Outcome, PlannedRow};
+use super::journal::{
+    DoubtReason, Event, Existing, FoundAccount, LookupOutcome, Outcome, PlannedRow,
+};
 use super::{Failure, GrantOptions, ImportOptions};
 use crate::json::{JsonView, Kind};
 use crate::validate::Lang;
@@ -86,6 +88,16 @@ fn existing(v: &impl JsonView) -> Option<Existing> {
         user_id: text(e, "userId")?,
         username: text(e, "username")?,
         emails: list(e, "emails", |x| x.as_str().map(str::to_owned))?,
+    })
+}
+
+fn found_account(a: &impl JsonView) -> Option<FoundAccount> {
+    let strings = |x: &_| JsonView::as_str(x).map(str::to_owned);
+    Some(FoundAccount {
+        user_id: text(a, "userId")?,
+        username: text(a, "username")?,
+        emails: list(a, "emails", strings)?,
+        courses: list(a, "courses", strings)?,
     })
 }
 
@@ -205,6 +217,16 @@ pub fn event(v: &impl JsonView) -> Option<Event> {
         "lookupResult" => Event::LookupResult {
             row: index(v, "row")?,
             result: lookup(object(v, "result")?)?,
+        },
+        "rowLooked" => Event::RowLooked {
+            row: index(v, "row")?,
+            email: text(v, "email")?,
+            username: text(v, "username")?,
+            account: match v.get("account") {
+                None => None,
+                Some(a) if a.is_null() => None,
+                Some(a) => Some(found_account(a)?),
+            },
         },
         _ => return None,
     })
@@ -436,6 +458,22 @@ mod tests {
         ] {
             out.push(Event::LookupResult { row: 8, result });
         }
+        for account in [
+            None,
+            Some(FoundAccount {
+                user_id: "u3".into(),
+                username: "Anh".into(),
+                emails: vec!["a@x.io".into()],
+                courses: vec!["c1".into(), "c2".into()],
+            }),
+        ] {
+            out.push(Event::RowLooked {
+                row: 9,
+                email: "a@x.io".into(),
+                username: "anh".into(),
+                account,
+            });
+        }
         out
     }
 
@@ -454,7 +492,7 @@ mod tests {
     }
 
     /// The members an event may leave out.
-    const OPTIONAL: [&str; 1] = ["courses"];
+    const OPTIONAL: [&str; 2] = ["courses", "account"];
 
     #[test]
     fn refuses_what_serde_refuses() {

@@ -338,3 +338,30 @@ test('every progress event the wasm hands out is what its declared type says: ti
   assert.equal(end.done, 150);
   assert.ok(!('nextSendAt' in end) && !('estimatedEndAt' in end), JSON.stringify(end));
 });
+
+test('syncAccounts: the missing created, each account granted what it lacks, a conflict untouched; again: nothing to send; an abort rejects with SyncAbortError', async () => {
+  const c = client();
+  const state = await emu.control('GET', 'state?records=1');
+  const course = state.records.courses[0]._id;
+  const found = state.records.users.find((u) => u.emails?.length);
+  const list = [...rows(3, 'sy')];
+  list.push({ name: 'Other One', username: found.username, email: 'someone-else@example.test', password: 'secret-123' });
+  const input = { rows: list, courses: list.map(() => [course]) };
+  let planned;
+  const report = await c.syncAccounts(input, opts({ chunkSize: 2, onPlan: (r) => { planned = r; } }));
+  assert.deepEqual(planned, [0, 1, 2]);
+  assert.deepEqual(report.rows.map((r) => r.result.kind), ['created', 'created', 'created', 'conflict']);
+  assert.equal(report.counts.granted, 3);
+  assert.equal(report.counts.conflicts, 1);
+  assert.equal(report.nothingToSend, false);
+  await assertCreatedOnce(list.slice(0, 3));
+  const again = await c.syncAccounts(input, opts());
+  assert.equal(again.nothingToSend, true);
+  assert.equal(again.counts.exists, 3);
+  const stop = new AbortController();
+  stop.abort();
+  const e = await c.syncAccounts(input, opts({ signal: stop.signal })).catch((x) => x);
+  assert.ok(e instanceof bulk.SyncAbortError && e instanceof bulk.AbortError, e && e.stack);
+  assert.equal(e.report.rows.length, 4);
+  assert.equal(lean.SyncAbortError, undefined);
+});

@@ -7,6 +7,7 @@ import {
   GrantAbortError,
   ImportAbortError,
   LpmError,
+  SyncAbortError,
   fileJournal,
   indexedDbJournal,
   isLpmError,
@@ -23,6 +24,8 @@ import type {
   NewUser,
   Progress,
   RowIssues,
+  SyncAccountsOptions,
+  SyncReport,
 } from "lpm-client-bulk";
 
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -35,6 +38,26 @@ const client = new Client({ baseUrl: "https://school.example.com", token: maybe(
 expectType<Equals<Client["importUsers"], BulkMethods["importUsers"]>>();
 expectType<Equals<Awaited<ReturnType<Client["importUsers"]>>, ImportReport>>();
 expectType<Equals<Awaited<ReturnType<Client["grantCourses"]>>, GrantReport>>();
+expectType<Equals<Awaited<ReturnType<Client["syncAccounts"]>>, SyncReport>>();
+
+async function syncWork(c: Client, rows: unknown[]): Promise<boolean> {
+  const options: SyncAccountsOptions = {
+    journal: fileJournal("sync.jsonl"),
+    chunkSize: 50,
+    onPlan: (create: number[], so: SyncReport) => Object.fromEntries(create.filter((i) => so.rows[i]?.result.kind === "notSent").map((i) => [i, "a-password-1"])),
+  };
+  try {
+    const report = await c.syncAccounts({ rows, courses: rows.map(() => ["c1"]) }, options);
+    for (const row of report.rows) if (row.result.kind === "exists" && row.grant?.kind === "granted") console.log(row.result.userId, row.lacked, row.other);
+    // @ts-expect-error each row's courses are a list of ids
+    await c.syncAccounts({ rows, courses: ["c1"] });
+    return report.nothingToSend;
+  } catch (e) {
+    if (e instanceof SyncAbortError) return e.report.counts.created > 0;
+    throw e;
+  }
+}
+void syncWork;
 
 async function bulkWork(c: Client, rows: NewUser[]): Promise<number> {
   const journal: JournalStore = memoryJournal();
@@ -83,10 +106,10 @@ async function resumable(rows: NewUser[], signal: AbortSignal): Promise<string> 
       expectType<Equals<typeof e.report, GrantReport>>();
       return `stopped with ${e.report.counts.granted} granted, ${e.report.rows[0]?.userId ?? ""}`;
     }
-    // Both are AbortErrors (kind "abort") and LpmErrors; a plain AbortError is a call's, or a job's
-    // report of either kind.
+    // All are AbortErrors (kind "abort") and LpmErrors; a plain AbortError is a call's, or a job's
+    // report of any kind.
     if (e instanceof AbortError) {
-      expectType<Equals<typeof e.report, ImportReport | GrantReport | undefined>>();
+      expectType<Equals<typeof e.report, ImportReport | GrantReport | SyncReport | undefined>>();
       return "aborted";
     }
     if (isLpmError(e) && e.kind === "abort") return e.message;

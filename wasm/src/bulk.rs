@@ -5,6 +5,7 @@
 
 use lpm_client::bulk::{
     read, Action, BulkError, Event, Failure as Lost, GrantJob, ImportJob, JournalRefusal,
+    SyncAction, SyncJob,
 };
 use lpm_client::error::{ConfigError, Error, ValidationError};
 use lpm_client::json::{self, ser, JsonView, Kind};
@@ -22,6 +23,7 @@ use super::errors::Failure;
 enum Job {
     Import(ImportJob),
     Grant(GrantJob),
+    Sync(Box<SyncJob>),
 }
 
 /// The request the last poll handed out, until `Core.bulkRequest` takes it.
@@ -51,6 +53,8 @@ pub struct BulkJob {
 pub enum JobStep {
     Request = "request",
     Lookup = "lookup",
+    /// A sync's rows to create are known (`planned()`): `fill` passwords, then poll again.
+    Plan = "plan",
     Persist = "persist",
     Busy = "busy",
     Wait = "wait",
@@ -128,10 +132,35 @@ fn rows_issue(lang: Lang) -> Issue {
     }
 }
 
+/// The options of a job that creates (an import, a sync), checked against the client's.
+fn import_options(
+    s: &super::client::Settings,
+    options: &json::Value<'_>,
+) -> Result<lpm_client::bulk::ImportOptions, String> {
+    // Decision: the client's create interval is the job's unless the job sets its own.
+    let base = lpm_client::bulk::ImportOptions {
+        interval_ms: ms(s.interval_ms),
+        ..Default::default()
+    };
+    let opts = read::import_options(options, base)
+        .map_err(|key| option_error(key, "a value of its documented type"))?;
+    // Decision: a job's own interval shorter than the client's guarded one is refused: the
+    // client's guard holds every create of its key, so the job would stall unseen while
+    // its progress promised the shorter interval. One setting holds: the client's.
+    if s.guard != GuardMode::Off && opts.interval_ms < ms(s.interval_ms) {
+        return Err(option_error(
+            "intervalMs",
+            "at least the client's createInterval.intervalMs, which holds these creates too (set createInterval on the client to change both)",
+        ));
+    }
+    Ok(opts)
+}
+
 #[wasm_bindgen]
 impl Core {
-    /// A bulk job of this client: `kind` `import` (input: the rows, a JSON array) or `grant`
-    /// (input: `{users, courses}`), its engine options and its journal so far (JSON arrays;
+    /// A bulk job of this client: `kind` `import` (input: the rows, a JSON array), `grant`
+    /// (input: `{users, courses}`) or `sync` (input: `{rows, courses}`, `courses[i]` the course
+    /// ids row `i` should hold), its engine options and its journal so far (JSON arrays;
     /// an empty journal starts afresh). Throws `ValidationError` data for input that cannot be
     /// used at all, `ConfigError` data for unusable options or a journal of another input.
     #[wasm_bindgen(js_name = bulkJob)]
@@ -162,7 +191,36 @@ impl Core {
         // (Bytes, as a validator's value: `validators::utf8`.)
         let text = utf8(Some(&input)).unwrap_or("");
         let input = json::parse(text);
-        let job = if kind == "grant" {
+        let job = if kind == "sync" {
+            let endpoint = Endpoint::CreateUsers;
+            let opts = import_options(s, &options)?;
+            let lang = opts.lang;
+            // `{rows, courses}`: the rows, and each row's course ids.
+            let input = input.unwrap_or(json::Value::Null);
+            let Some(Kind::Arr(rows)) = input.get("rows").map(JsonView::kind) else {
+                return Err(setup_error(
+                    endpoint,
+                    BulkError::Input(vec![rows_issue(lang)]),
+                ));
+            };
+            let courses = match input.get("courses").map(JsonView::kind) {
+                Some(Kind::Arr(lists)) => lists
+                    .iter()
+                    .map(|l| match l.kind() {
+                        Kind::Arr(ids) => ids
+                            .iter()
+                            .filter_map(|c| c.as_str().map(str::to_owned))
+                            .collect(),
+                        _ => Vec::new(),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            Job::Sync(Box::new(
+                SyncJob::resume_rows(s.api.clone(), rows, courses, opts, journal)
+                    .map_err(|e| setup_error(endpoint, e))?,
+            ))
+        } else if kind == "grant" {
             let endpoint = Endpoint::AddCoursesToUsers;
             let opts = read::grant_options(&options, Default::default())
                 .map_err(|key| option_error(key, "a value of its documented type"))?;
@@ -173,22 +231,7 @@ impl Core {
             )
         } else {
             let endpoint = Endpoint::CreateUsers;
-            // Decision: the client's create interval is the job's unless the job sets its own.
-            let base = lpm_client::bulk::ImportOptions {
-                interval_ms: ms(s.interval_ms),
-                ..Default::default()
-            };
-            let opts = read::import_options(&options, base)
-                .map_err(|key| option_error(key, "a value of its documented type"))?;
-            // Decision: a job's own interval shorter than the client's guarded one is refused: the
-            // client's guard holds every create of its key, so the job would stall unseen while
-            // its progress promised the shorter interval. One setting holds: the client's.
-            if s.guard != GuardMode::Off && opts.interval_ms < ms(s.interval_ms) {
-                return Err(option_error(
-                    "intervalMs",
-                    "at least the client's createInterval.intervalMs, which holds these creates too (set createInterval on the client to change both)",
-                ));
-            }
+            let opts = import_options(s, &options)?;
             let lang = opts.lang;
             // Each row's text as given (`read::items` of the text the parser read as this array:
             // the same items).
@@ -274,6 +317,16 @@ impl BulkJob {
             // (The import's report written from its state: `report_json`.)
             Job::Import(j) => step(j.next(ms(now)), Ready::Create, |()| j.report_json()),
             Job::Grant(j) => step(j.poll(ms(now)), Ready::Grant, |r| ser::value_json(&r)),
+            Job::Sync(j) => match j.poll(ms(now)) {
+                SyncAction::Persist(events) => Step::Persist(events),
+                SyncAction::Create(r) => Step::Ready(Ready::Create(r)),
+                SyncAction::Grant(r) => Step::Ready(Ready::Grant(r)),
+                SyncAction::Lookup(r) => Step::Lookup(Ready::Lookup(r)),
+                SyncAction::Plan(_) => return JobStep::Plan,
+                SyncAction::Wait { until } => Step::Wait(until),
+                SyncAction::Busy => Step::Busy,
+                SyncAction::Done(r) => Step::Done(ser::value_json(&r)),
+            },
         };
         match step {
             Step::Ready(ready) => {
@@ -325,7 +378,49 @@ impl BulkJob {
         match &self.job {
             Job::Import(j) => j.report_json(),
             Job::Grant(j) => ser::value_json(&j.report()),
+            Job::Sync(j) => ser::value_json(&j.report()),
         }
+    }
+
+    /// A sync's rows to create, once its look-ups are done (a JSON array of 0-based rows).
+    pub fn planned(&self) -> String {
+        let rows = match &self.job {
+            Job::Sync(j) => j.to_create(),
+            _ => &[],
+        };
+        let mut out = String::from("[");
+        for (k, row) in rows.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            json::push_uint(&mut out, *row as u64);
+        }
+        out.push(']');
+        out
+    }
+
+    /// Gives a sync's row to create its password (after `JobStep.Plan`; never journaled).
+    pub fn fill(&mut self, row: u32, password: &str) {
+        if let Job::Sync(j) = &mut self.job {
+            j.fill(row as usize, password);
+        }
+    }
+
+    /// A sync's phase: `lookup`, `create`, `grant` or `done` (an import's or a grant's: its kind).
+    #[wasm_bindgen(getter)]
+    pub fn phase(&self) -> String {
+        match &self.job {
+            Job::Import(_) => "create",
+            Job::Grant(_) => "grant",
+            Job::Sync(j) => j.phase(),
+        }
+        .to_owned()
+    }
+
+    /// Whether the request the last poll handed out is a create (the shared interval records it).
+    #[wasm_bindgen(getter)]
+    pub fn creates(&self) -> bool {
+        matches!(self.ready, Some(Ready::Create(_)))
     }
 
     /// The rows of an import with issues or warnings as the job judged them at its start
@@ -333,7 +428,7 @@ impl BulkJob {
     pub fn issues(&self) -> String {
         match &self.job {
             Job::Import(j) => ser::value_json(&j.row_issues()),
-            Job::Grant(_) => String::from("[]"),
+            Job::Grant(_) | Job::Sync(_) => String::from("[]"),
         }
     }
 
@@ -342,6 +437,7 @@ impl BulkJob {
         let p = match &mut self.job {
             Job::Import(j) => j.poll_event(),
             Job::Grant(j) => j.poll_event(),
+            Job::Sync(j) => j.poll_event(),
         };
         p.map(|p| ser::value_json(&p))
     }
@@ -352,6 +448,7 @@ impl BulkJob {
     pub fn may_plan(&self, now: f64) -> bool {
         match &self.job {
             Job::Import(j) => j.may_plan(ms(now)),
+            Job::Sync(j) => j.may_plan(ms(now)),
             Job::Grant(_) => false,
         }
     }
@@ -362,6 +459,7 @@ impl BulkJob {
     pub fn last_call_at(&self) -> f64 {
         match &self.job {
             Job::Import(j) => j.last_call_at().map_or(f64::NAN, |at| at as f64),
+            Job::Sync(j) => j.last_call_at().map_or(f64::NAN, |at| at as f64),
             Job::Grant(_) => f64::NAN,
         }
     }
@@ -370,8 +468,10 @@ impl BulkJob {
     /// (the client's interval store) counts too.
     #[wasm_bindgen(js_name = holdUntil)]
     pub fn hold_until(&mut self, at: f64) {
-        if let Job::Import(j) = &mut self.job {
-            j.hold_until(ms(at));
+        match &mut self.job {
+            Job::Import(j) => j.hold_until(ms(at)),
+            Job::Sync(j) => j.hold_until(ms(at)),
+            Job::Grant(_) => {}
         }
     }
 
@@ -390,6 +490,7 @@ impl BulkJob {
         let r = match &mut self.job {
             Job::Import(j) => j.handle_response(ms(now), status, body, date),
             Job::Grant(j) => j.handle_response(ms(now), status, body, date),
+            Job::Sync(j) => j.handle_response(ms(now), status, body, date),
         };
         r.map_err(misuse)
     }
@@ -406,6 +507,7 @@ impl BulkJob {
         let r = match &mut self.job {
             Job::Import(j) => j.handle_failure(ms(now), lost),
             Job::Grant(j) => j.handle_failure(ms(now), lost),
+            Job::Sync(j) => j.handle_failure(ms(now), lost),
         };
         r.map_err(misuse)
     }

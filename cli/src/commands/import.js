@@ -1,10 +1,7 @@
 // `lpm import FILE --journal J`: create a sheet's accounts through client.importUsers.
 import { EXIT, count, usage } from '../exit.js';
-import { clientOf } from '../config.js';
-import { transport } from '../transport.js';
 import { formatOption, intOption, langOption } from '../options.js';
-import { journalOf, runJob } from '../job.js';
-import { defaultIntervalFile, sharedIntervalStore } from '../intervals.js';
+import { checkPermission, creatingClient, journalOf, runJob } from '../job.js';
 import { engineInput, engineIssues } from '../rows.js';
 import { problemIssue, readSheet } from '../sheet.js';
 import { checkSheet, describeSheet, listIssues } from './validate.js';
@@ -50,16 +47,10 @@ export async function runImport(values, positionals, io) {
   if (values.failed) checkWritable(values.failed, '--failed', { ...inputs, report: reportFile });
   if (values['generate-passwords']) checkWritable(credentialsFile(file, values), '--credentials', { ...inputs, report: reportFile, '--failed file': values.failed });
   const journal = journalOf(values);
-  // The interval is kept with every other `lpm` process of the user (intervals.js), counted from
-  // when each create left (the transport tells it; LPM_TRANSPORT=fetch cannot: from the call).
-  const intervalStore = sharedIntervalStore(defaultIntervalFile(), intervalMs);
-  const base = transport();
-  const fetch = base && ((url, init) => base(url, /\/create-multi-user(\?|$)/.test(String(url)) && init && init.method === 'POST'
-    ? { ...init, onSent: (at) => intervalStore.left(at) } : init));
-  const client = clientOf(values, { createInterval: { intervalMs }, intervalStore, ...(fetch ? { fetch } : {}) });
-  // Fail fast on a token the server refuses, before the job starts (exit 3); asked while the
-  // sheet is read.
-  const refused = client.getMe().then(() => null, (e) => e);
+  const client = creatingClient(values, intervalMs);
+  // Fail fast on a token the server refuses, or one without permission, before the job starts
+  // (exit 3); asked while the sheet is read.
+  const refused = client.getMe().then(() => checkPermission(client)).then(() => null, (e) => e);
   const sheet = await readSheet(file, { sheet: values.sheet, passwords: Boolean(values['generate-passwords']) });
   io.stdout.write(describeSheet(file, sheet));
   checkResumedPasswords(sheet, file, values);
