@@ -1,5 +1,6 @@
 // `lpm import FILE --journal J`: create a sheet's accounts through client.importUsers.
 import { EXIT, count, usage } from '../exit.js';
+import { CREATE_INTERVAL_MS } from '../lpm.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { checkPermission, creatingClient, journalOf, runJob } from '../job.js';
 import { engineInput, engineIssues } from '../rows.js';
@@ -8,7 +9,6 @@ import { checkSheet, describeSheet, listIssues } from './validate.js';
 import { checkResumedPasswords, credentialsFile, fillPasswords } from '../passwords.js';
 import { checkWritable, detail, writeSheet } from '../report.js';
 
-const CONTRACT_INTERVAL_MS = 600_000;
 
 /** `students.csv` -> `students.report.csv` (`.xlsx`, `.json` in that format). */
 export function defaultReport(file, format = 'csv') {
@@ -31,7 +31,7 @@ export async function runImport(values, positionals, io) {
   if (positionals.length !== 1) throw usage('import takes one FILE (see lpm import --help)');
   const [file] = positionals;
   const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
-  const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CONTRACT_INTERVAL_MS;
+  const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CREATE_INTERVAL_MS;
   const lang = langOption(values);
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
   const reportAs = formatOption(values);

@@ -8,6 +8,7 @@
 // syncs afresh (and finds nothing to send when the platform matches).
 import { rmSync } from 'node:fs';
 import { EXIT, count, usage } from '../exit.js';
+import { CREATE_INTERVAL_MS } from '../lpm.js';
 import { notTheToken } from '../config.js';
 import { formatOption, intOption, langOption } from '../options.js';
 import { checkWritable, detail, writeSheet } from '../report.js';
@@ -18,7 +19,6 @@ import { describeSheet, listIssues } from './validate.js';
 import { creatingClient, journalOf, runJob } from '../job.js';
 import { PLACEHOLDER, checkResumedPasswords, credentialsFile, fillPasswords } from '../passwords.js';
 
-const CONTRACT_INTERVAL_MS = 600_000;
 const NO_PASSWORD = 'no password: one is needed to create this account (give one, or use --generate-passwords)';
 
 const list = (text) => [...new Set(text.split(/[,;\s]+/).map((s) => s.trim()).filter(Boolean))];
@@ -67,7 +67,7 @@ export async function sync(values, positionals, io) {
   const courses = list(values.courses ?? '');
   const lang = langOption(values);
   const chunkSize = intOption(values, 'chunk', 1, 100) ?? 100;
-  const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CONTRACT_INTERVAL_MS;
+  const intervalMs = intOption(values, 'interval-ms', 0, 2 ** 31 - 1) ?? CREATE_INTERVAL_MS;
   const retryDelayMs = intOption(values, 'retry-delay-ms', 0, 2 ** 31 - 1);
   const reportAs = formatOption(values);
   const reportFile = values.report ?? `${file.replace(/\.(csv|tsv|txt|xlsx)$/i, '')}.sync.${reportAs}`;
