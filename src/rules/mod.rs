@@ -47,8 +47,8 @@ mod tests;
 
 pub use account::{validate_create_user, validate_create_users, UsersCheck};
 pub use code::IssueCode;
-pub(crate) use params::check_param;
 pub use params::validate_params;
+pub(crate) use params::{check_param, report_params};
 
 use collect::*;
 use message::*;

@@ -8,18 +8,27 @@ use crate::route::{Check, Param, Route};
 impl Route {
     /// The issues of an endpoint's parameters' values (in its route's order).
     pub(crate) fn report<J: JsonView>(&self, values: &[&J], opts: ValidateOptions) -> Report {
-        let mut sink = Sink::new(opts);
-        // Whether an `Either` parameter is given (`None`: the endpoint has none).
-        let mut either = None;
-        for (param, &v) in self.params.iter().zip(values) {
-            check_param(param, v, &mut either, &mut sink);
-        }
-        if either == Some(false) {
-            let code = IssueCode::EmailOrUsernameRequired;
-            sink.push(Vec::new(), code, Level::Contract, Field::Email, 0);
-        }
-        sink.finish()
+        report_params(self.params, values, opts)
     }
+}
+
+/// The issues of the values of `params` (an endpoint's, in its route's order).
+pub(crate) fn report_params<J: JsonView>(
+    params: &[Param],
+    values: &[&J],
+    opts: ValidateOptions,
+) -> Report {
+    let mut sink = Sink::new(opts);
+    // Whether an `Either` parameter is given (`None`: the endpoint has none).
+    let mut either = None;
+    for (param, &v) in params.iter().zip(values) {
+        check_param(param, v, &mut either, &mut sink);
+    }
+    if either == Some(false) {
+        let code = IssueCode::EmailOrUsernameRequired;
+        sink.push(Vec::new(), code, Level::Contract, Field::Email, 0);
+    }
+    sink.finish()
 }
 
 /// Checks the value of one parameter as its [`Check`] says; `either` becomes whether an `Either`

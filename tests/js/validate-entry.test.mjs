@@ -59,6 +59,7 @@ test('the entry holds the validators and nothing of the client; package.json map
   assert.deepEqual(Object.keys(pkg.exports['./validate']), ['types', 'workerd', 'node', 'default']);
   const wasm = readFileSync(new URL('../../pkg/wasm/lpm_validate_bg.wasm', import.meta.url));
   const exports = WebAssembly.Module.exports(new WebAssembly.Module(wasm)).map((e) => e.name);
-  assert.ok(exports.includes('validate'));
-  for (const name of exports) assert.ok(!/^(core|pending)_/.test(name), `the client's ${name} is not in the validators' wasm`);
+  // Its own exports (past the memory and wasm-bindgen's and the runtime's `__` ones) are the
+  // validators': any other drags the client's code into this wasm.
+  assert.deepEqual(exports.filter((name) => name !== 'memory' && !name.startsWith('__')), ['validate']);
 });

@@ -23,6 +23,7 @@ mod convert;
 // The validators' wasm uses only `errors::config`.
 #[cfg_attr(feature = "validate-only", allow(dead_code))]
 mod errors;
+#[cfg(not(feature = "validate-only"))]
 mod pager;
 mod validators;
 
