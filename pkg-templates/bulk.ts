@@ -389,7 +389,8 @@ export default (async (wasm, cfg, kind, name, input, options) => {
     // call's end as the job counts it, not only its send. After the answer a store that fails
     // is only logged: the answer is not lost.
     ended: async () => {
-      const at = kind === 'import' ? job.lastCallAt : Number.NaN;
+      // Imports and syncs create; a grant's calls keep no create interval.
+      const at = kind === 'grant' ? Number.NaN : job.lastCallAt;
       if (Number.isNaN(at)) return;
       seen.set(key, later(time(seen.get(key)), at));
       try {

@@ -66,6 +66,20 @@ test('an import and a sync, and two syncs, on one site at once: their creates ke
   }
 });
 
+test('a dry run whose look-ups are refused says so and exits 3, not a TypeError', async () => {
+  await ctx.emu.reset('demo');
+  const dir = tempDir();
+  const file = path.join(dir, 's.csv');
+  writeFileSync(file, sheet(HEAD, goodRows(2, 'drysync')));
+  const args = ['sync', file, '--courses', await courseOf(ctx.emu), '--dry-run'];
+  await ctx.emu.control('POST', 'faults', { endpoint: 'search-user', kind: 'respcode', respCode: '08', msg: 'Invalid token or Token has expired', status: 401, count: 1 });
+  const r = await lpm(args, { env: ctx.env });
+  await ctx.emu.control('DELETE', 'faults');
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assert.match(r.stderr, /stopped before the plan: .*nothing was sent: fix the token/);
+  assert.doesNotMatch(r.stderr, /TypeError|Cannot read/);
+});
+
 test('a token refused by the look-ups of a sync exits 3, report written; run again once it is accepted', async () => {
   await ctx.emu.reset('demo');
   const dir = tempDir();

@@ -274,6 +274,26 @@ test('the interval store keeps when a create ended, not only when it left: the p
   assert.ok(sets.at(-1) >= answeredAt, `last stored ${sets.at(-1)} is the answer's time (${answeredAt}) or later`);
 });
 
+test('a sync keeps in the interval store when its creates ended, as an import does (issue 34, defect 4)', async () => {
+  const sets = [];
+  const intervalStore = { get: () => undefined, set: (_key, at) => { sets.push(at); } };
+  let answeredAt = 0;
+  // The platform holds the create 300 ms before it answers.
+  const fetch = async (url, init) => {
+    const res = await globalThis.fetch(url, init);
+    if (String(url).includes('create-multi-user')) {
+      await new Promise((r) => setTimeout(r, 300));
+      answeredAt = Date.now();
+    }
+    return res;
+  };
+  const list = rows(3, 'si');
+  const report = await client(bulk, { fetch, intervalStore }).syncAccounts({ rows: list, courses: list.map(() => []) }, opts());
+  assert.equal(report.counts.created, 3);
+  assert.ok(sets.length >= 2, `the send and the end: ${sets}`);
+  assert.ok(sets.at(-1) >= answeredAt, `last stored ${sets.at(-1)} is the answer's time (${answeredAt}) or later`);
+});
+
 test('a guarded create given up (aborted) counts its interval from the give-up (issue 34, defect 4)', async () => {
   const sets = [];
   const intervalStore = { get: () => undefined, set: (_key, at) => { sets.push(at); } };

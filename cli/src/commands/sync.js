@@ -16,7 +16,7 @@ import { checkCourses } from '../courses.js';
 import { engineInput, rowIssues } from '../rows.js';
 import { readSheet } from '../sheet.js';
 import { describeSheet, listIssues } from './validate.js';
-import { creatingClient, journalOf, runJob } from '../job.js';
+import { afterHalt, creatingClient, journalOf, runJob } from '../job.js';
 import { PLACEHOLDER, checkResumedPasswords, credentialsFile, fillPasswords } from '../passwords.js';
 
 const NO_PASSWORD = 'no password: one is needed to create this account (give one, or use --generate-passwords)';
@@ -135,11 +135,18 @@ export async function sync(values, positionals, io) {
 
   if (dry) {
     let planned;
+    let stopped;
     try {
-      await client.syncAccounts(input, { ...engine, onPlan });
+      stopped = await client.syncAccounts(input, { ...engine, onPlan });
     } catch (e) {
       if (!(e && e[DRY])) throw e;
       planned = e;
+    }
+    if (!planned) {
+      // The look-ups stopped before the plan (a refused token, failures in a row): no plan to show.
+      const { code, todo } = afterHalt(stopped?.haltedBy);
+      io.stderr.write(`stopped before the plan: ${stopped?.halted ?? 'the look-ups did not finish'}; nothing was sent: ${todo}run the same command again\n`);
+      return code;
     }
     const report = planned[DRY];
     const creates = planned.rows.length;
