@@ -5,8 +5,8 @@
 
 use crate::endpoint::Endpoint;
 use crate::json::JsonView;
-use crate::rules::check_param;
 use crate::rules::collect::Sink;
+use crate::rules::{check_param, report_params};
 
 pub(crate) use crate::rules::collect;
 pub use crate::rules::{
@@ -46,15 +46,13 @@ pub fn validate_page(
 /// at least one must be a non-empty (after trimming) string (`email_or_username_required` at `[]`).
 /// Platform: a non-empty e-mail must be plausible (`invalid_email`).
 pub fn validate_search_user<J: JsonView>(email: &J, username: &J, opts: ValidateOptions) -> Report {
-    Endpoint::SearchUser
-        .route()
-        .report(&[email, username], opts)
+    report_params(Endpoint::SearchUser.params(), &[email, username], opts)
 }
 
 /// Validates the `title` keywords of search-course (path `["title"]`): a string (`not_string`)
 /// that is non-empty after trimming (`required`). Contract level.
 pub fn validate_search_courses(title: &impl JsonView, opts: ValidateOptions) -> Report {
-    Endpoint::SearchCourses.route().report(&[title], opts)
+    report_params(Endpoint::SearchCourses.params(), &[title], opts)
 }
 
 /// Validates an account or course id used as a path segment (get-single-user, get-single-course).
@@ -65,7 +63,7 @@ pub fn validate_search_courses(title: &impl JsonView, opts: ValidateOptions) -> 
 /// Every other character is percent-encoded by the planner, so `/`, `?`, `#` inside an id are fine.
 /// Ids are opaque: no check of length or alphabet.
 pub fn validate_id(id: &impl JsonView, opts: ValidateOptions) -> Report {
-    Endpoint::GetUser.route().report(&[id], opts)
+    report_params(Endpoint::GetUser.params(), &[id], opts)
 }
 
 /// Validates the body of add-multi-course-to-multi-user.
@@ -75,16 +73,18 @@ pub fn validate_id(id: &impl JsonView, opts: ValidateOptions) -> Report {
 /// contract sets no maximum); each id as in [`validate_id`] at `["users", i]` / `["courses", i]`.
 /// Platform: the same id twice in one list (`duplicate_id`, on the later one).
 pub fn validate_add_courses<J: JsonView>(users: &J, courses: &J, opts: ValidateOptions) -> Report {
-    Endpoint::AddCoursesToUsers
-        .route()
-        .report(&[users, courses], opts)
+    report_params(
+        Endpoint::AddCoursesToUsers.params(),
+        &[users, courses],
+        opts,
+    )
 }
 
 /// Validates the body of login-user (platform notes): `email` and `password` non-empty strings
 /// (`required`, `not_string` at `["email"]` / `["password"]`, contract level). Platform: a plausible
 /// e-mail (`invalid_email`). The password's length is not checked (accounts may predate the rule).
 pub fn validate_login<J: JsonView>(email: &J, password: &J, opts: ValidateOptions) -> Report {
-    Endpoint::Login.route().report(&[email, password], opts)
+    report_params(Endpoint::Login.params(), &[email, password], opts)
 }
 
 /// `pkg-templates/limits.ts`: the contract's limits and the account fields as the package exports

@@ -26,9 +26,9 @@ export function journalOf(values) {
 
 /**
  * The client of a job that creates accounts (import, sync): its creates keep `intervalMs` apart
- * with every other `lpm` process of the user (intervals.js), counted from when each create left
- * (the transport tells it; LPM_TRANSPORT=fetch cannot: from the call). `extra`: more client
- * options.
+ * with every other `lpm` process of the user (intervals.js). The store gets each create's send
+ * (the transport tells when it left; LPM_TRANSPORT=fetch cannot: from the call) and then, from
+ * the bulk driver, the call's end, from which the platform counts. `extra`: more client options.
  */
 export function creatingClient(values, intervalMs, extra = {}) {
   const intervalStore = sharedIntervalStore(defaultIntervalFile(), intervalMs);
