@@ -318,6 +318,9 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, onPlan, si
         }
       } else if (next === 'request' || next === 'lookup') {
         await persist();
+        // A look-up planned in this poll journals nothing (no 'persist' went first): the
+        // progress naming the row looked up now is told before its request goes.
+        tell();
         let answer;
         try {
           answer = await io.send(job.creates, signal);
