@@ -336,6 +336,8 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, onPlan, si
         if (next === 'request') await io.ended();
       } else if (next === 'wait') {
         await persist();
+        // The first poll's progress (the wait it names) is told before the wait, not after.
+        tell();
         await io.sleep(job.until - now, signal);
       } else {
         // A request out ('busy') while the loop waits for none: the driver's defect, not the journal's.

@@ -152,6 +152,19 @@ test('the row looked up now is told before its look-up answers, not after (issue
   assert.ok(seen.indexOf('lookingUp 1') < seen.lastIndexOf('answer'), seen.join(', '));
 });
 
+test('a wait before the first chunk is told before it ends, not after (issue 38, item 1)', async () => {
+  // The client's interval store says a create went just now: the job waits before its first chunk.
+  const last = Date.now();
+  const intervalStore = { get: () => last, set: () => {} };
+  const told = [];
+  const c = client(bulk, { intervalStore, createInterval: { intervalMs: 2000 } });
+  const report = await c.importUsers(rows(2, 'fw'), opts({ intervalMs: 2000, onProgress: (p) => told.push({ at: Date.now(), p }) }));
+  assert.equal(report.counts.created, 2);
+  const wait = told.find(({ p }) => p.nextSendAt !== undefined);
+  assert.ok(wait, JSON.stringify(told.map(({ p }) => p)));
+  assert.ok(wait.at < wait.p.nextSendAt, `told at ${wait.at}, the wait it names ends at ${wait.p.nextSendAt}`);
+});
+
 test('aborted mid-job, resumed from the same file journal: every row created once', async () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'lpm-bulk-')), 'job.jsonl');
   const input = rows(120, 'f');
