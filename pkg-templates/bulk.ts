@@ -318,6 +318,9 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, onPlan, si
         }
       } else if (next === 'request' || next === 'lookup') {
         await persist();
+        // A look-up planned in this poll journals nothing (no 'persist' went first): the
+        // progress naming the row looked up now is told before its request goes.
+        tell();
         let answer;
         try {
           answer = await io.send(job.creates, signal);
@@ -333,6 +336,8 @@ async function runJob(job: BulkJob, io: JobIo, { journal, onProgress, onPlan, si
         if (next === 'request') await io.ended();
       } else if (next === 'wait') {
         await persist();
+        // The first poll's progress (the wait it names) is told before the wait, not after.
+        tell();
         await io.sleep(job.until - now, signal);
       } else {
         // A request out ('busy') while the loop waits for none: the driver's defect, not the journal's.

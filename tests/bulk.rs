@@ -899,6 +899,21 @@ fn the_interval_is_kept_across_a_resume_and_can_be_shortened() {
     drive(&mut job, &mut w, None).unwrap();
     assert_eq!(w.fake.create_calls[0].0, START + 3 * MIN);
 
+    // A hold given after the first poll (as the driver gives it, once the first events are
+    // persisted) is told by the poll that waits for it, not only once the wait is over.
+    let mut job = ImportJob::from_values(api(), rows[..5].to_vec(), opts(20)).unwrap();
+    assert!(
+        !job.may_plan(START),
+        "the job's first events are not persisted yet"
+    );
+    assert!(matches!(job.poll(START), Action::Persist(_)));
+    while job.poll_event().is_some() {}
+    assert!(job.may_plan(START));
+    job.hold_until(START + 3 * MIN);
+    assert!(matches!(job.poll(START), Action::Wait { until } if until == START + 3 * MIN));
+    let told = job.poll_event().expect("the hold's wait is told");
+    assert_eq!(told.next_send_at, Some(START + 3 * MIN));
+
     // A shorter interval is kept too.
     let mut w = World::new();
     let short = ImportOptions {

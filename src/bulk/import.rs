@@ -163,6 +163,8 @@ pub struct ImportJob {
     in_flight: Option<InFlight>,
     /// Whether this run has polled (its first poll settles a call the journal left open).
     polled: bool,
+    /// A hold ([`ImportJob::hold_until`]) moved the next send later: the next poll tells it.
+    held: bool,
     /// The platform's clock less this machine's (ms), from the last answer's `Date` header.
     offset: Option<i64>,
 }
@@ -384,6 +386,7 @@ impl ImportJob {
             ready: None,
             in_flight: None,
             polled: false,
+            held: false,
             offset: None,
         };
         Ok(job)
@@ -400,6 +403,7 @@ impl ImportJob {
             None => at,
         };
         let pacer = &mut self.ledger.pacer;
+        self.held |= at > pacer.next_send_at();
         pacer.held_until = pacer.held_until.max(at);
     }
 
@@ -465,7 +469,9 @@ impl ImportJob {
         if warned {
             self.ledger.warning = warning;
         }
-        if first || warned {
+        // A hold is told at once: a screen counts down the wait it makes, not only after it.
+        let held = std::mem::take(&mut self.held);
+        if first || warned || held {
             // (Told at the first poll, with its time: none before, when the time was unknown.)
             self.push_progress(now);
         }

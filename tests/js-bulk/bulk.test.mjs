@@ -135,6 +135,36 @@ test('a create committed whose answer is lost is looked up, not sent again', asy
   assert.equal(calls.calls.length, 1, 'one create call: the lost answer was looked up, not resent');
 });
 
+test('the row looked up now is told before its look-up answers, not after (issue 38, item 2)', async () => {
+  // The order things were seen in: a progress naming a row looked up, a look-up's answer.
+  const seen = [];
+  const fetch = async (url, init) => {
+    const res = await globalThis.fetch(url, init);
+    if (String(url).includes('search-user')) seen.push('answer');
+    return res;
+  };
+  await emu.fault({ endpoint: 'create-multi-user', kind: 'drop' });
+  const report = await client(bulk, { fetch }).importUsers(rows(3, 'lu'), opts({
+    onProgress: (p) => { if (typeof p.lookingUp === 'number') seen.push(`lookingUp ${p.lookingUp}`); },
+  }));
+  assert.equal(report.counts.created, 3);
+  assert.equal(seen[0], 'lookingUp 0', seen.join(', '));
+  assert.ok(seen.indexOf('lookingUp 1') < seen.lastIndexOf('answer'), seen.join(', '));
+});
+
+test('a wait before the first chunk is told before it ends, not after (issue 38, item 1)', async () => {
+  // The client's interval store says a create went just now: the job waits before its first chunk.
+  const last = Date.now();
+  const intervalStore = { get: () => last, set: () => {} };
+  const told = [];
+  const c = client(bulk, { intervalStore, createInterval: { intervalMs: 2000 } });
+  const report = await c.importUsers(rows(2, 'fw'), opts({ intervalMs: 2000, onProgress: (p) => told.push({ at: Date.now(), p }) }));
+  assert.equal(report.counts.created, 2);
+  const wait = told.find(({ p }) => p.nextSendAt !== undefined);
+  assert.ok(wait, JSON.stringify(told.map(({ p }) => p)));
+  assert.ok(wait.at < wait.p.nextSendAt, `told at ${wait.at}, the wait it names ends at ${wait.p.nextSendAt}`);
+});
+
 test('aborted mid-job, resumed from the same file journal: every row created once', async () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'lpm-bulk-')), 'job.jsonl');
   const input = rows(120, 'f');

@@ -3,7 +3,8 @@
 # lpm-client-bulk into pkg-bulk/), the emulator, and the
 # dashboard (npm ci + vite build, which prints its size and first render), then drives every flow
 # against the emulator serving the built dashboard on the same origin (run.mjs), and the day's-work
-# checks at a laptop's and a phone's size (day.mjs) and the second walk's (walk.mjs). Screenshots go to
+# checks at a laptop's and a phone's size (day.mjs), the second walk's (walk.mjs) and the engine's
+# state while it works (engine.mjs). Screenshots go to
 # target/www-screens/;
 # docs/screens/ is made by `node tests/www/screens.mjs`.
 set -euo pipefail
@@ -19,3 +20,5 @@ node tests/www/sheets.mjs
 node tests/www/day.mjs
 # The second walk (issue 38): sign-out, the overview after an import, texts, layout, search.
 node tests/www/walk.mjs
+# The engine's state on screen while it works (issue 38): a chunk out, rows in doubt, a grant's tries again, the interval.
+node tests/www/engine.mjs

@@ -7,7 +7,7 @@ import { live } from "lit-html/directives/live.js";
 import type { AddCourseOutcome, GrantReport, Progress, RowResult } from "lpm-client";
 import { app, bulkClient, client, focusNext, handle, loadCourses, update, usersChanged } from "../app";
 import { haltedBox, type Described } from "../errors";
-import { fold, formatVnd } from "../format";
+import { fold, formatTime, formatVnd, formatWait } from "../format";
 import { t } from "../i18n";
 import type { Screen } from "../screen";
 import { statusText } from "../server-texts";
@@ -74,7 +74,10 @@ async function grantMany(users: string[], courses: string[]): Promise<void> {
   // A grant chunk sent twice is harmless, so the journal stays in memory (the default).
   const report: GrantReport = await bulk.grantCourses(
     { users, courses },
-    { onProgress: (p) => { s.progress = p; update(); } },
+    {
+      ...(app.config.retryDelayMs !== undefined ? { retryDelayMs: app.config.retryDelayMs } : {}),
+      onProgress: (p) => { s.progress = p; update(); },
+    },
   );
   for (const row of report.rows) s.results.set(row.userId, grantOutcome(row.result, report));
   if (report.halted) s.error = haltedBox(report, "grantHalted");
@@ -119,6 +122,21 @@ function ensureCourses(): void {
       s.loadingCourses = false;
       update();
     });
+}
+
+/** The grant engine's progress as it says it: accounts handled (answered, whatever the answer),
+ * the chunk out and since when, failures in a row tried again, and when the next try goes. */
+function grantProgressView(p: Progress) {
+  const handled = p.done + p.failed + p.setAside + p.unresolved;
+  const total = handled + p.remaining;
+  const wait = (p.nextSendAt ?? 0) - Date.now();
+  return html`<p id="grant-status" role="status">${t("grantProgress", { done: handled, total })}</p>
+    ${p.sending
+      ? html`<p id="grant-sending">${t("grantSendingLine", { n: p.sending.rows.length })} <time datetime=${new Date(p.sending.since).toISOString()}>${formatTime(new Date(p.sending.since))}</time>.</p>`
+      : nothing}
+    ${p.retries > 0 ? html`<p id="grant-retries" class="warning">${t("retryNote", { n: p.retries, error: p.lastError ?? "" })}</p>` : nothing}
+    ${wait > 0 ? html`<p class="countdown" role="timer">${t(p.retries > 0 ? "retryCountdown" : "countdown", { time: formatWait(wait) })}</p>` : nothing}
+    <progress max=${total} .value=${handled} aria-label=${t("progress")}></progress>`;
 }
 
 function grantView() {
@@ -171,10 +189,7 @@ function grantView() {
       </button>
       ${s.grantedKey && s.grantedKey === selectionKey() ? html`<span class="hint" id="granted-hint">${t("grantedAlready")}</span>` : nothing}
     </p>
-    ${s.progress
-      ? html`<p role="status">${t("grantProgress", { done: s.progress.done + s.progress.failed, total: app.picked.size })}</p>
-          <progress max=${app.picked.size} .value=${s.progress.done + s.progress.failed} aria-label=${t("progress")}></progress>`
-      : nothing}
+    ${s.progress ? grantProgressView(s.progress) : nothing}
     ${s.results.size ? html`<p role="status" class="done">${t("grantResult", { ok, fail: s.results.size - ok })}</p>` : nothing}
   </main>`;
 }

@@ -12,8 +12,9 @@ import type { Ending } from "../../screen";
 import { CHUNK, emptyCells, fieldLabel, fresh, intervalMs, notCreated, resultText, runRows, s, sheetName, sheetRow, unfinished } from "./state";
 
 /**
- * The job's journal, watched: every event the engine stores (or reads back on a resume) updates
- * the per-row results shown while the job runs. The events are stored first, then read.
+ * The job's journal, watched for each row's outcome as the engine records it (stored first, then
+ * read): the engine's `Progress` counts rows and names only the chunk out and the row looked up
+ * now, which the views take from it.
  */
 function watchedJournal(job: SavedJob): JournalStore {
   const store = journalOf(job);

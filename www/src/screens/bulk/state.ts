@@ -193,6 +193,15 @@ export function resultText(r: RowResult | undefined): string {
       return t("stPending");
   }
 }
+/** A row's result while its job runs, as the engine says it: a row of the chunk out is being sent;
+ * a row in doubt is looked up by this run (the one looked up now says so). */
+export function liveText(row: number, r: RowResult | undefined, p: RunProgress): string {
+  if (!r && p.sending?.rows.includes(row)) return t("stSending");
+  if (r?.kind !== "inDoubt") return resultText(r);
+  if (p.lookingUp === row) return t("stLookingUp");
+  const code = DOUBT[r.reason as DoubtReason["kind"]];
+  return t("stInDoubtRunning", { reason: code ? t(code) : stopWords() });
+}
 /** The sheet's line of the job's row `row` (the one number a row is named by on this screen). */
 export const sheetRow = (job: SavedJob, row: number) => job.sheetRows?.[row] ?? row + 1;
 
@@ -207,35 +216,30 @@ export const readAsText = ({ name, source }: NonNullable<typeof s.readAs>) =>
 export const intervalMs = () => app.config.createIntervalMs ?? CREATE_INTERVAL_MS;
 
 /**
- * When the screen's next create may go: the later of the engine's plan (while running) and the
- * interval store every client of this browser shares (the engine waits for it before its first
- * chunk without counting it in its own plan, so a wait before the first chunk is the store's).
+ * When a create may go before a job runs: the interval store every client of this browser shares
+ * (while a job runs, the engine says it: `runProgress`).
  */
-export function nextSendAt(): number {
-  const store = s.bulk?.nextCreateAllowedAt()?.getTime() ?? 0;
-  if (s.phase === "running") return s.progress && !s.progress.remaining ? 0 : Math.max(s.progress?.nextSendAt ?? 0, store);
-  return store;
-}
+export const storeNextSendAt = (): number => s.bulk?.nextCreateAllowedAt()?.getTime() ?? 0;
 
-/** When `rows` rows would be done, the first chunk at `nextSendAt()`, one interval each after. */
-export function expectedEnd(rows: number): number {
-  const chunks = Math.ceil(rows / CHUNK);
-  return Math.max(nextSendAt(), Date.now()) + Math.max(0, chunks - 1) * intervalMs();
-}
-
-/** What waits before `left` rows are done: when the next create may go (0: nothing waits) and
- * when the last of them would be done. */
+/** What waits before `left` rows are done (0 or undefined: nothing waits, or not known). */
 export interface Wait {
   left: number;
-  nextSendAt: number;
-  expectedEnd: number;
+  nextSendAt: number | undefined;
+  expectedEnd: number | undefined;
 }
-export const waitFor = (left: number): Wait => ({ left, nextSendAt: nextSendAt(), expectedEnd: expectedEnd(left) });
 
 /**
- * A running (or just stopped) job as its views show it, in one object: read here from the
- * engine's `Progress`, so richer progress from the engine (a chunk on its way, since when, its
- * answer awaited, rows in doubt) is added here and the views render it without another source.
+ * Before a job runs (the editor, an unfinished job's note) no engine plans yet: the first chunk at
+ * the store's time, one interval each after.
+ */
+export function waitFor(left: number): Wait {
+  const next = storeNextSendAt();
+  return { left, nextSendAt: next, expectedEnd: Math.max(next, Date.now()) + Math.max(0, Math.ceil(left / CHUNK) - 1) * intervalMs() };
+}
+
+/**
+ * A running (or just stopped) job as its views show it, in one object: the engine's `Progress`
+ * as it says it, nothing re-derived (a time it does not know stays absent).
  */
 export interface RunProgress extends Wait {
   /** Whether the engine has told any progress yet. */
@@ -245,13 +249,42 @@ export interface RunProgress extends Wait {
   created: number;
   failed: number;
   setAside: number;
+  /** The chunk out, waiting for the platform's answer: its rows and since when. */
+  sending: Progress["sending"];
+  /** Rows whose outcome is unknown, which this run looks up before sending again. */
+  inDoubt: number;
+  /** The row looked up now. */
+  lookingUp: number | undefined;
+  /** Calls failed in a row (tried again), and the last one's words (the engine's). */
+  retries: number;
+  lastError: string | undefined;
+  warning: string | undefined;
 }
 export function runProgress(): RunProgress {
   const total = runRows().length;
   const p = s.progress;
   const left = p ? p.remaining : total;
-  return { ...waitFor(left), started: !!p, total, processed: total - left, created: p?.done ?? 0, failed: p ? p.failed + p.unresolved : 0, setAside: p?.setAside ?? 0 };
+  return {
+    left,
+    nextSendAt: p?.nextSendAt,
+    expectedEnd: p?.estimatedEndAt,
+    started: !!p,
+    total,
+    processed: total - left,
+    created: p?.done ?? 0,
+    failed: p ? p.failed + p.unresolved : 0,
+    setAside: p?.setAside ?? 0,
+    sending: p?.sending,
+    inDoubt: p?.inDoubt ?? 0,
+    lookingUp: p?.lookingUp,
+    retries: p?.retries ?? 0,
+    lastError: p?.lastError,
+    warning: p?.warning,
+  };
 }
+
+/** When the screen's next create may go, as the engine (running) or the store (not) says. */
+const nextSendAt = () => (s.phase === "running" ? (s.progress?.nextSendAt ?? 0) : storeNextSendAt());
 
 /** Whether a countdown is on screen (main.ts ticks the clock while it is). */
 export function bulkNeedsTick(): boolean {

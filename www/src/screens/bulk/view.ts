@@ -16,7 +16,7 @@ import type { Screen } from "../../screen";
 import { errorBox } from "../../ui";
 import { applyMapping, checkJournal, downloadCredentials, downloadFailed, generatePasswords, load, resetBulk, run, startCreate } from "./actions";
 import {
-  CHUNK, blocking, blocks, fieldLabel, firstRows, groupIssues, intervalMs, issueText, issuesByRow, readAsText, repeated, resultText,
+  CHUNK, blocking, blocks, fieldLabel, firstRows, groupIssues, intervalMs, issueText, issuesByRow, liveText, readAsText, repeated, resultText,
   runProgress, runRows, s, sheetRow, shownFields, toNewUser, waitFor, type FirstRows, type RunProgress, type Wait,
 } from "./state";
 
@@ -49,15 +49,16 @@ function recentElsewhereView() {
   return html`<p id="recent-elsewhere" class="warning">${t("recentElsewhere", { time: formatTime(new Date(at)), until: formatTime(new Date(at + intervalMs())) })}</p>`;
 }
 
-/** The countdown and the expected end of the rows left, while anything waits. */
-function waitView({ left, nextSendAt, expectedEnd }: Wait, key: "countdown" | "nextAllowed") {
-  const wait = nextSendAt - Date.now();
+/** The countdown and the expected end of the rows left, while anything waits; a time not known
+ * (a chunk out: its answer's time is the platform's) is not shown. */
+function waitView({ left, nextSendAt, expectedEnd }: Wait, key: "countdown" | "nextAllowed" | "lookupCountdown" | "retryCountdown") {
+  const wait = (nextSendAt ?? 0) - Date.now();
   if (left <= 0) return nothing;
   return html`${wait > 0 ? html`<p class="countdown" role="timer">${t(key, { time: formatWait(wait) })}
-      <span class="hint">${t("intervalPerBrowser")}</span></p>` : nothing}
-    <p class="expected-end">${t("estimatedEnd", { time: formatTime(new Date(expectedEnd)) })}</p>`;
+      <span class="hint">${t("nextAt")} <time datetime=${new Date(nextSendAt!).toISOString()}>${formatTime(new Date(nextSendAt!))}</time>.
+        ${key === "countdown" || key === "nextAllowed" ? t("intervalFromAnswer") : nothing} ${t("intervalPerBrowser")}</span></p>` : nothing}
+    ${expectedEnd !== undefined ? html`<p class="expected-end">${t("estimatedEnd", { time: formatTime(new Date(expectedEnd)) })}</p>` : nothing}`;
 }
-
 
 /** Every row of the sheet with its result, under the sheet's row numbers: the report's once
  * there is one, else the journal's so far; the rows left out before sending among them. */
@@ -66,9 +67,10 @@ function resultsTable() {
   const rows = runRows();
   const report = s.report;
   if (!job || (!report && s.phase !== "running")) return nothing;
-  const results: { n: number; user: NewUser | undefined; result: RowResult | undefined; out?: true }[] = [
+  const p = runProgress();
+  const results: { n: number; user: NewUser | undefined; result: RowResult | undefined; text?: string; out?: true }[] = [
     ...(report ? report.rows.map((r) => ({ row: r.row, result: r.result })) : rows.map((_, row) => ({ row, result: s.live.get(row) }))).map(
-      ({ row, result }) => ({ n: sheetRow(job, row), user: rows[row], result }),
+      ({ row, result }) => ({ n: sheetRow(job, row), user: rows[row], result, text: report ? resultText(result) : liveText(row, result, p) }),
     ),
     ...(job.leftOut ?? []).map(({ n, user }) => ({ n, user, result: undefined, out: true as const })),
   ].sort((a, b) => a.n - b.n);
@@ -76,23 +78,32 @@ function resultsTable() {
     <caption class="sr-only">${t("resultCol")}</caption>
     <thead><tr><th scope="col">${t("sheetLine")}</th><th scope="col">${fieldLabel("name")}</th><th scope="col">${fieldLabel("username")}</th><th scope="col">${fieldLabel("email")}</th><th scope="col">${t("resultCol")}</th></tr></thead>
     <tbody>
-      ${results.map(({ n, user: u, result, out }) => html`<tr class=${out ? "leftOut" : (result?.kind ?? "pending")}>
+      ${results.map(({ n, user: u, result, text, out }) => html`<tr class=${out ? "leftOut" : (result?.kind ?? "pending")}>
         <td data-label=${t("sheetLine")}>${n}</td><td data-label=${fieldLabel("name")}><span class="cell">${u?.name ?? ""}</span></td><td data-label=${fieldLabel("username")}><span class="cell">${u?.username ?? ""}</span></td>
-        <td data-label=${fieldLabel("email")}><span class="cell">${u?.email ?? ""}</span></td><td data-label=${t("resultCol")}><span class="cell">${out ? t("stLeftOut") : resultText(result)}</span></td></tr>`)}
+        <td data-label=${fieldLabel("email")}><span class="cell">${u?.email ?? ""}</span></td><td data-label=${t("resultCol")}><span class="cell">${out ? t("stLeftOut") : text}</span></td></tr>`)}
     </tbody>
   </table></div>`;
 }
 
-/** The running job's line, countdown and bar: from its one progress object. */
+/** The running job's lines, countdown and bar: from its one progress object, the engine's. */
 function progressView(p: RunProgress = runProgress()) {
+  // The wait is the look-ups' while rows are in doubt, a try again's after a refusal that may pass.
+  const waitKey = p.inDoubt > 0 ? "lookupCountdown" : p.retries > 0 ? "retryCountdown" : "countdown";
   return html`
     <p id="run-status" role="status" aria-live="polite">${p.started
       ? t("progressLine", { done: p.processed, total: p.total, ok: p.created, fail: p.failed, aside: p.setAside, left: p.left })
       : t("starting")}</p>
-    ${waitView(p, "countdown")}
+    ${p.sending
+      ? html`<p id="run-sending">${t("sendingLine", { n: p.sending.rows.length })} <time datetime=${new Date(p.sending.since).toISOString()}>${formatTime(new Date(p.sending.since))}</time>.</p>`
+      : nothing}
+    ${p.lookingUp !== undefined
+      ? html`<p id="run-doubt">${t("lookingUpLine", { row: sheetRow(s.job!, p.lookingUp), n: p.inDoubt })}</p>`
+      : p.inDoubt > 0 ? html`<p id="run-doubt">${t("inDoubtLine", { n: p.inDoubt })}</p>` : nothing}
+    ${p.retries > 0 ? html`<p id="run-retries" class="warning">${t("retryNote", { n: p.retries, error: p.lastError ?? "" })}</p>` : nothing}
+    ${p.warning ? html`<p id="run-warning" class="warning">${t("engineWarning", { warning: p.warning })}</p>` : nothing}
+    ${waitView(p, waitKey)}
     <progress max=${p.total} .value=${p.processed} aria-label=${t("progress")}></progress>`;
 }
-
 
 function resultsView() {
   const c = s.report?.counts;
