@@ -35,7 +35,8 @@ pub(super) enum Field {
 }
 
 impl Field {
-    /// Every field, for [`super::every_message`].
+    /// Every field, for [`super::every_message`]: the creation fields first, in the order of
+    /// `FIELDS` (which [`Field::of_key`] reads).
     pub(super) const ALL: [Field; 20] = [
         Field::Name,
         Field::Username,
@@ -60,21 +61,9 @@ impl Field {
     ];
 
     pub(super) fn of_key(key: &str) -> Field {
-        // The creation fields, in the order of FIELDS.
-        const BY_FIELD: [Field; FIELDS.len()] = [
-            Field::Name,
-            Field::Username,
-            Field::Email,
-            Field::Password,
-            Field::Phone,
-            Field::City,
-            Field::District,
-            Field::Street,
-            Field::Gender,
-            Field::Job,
-        ];
+        // The creation fields lead ALL, in the order of FIELDS.
         match crate::text::position(&FIELDS, key) {
-            Some(i) => BY_FIELD.get(i).copied().unwrap_or(Field::Item),
+            Some(i) => Self::ALL.get(i).copied().unwrap_or(Field::Item),
             None => Field::Item,
         }
     }
