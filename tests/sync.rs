@@ -561,3 +561,114 @@ proptest! {
         prop_assert!(w.platform.creates.windows(2).all(|p| p[1] - p[0] >= INTERVAL));
     }
 }
+
+/// A platform with no account for any row that creates and grants whatever it is sent,
+/// keeping its own books in maps (the slower fake above is quadratic in its accounts).
+#[derive(Default)]
+struct Empty {
+    created: std::collections::HashMap<String, usize>,
+    granted: std::collections::HashMap<String, BTreeSet<String>>,
+}
+
+impl Empty {
+    fn serve(&mut self, url: &str, body: Option<&str>) -> (u16, Vec<u8>) {
+        let (segs, _) = url_parts(url);
+        let body: Value = body.map_or(Value::Null, |b| serde_json::from_str(b).unwrap());
+        match segs.last().map(String::as_str) {
+            Some("search-user") => reply(
+                400,
+                json!({"respCode": "07", "user": null, "msg": "User not found"}),
+            ),
+            Some("create-multi-user") => {
+                let items: Vec<Value> = body["users"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|item| {
+                        let username = item["username"].as_str().unwrap().to_owned();
+                        *self.created.entry(username.clone()).or_default() += 1;
+                        json!({"email": item["email"], "username": username,
+                               "userId": format!("id-{username}"), "success": true,
+                               "status": "Success created"})
+                    })
+                    .collect();
+                reply(
+                    200,
+                    json!({"respCode": "00", "users": items, "msg": "done"}),
+                )
+            }
+            Some("add-multi-course-to-multi-user") => {
+                let courses: Vec<&Value> = body["courses"].as_array().unwrap().iter().collect();
+                let mut result = Vec::new();
+                for u in body["users"].as_array().unwrap() {
+                    let id = u.as_str().unwrap();
+                    let held = self.granted.entry(id.to_owned()).or_default();
+                    held.extend(courses.iter().map(|c| c.as_str().unwrap().to_owned()));
+                    result.push(json!({"userId": id, "success": true, "status": "Success"}));
+                }
+                let valid: Vec<Value> = courses
+                    .iter()
+                    .map(|c| json!({"_id": c, "title": c}))
+                    .collect();
+                reply(
+                    200,
+                    json!({"respCode": "00", "validCourses": valid, "result": result, "msg": "ok"}),
+                )
+            }
+            other => panic!("unexpected endpoint {other:?}"),
+        }
+    }
+}
+
+/// A sheet of many new rows, driven as the JS driver drives it (a `fill` a row, every progress
+/// event taken): each row is created once and granted. Its time is printed, never asserted.
+#[test]
+fn a_large_sheet_of_new_rows_is_created_and_granted() {
+    let n = 20_000;
+    let rows: Vec<Value> = (0..n).map(row).collect();
+    let courses: Vec<Vec<String>> = (0..n).map(|_| vec!["A".to_owned()]).collect();
+    let opts = SyncOptions {
+        interval_ms: INTERVAL,
+        ..SyncOptions::default()
+    };
+    let began = std::time::Instant::now();
+    let mut job = SyncJob::resume_rows(api(), &rows, courses, opts, Vec::new()).unwrap();
+    let mut platform = Empty::default();
+    let mut clock = START;
+    let report = loop {
+        let answer = match job.poll(clock) {
+            SyncAction::Persist(_) => None,
+            SyncAction::Plan(plan) => {
+                assert_eq!(plan.len(), n);
+                for r in plan {
+                    job.fill(r, "generated-pass-1");
+                }
+                None
+            }
+            SyncAction::Lookup(req) => Some(platform.serve(req.url(), req.body())),
+            SyncAction::Create(req) => Some(platform.serve(req.url(), req.body())),
+            SyncAction::Grant(req) => Some(platform.serve(req.url(), req.body())),
+            SyncAction::Wait { until } => {
+                clock = until;
+                None
+            }
+            SyncAction::Busy => panic!("the driver always answers"),
+            SyncAction::Done(report) => break report,
+        };
+        if let Some((status, body)) = answer {
+            job.handle_response(clock, status, &body, None).unwrap();
+        }
+        while job.poll_event().is_some() {}
+        clock += 1;
+    };
+    println!("sync of {n} new rows: {:?}", began.elapsed());
+    assert_eq!(report.halted, None);
+    assert_eq!((report.counts.created, report.counts.granted), (n, n));
+    assert_eq!(platform.created.len(), n);
+    assert!(
+        platform.created.values().all(|&k| k == 1),
+        "each row created once"
+    );
+    assert_eq!(platform.granted.len(), n);
+    assert!(platform.granted.values().all(|c| c.contains("A")));
+}

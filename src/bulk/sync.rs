@@ -158,6 +158,12 @@ struct Slot {
     issues: Vec<Issue>,
     /// The courses it should hold.
     wanted: Vec<String>,
+    /// The password given to it to create ([`SyncJob::fill`]).
+    password: Option<String>,
+    /// Its index in the rows to create, once the look-ups are done.
+    create_at: Option<usize>,
+    /// Its grant and its index in that grant's rows, once the import is done.
+    grant_at: Option<(usize, usize)>,
 }
 
 /// What the look-up of a row found, judged.
@@ -194,6 +200,12 @@ pub struct SyncJob {
     opts: SyncOptions,
     slots: Vec<Slot>,
     looked: Vec<Option<Looked>>,
+    /// Rows without issues, and how many of them are looked up (kept as rows are looked up,
+    /// never counted again).
+    usable: usize,
+    done: usize,
+    /// Every row before it is looked up or set aside: where the next look-up's search starts.
+    lookup_from: usize,
     phase: Phase,
     /// Events to persist (the sync's own; an engine's are handed out as it gives them).
     unpersisted: Vec<Event>,
@@ -209,8 +221,6 @@ pub struct SyncJob {
     lookup_error: Option<String>,
     /// The rows to create, once the look-ups are done (in input order).
     create: Vec<usize>,
-    /// Passwords given for rows to create.
-    filled: Vec<(usize, String)>,
     import_report: Option<ImportReport>,
     /// Each grant's courses and rows, once the import is done.
     groups: Vec<(Vec<String>, Vec<usize>)>,
@@ -310,6 +320,9 @@ impl SyncJob {
                     username: text(row, "username"),
                     issues,
                     wanted: dedup(courses.next().unwrap_or_default()),
+                    password: None,
+                    create_at: None,
+                    grant_at: None,
                 }
             })
             .collect();
@@ -317,6 +330,9 @@ impl SyncJob {
         let mut job = SyncJob {
             api,
             looked: vec![None; slots.len()],
+            usable: slots.iter().filter(|s| s.issues.is_empty()).count(),
+            done: 0,
+            lookup_from: 0,
             slots,
             phase: Phase::Lookup,
             unpersisted: Vec::new(),
@@ -328,7 +344,6 @@ impl SyncJob {
             lookup_failures: 0,
             lookup_error: None,
             create: Vec::new(),
-            filled: Vec::new(),
             import_report: None,
             groups: Vec::new(),
             grant_reports: Vec::new(),
@@ -396,7 +411,8 @@ impl SyncJob {
                     if slot.email_key != email || slot.username != username {
                         return Err(JournalError::RowMismatch { row });
                     }
-                    self.looked[row] = Some(judged(slot, account));
+                    let looked = judged(slot, account);
+                    self.set_looked(row, looked);
                 }
                 _ => match self.parts.last_mut() {
                     Some(part) => part.push(event),
@@ -425,8 +441,9 @@ impl SyncJob {
     /// Gives row `row` (to create, without a password) the password `password`, after
     /// [`SyncAction::Plan`] and before the next poll. (Never journaled.)
     pub fn fill(&mut self, row: usize, password: &str) {
-        self.filled.retain(|(r, _)| *r != row);
-        self.filled.push((row, password.to_owned()));
+        if let Some(slot) = self.slots.get_mut(row) {
+            slot.password = Some(password.to_owned());
+        }
     }
 
     /// Whether a poll at `now` may plan a create (ask the shared interval first and pass its
@@ -473,8 +490,7 @@ impl SyncJob {
         if !matches!(self.phase, Phase::Lookup) {
             return;
         }
-        let usable = self.slots.iter().filter(|s| s.issues.is_empty()).count();
-        let done = self.looked.iter().filter(|l| l.is_some()).count();
+        let (usable, done) = (self.usable, self.done);
         let failing = self.lookup_failures > 0 && self.halted.is_none();
         self.progress.push(Progress {
             done,
@@ -518,8 +534,15 @@ impl SyncJob {
             }
             match &mut self.phase {
                 Phase::Lookup => {
-                    let next = (0..self.slots.len())
-                        .find(|&r| self.slots[r].issues.is_empty() && self.looked[r].is_none());
+                    // Rows are only ever looked up, never un-looked: the search resumes where
+                    // the last one stopped.
+                    while self.lookup_from < self.slots.len()
+                        && (!self.slots[self.lookup_from].issues.is_empty()
+                            || self.looked[self.lookup_from].is_some())
+                    {
+                        self.lookup_from += 1;
+                    }
+                    let next = (self.lookup_from < self.slots.len()).then_some(self.lookup_from);
                     match next {
                         Some(_) if now < self.lookup_not_before => {
                             return SyncAction::Wait {
@@ -567,8 +590,9 @@ impl SyncJob {
 
     /// Records what a look-up found for `row`.
     fn looked_up(&mut self, row: usize, account: Option<FoundAccount>) {
+        let looked = judged(&self.slots[row], account.clone());
+        self.set_looked(row, looked);
         let slot = &self.slots[row];
-        self.looked[row] = Some(judged(slot, account.clone()));
         self.unpersisted.push(Event::RowLooked {
             row,
             email: slot.email_key.clone(),
@@ -579,11 +603,21 @@ impl SyncJob {
         self.lookup_error = None;
     }
 
+    /// Row `row` is looked up (again, when a journal says so twice).
+    fn set_looked(&mut self, row: usize, looked: Looked) {
+        if self.looked[row].replace(looked).is_none() {
+            self.done += 1;
+        }
+    }
+
     /// Every row is looked up: the rows to create are known.
     fn planned(&mut self) {
         self.create = (0..self.slots.len())
             .filter(|&r| matches!(self.looked[r], Some(Looked::Missing)))
             .collect();
+        for (k, &row) in self.create.iter().enumerate() {
+            self.slots[row].create_at = Some(k);
+        }
         self.phase = Phase::Plan;
     }
 
@@ -593,11 +627,11 @@ impl SyncJob {
         let mut texts = String::new();
         let mut ranges: Vec<Range<usize>> = Vec::with_capacity(self.create.len());
         for &row in &self.create {
-            let json = &self.slots[row].json;
+            let slot = &self.slots[row];
             let from = texts.len();
-            match self.filled.iter().find(|(r, _)| *r == row) {
-                Some((_, password)) => texts.push_str(&with_password(json, password)),
-                None => texts.push_str(json),
+            match &slot.password {
+                Some(password) => texts.push_str(&with_password(&slot.json, password)),
+                None => texts.push_str(&slot.json),
             }
             ranges.push(from..texts.len());
         }
@@ -671,7 +705,7 @@ impl SyncJob {
 
     /// The import's result of a row it created or tried to.
     fn created(&self, row: usize) -> Option<&RowResult> {
-        let k = self.create.iter().position(|&r| r == row)?;
+        let k = self.slots.get(row)?.create_at?;
         Some(&self.import_report.as_ref()?.rows.get(k)?.result)
     }
 
@@ -688,6 +722,11 @@ impl SyncJob {
             match groups.iter_mut().find(|(c, _)| *c == lack) {
                 Some((_, rows)) => rows.push(row),
                 None => groups.push((lack, vec![row])),
+            }
+        }
+        for (k, (_, rows)) in groups.iter().enumerate() {
+            for (at, &row) in rows.iter().enumerate() {
+                self.slots[row].grant_at = Some((k, at));
             }
         }
         self.groups = groups;
@@ -929,11 +968,7 @@ impl SyncJob {
     /// The grant's result of an account `row`, once its grant ran (`running`: the grant that
     /// runs now, and its report).
     fn grant_of(&self, row: usize, running: &Option<(usize, GrantReport)>) -> Option<RowResult> {
-        let k = self
-            .groups
-            .iter()
-            .position(|(_, rows)| rows.contains(&row))?;
-        let at = self.groups[k].1.iter().position(|&r| r == row)?;
+        let (k, at) = self.slots.get(row)?.grant_at?;
         let report = match (self.grant_reports.get(k), running) {
             (Some(report), _) => report,
             (None, Some((now, report))) if *now == k => report,
