@@ -287,18 +287,7 @@ impl GrantJob {
 
     /// What to do next at `now` (ms). Persist what [`Action::Persist`] hands out first.
     pub fn poll(&mut self, now: u64) -> GrantAction {
-        let first = !self.polled;
-        if first {
-            self.polled = true;
-            self.ledger.restarted(now);
-        }
-        let warning = self.ledger.pacer.refuse_future(now);
-        let warned = warning.is_some();
-        if warned {
-            self.ledger.warning = warning;
-        }
-        if first || warned {
-            // (Told at the first poll, with its time: none before, when the time was unknown.)
+        if self.ledger.start_poll(&mut self.polled, now) {
             self.push_progress(now);
         }
         loop {

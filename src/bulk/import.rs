@@ -459,20 +459,10 @@ impl ImportJob {
     /// [`ImportJob::poll`] without building the report at the end (the wasm hands JS
     /// [`ImportJob::report_json`]).
     pub fn next(&mut self, now: u64) -> Action<CreateUsersReply, ()> {
-        let first = !self.polled;
-        if first {
-            self.polled = true;
-            self.ledger.restarted(now);
-        }
-        let warning = self.ledger.pacer.refuse_future(now);
-        let warned = warning.is_some();
-        if warned {
-            self.ledger.warning = warning;
-        }
+        let owed = self.ledger.start_poll(&mut self.polled, now);
         // A hold is told at once: a screen counts down the wait it makes, not only after it.
         let held = std::mem::take(&mut self.held);
-        if first || warned || held {
-            // (Told at the first poll, with its time: none before, when the time was unknown.)
+        if owed || held {
             self.push_progress(now);
         }
         loop {

@@ -642,6 +642,23 @@ impl Ledger {
         }
     }
 
+    /// A poll's start at `now`: a job's first (`polled` still false) marks its restart, and a
+    /// stored time far ahead is refused with a warning. Whether either happened: the poll then
+    /// owes a progress event (told at the first poll, with its time: none before, when the time
+    /// was unknown).
+    pub fn start_poll(&mut self, polled: &mut bool, now: u64) -> bool {
+        let first = !std::mem::replace(polled, true);
+        if first {
+            self.restarted(now);
+        }
+        let warning = self.pacer.refuse_future(now);
+        let warned = warning.is_some();
+        if warned {
+            self.warning = warning;
+        }
+        first || warned
+    }
+
     /// A call of `chunk` ended at `now` (its answer, or given up): journaled before its outcomes.
     pub fn ended(&mut self, chunk: u32, now: u64) {
         self.record(Event::ChunkEnded { chunk, at: now });
