@@ -573,16 +573,7 @@ mod tests {
 
     #[test]
     fn errors_md_is_current() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/errors.md");
-        let text = errors_markdown();
-        if std::env::var_os("LPM_WRITE_DOCS").is_some() {
-            std::fs::write(path, &text).expect("docs/errors.md written");
-        }
-        let committed = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            committed == text,
-            "docs/errors.md is stale: run `LPM_WRITE_DOCS=1 cargo test -p lpm-client errors_md` and commit it"
-        );
+        crate::text::assert_generated("docs/errors.md", &errors_markdown(), "errors_md");
     }
 
     /// `pkg-templates/reasons.ts`: each category's reasons, from `Reason::category`, which the
@@ -613,16 +604,7 @@ mod tests {
 
     #[test]
     fn reasons_ts_is_current() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-templates/reasons.ts");
-        let text = reasons_ts();
-        if std::env::var_os("LPM_WRITE_DOCS").is_some() {
-            std::fs::write(path, &text).expect("pkg-templates/reasons.ts written");
-        }
-        let committed = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            committed == text,
-            "pkg-templates/reasons.ts is stale: run `LPM_WRITE_DOCS=1 cargo test -p lpm-client reasons_ts` and commit it"
-        );
+        crate::text::assert_generated("pkg-templates/reasons.ts", &reasons_ts(), "reasons_ts");
     }
 
     #[test]

@@ -559,14 +559,7 @@ mod tests {
             .split_once(close)
             .expect("the README's table's end mark");
         let text = format!("{head}{open}{}{close}{tail}", options_table());
-        if std::env::var_os("LPM_WRITE_DOCS").is_some() {
-            std::fs::write(path, &text).expect("pkg-templates/README.md written");
-        }
-        assert!(
-            committed == text,
-            "the options table of pkg-templates/README.md is stale: run \
-             `LPM_WRITE_DOCS=1 cargo test -p lpm-client options_md` and commit it"
-        );
+        crate::text::assert_generated("pkg-templates/README.md", &text, "options_md");
     }
 
     #[test]

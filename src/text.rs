@@ -124,6 +124,22 @@ pub fn cat(parts: &[&str]) -> String {
     out
 }
 
+/// The test of a file generated from the core (a doc, a TypeScript table): `text` is what the
+/// repository's file at `path` must hold; with `LPM_WRITE_DOCS=1` it is written first. `test`
+/// names the test that writes it, for the message.
+#[cfg(test)]
+pub(crate) fn assert_generated(path: &str, text: &str, test: &str) {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if std::env::var_os("LPM_WRITE_DOCS").is_some() {
+        std::fs::write(&file, text).expect("the generated file written");
+    }
+    let committed = std::fs::read_to_string(&file).unwrap_or_default();
+    assert!(
+        committed == text,
+        "{path} is stale: run `LPM_WRITE_DOCS=1 cargo test -p lpm-client {test}` and commit it"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

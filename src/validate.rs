@@ -151,15 +151,6 @@ mod limits {
 
     #[test]
     fn limits_ts_is_current() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-templates/limits.ts");
-        let text = limits_ts();
-        if std::env::var_os("LPM_WRITE_DOCS").is_some() {
-            std::fs::write(path, &text).expect("pkg-templates/limits.ts written");
-        }
-        let committed = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            committed == text,
-            "pkg-templates/limits.ts is stale: run `LPM_WRITE_DOCS=1 cargo test -p lpm-client limits_ts` and commit it"
-        );
+        crate::text::assert_generated("pkg-templates/limits.ts", &limits_ts(), "limits_ts");
     }
 }
